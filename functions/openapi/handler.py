@@ -1,0 +1,36 @@
+"""GET /openapi.json: the API's one OpenAPI document.
+
+The document is generated from every function's routers by `python -m infra.openapi`
+(`make openapi`), checked into this folder, and deployed with this function; CI fails when
+it is out of date, so a contract change shows in review.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from tavla.http import make_resolver
+
+DOCUMENT = Path(__file__).with_name("openapi.json")
+
+app = make_resolver()
+
+
+@cache
+def document() -> str:
+    return DOCUMENT.read_text(encoding="utf-8")
+
+
+@app.get("/openapi.json", tags=["documentation"])
+def openapi() -> Response[str]:
+    """This document."""
+    return Response(status_code=200, content_type="application/json", body=document())
+
+
+def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return app.resolve(event, context)

@@ -1,0 +1,47 @@
+"""Registration and the waiting list: register, withdraw (promotes the next), public entry list."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.event_handler.openapi.params import Path
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from tavla import clock
+from tavla.http import SIGNED_IN, caller, make_resolver
+from tavla.models.registrations import Entries, RegistrationRequest, RegistrationResult, WithdrawalResult
+from tavla.services import registrations
+
+logger = Logger()
+app = make_resolver()
+
+TournamentId = Annotated[str, Path(max_length=64)]
+
+
+@app.post(
+    "/tournaments/<tournament_id>/registrations", security=SIGNED_IN, tags=["registration"], status_code=201
+)
+def register(
+    tournament_id: TournamentId, body: RegistrationRequest | None = None
+) -> tuple[RegistrationResult, int]:
+    """Register myself: a place if one is free, else the waiting list (R3.1, R3.2)."""
+    division = body.division if body else "main"
+    return registrations.register(caller(app), tournament_id, division, clock.now()), 201
+
+
+@app.delete("/tournaments/<tournament_id>/registrations/me", security=SIGNED_IN, tags=["registration"])
+def withdraw(tournament_id: TournamentId) -> WithdrawalResult:
+    """Withdraw; the first waiting player is promoted in the same step and notified (R3.2, R3.5)."""
+    return registrations.withdraw(caller(app), tournament_id, clock.now())
+
+
+@app.get("/tournaments/<tournament_id>/entries", tags=["registration"])
+def entries(tournament_id: TournamentId) -> Entries:
+    """The main list and the waiting list, in order, public fields only (R12.1)."""
+    return registrations.entries(tournament_id)
+
+
+@logger.inject_lambda_context
+def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return app.resolve(event, context)

@@ -1,0 +1,56 @@
+"""Tournament pages: create (organisers), list and read (public), settings and staff (its organisers)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.event_handler.openapi.params import Path, Query
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from tavla import clock
+from tavla.http import SIGNED_IN, caller, make_resolver
+from tavla.models.tournaments import StaffUpdate, Tournament, TournamentCreate, TournamentUpdate
+from tavla.services import tournaments
+
+logger = Logger()
+app = make_resolver()
+
+TournamentId = Annotated[str, Path(max_length=64)]
+
+
+@app.post("/tournaments", security=SIGNED_IN, tags=["tournaments"], status_code=201)
+def create_tournament(body: TournamentCreate) -> tuple[Tournament, int]:
+    """Create a tournament page (organisers); the caller becomes its organiser (R2.1)."""
+    return tournaments.create(caller(app), body, clock.now()), 201
+
+
+@app.get("/tournaments", tags=["tournaments"])
+def list_tournaments(
+    limit: Annotated[int, Query(ge=1, le=100)] = 50,
+    after: Annotated[str | None, Query(max_length=128)] = None,
+) -> dict[str, Any]:
+    """The calendar, by start time; pass `next` back as `after` for the following page."""
+    return tournaments.calendar(limit, after)
+
+
+@app.get("/tournaments/<tournament_id>", tags=["tournaments"])
+def get_tournament(tournament_id: TournamentId) -> Tournament:
+    return tournaments.get(tournament_id)
+
+
+@app.patch("/tournaments/<tournament_id>", security=SIGNED_IN, tags=["tournaments"])
+def patch_tournament(tournament_id: TournamentId, body: TournamentUpdate) -> Tournament:
+    """Change settings (its organisers); the page's rules override the profile's (R2.2)."""
+    return tournaments.update(caller(app), tournament_id, body, clock.now())
+
+
+@app.put("/tournaments/<tournament_id>/staff", security=SIGNED_IN, tags=["tournaments"])
+def put_staff(tournament_id: TournamentId, body: StaffUpdate) -> dict[str, Any]:
+    """Set this tournament's referees and organisers (R1.3)."""
+    return tournaments.put_staff(caller(app), tournament_id, body, clock.now())
+
+
+@logger.inject_lambda_context
+def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return app.resolve(event, context)

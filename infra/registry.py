@@ -1,0 +1,128 @@
+"""The one description of the system: every function, what triggers it, what it may touch.
+
+The CDK app builds Lambdas, routes, triggers and least-privilege grants from this module;
+the local stack routes HTTP requests, bus events and due schedules from it; the OpenAPI
+document comes from the same routers. HTTP routes are not listed here: each function's
+routes (and whether they are public) are read from its Powertools resolver, where they are
+declared once, next to the code that serves them.
+
+This module is plain Python: it imports neither aws_cdk nor boto3.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Literal
+
+from tavla.events import EVENT_SOURCE, REGISTRATION_PROMOTED
+from tavla.store.schema import CONTACTS, IDEMPOTENCY, MAIN, TABLES, TableSpec
+
+Access = Literal["read", "read_write"]
+HttpMethod = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
+
+__all__ = ["EVENT_SOURCE", "FUNCTIONS", "Function", "Route", "function"]
+
+PASS_KEY_SECRET = "pass-signing-key"  # logical name of the check-in pass signing secret
+
+
+@dataclass(frozen=True)
+class Route:
+    method: HttpMethod
+    path: str  # API Gateway syntax: /tournaments/{id}
+    public: bool
+
+
+@dataclass(frozen=True)
+class Function:
+    """One Lambda function per use case."""
+
+    name: str
+    module: str  # dotted module holding `handler` (and `app`, the resolver, for HTTP ones)
+    description: str
+    tables: dict[str, Access] = field(default_factory=dict)  # logical table name -> access
+    http: bool = True  # serves HTTP routes through its module's `app`
+    events: tuple[str, ...] = ()  # bus detail-types that trigger it
+    cron: str | None = None  # EventBridge cron expression that triggers it
+    scheduled: bool = False  # target of one-time EventBridge Scheduler schedules
+    publishes_events: bool = False  # puts domain events on the bus
+    schedules: tuple[str, ...] = ()  # names of functions it creates one-time schedules for
+    sends_sms: bool = False
+    reads_pass_key: bool = False
+    idempotent: bool = False  # uses the Powertools idempotency table
+    timeout_seconds: int = 10
+    memory_mb: int = 512
+
+    @property
+    def handler(self) -> str:
+        return f"{self.module}.handler"
+
+    def table_specs(self) -> list[tuple[TableSpec, Access]]:
+        specs = {t.name: t for t in TABLES}
+        granted = [(specs[name], access) for name, access in self.tables.items()]
+        if self.idempotent:
+            granted.append((IDEMPOTENCY, "read_write"))
+        return granted
+
+    def routes(self) -> list[Route]:
+        """The HTTP routes this function serves, read from its resolver's OpenAPI schema."""
+        if not self.http:
+            return []
+        app = importlib.import_module(self.module).app
+        schema = app.get_openapi_schema()
+        routes: list[Route] = []
+        for path, item in (schema.paths or {}).items():
+            for method in ("get", "post", "put", "patch", "delete"):
+                operation = getattr(item, method, None)
+                if operation is not None:
+                    routes.append(Route(method.upper(), path, public=not operation.security))  # type: ignore[arg-type]
+        return sorted(routes, key=lambda r: (r.path, r.method))
+
+
+FUNCTIONS: tuple[Function, ...] = (
+    Function(
+        name="players",
+        module="functions.players.handler",
+        description="Player accounts: Tavla ID, profile, check-in pass, notifications, my data, merge",
+        tables={MAIN.name: "read_write", CONTACTS.name: "read_write"},
+        reads_pass_key=True,
+    ),
+    Function(
+        name="tournaments",
+        module="functions.tournaments.handler",
+        description="Tournament pages, settings and per-tournament staff",
+        tables={MAIN.name: "read_write"},
+    ),
+    Function(
+        name="registrations",
+        module="functions.registrations.handler",
+        description="Registration, waiting list, withdrawal with promotion, public entry list",
+        tables={MAIN.name: "read_write"},
+        publishes_events=True,
+    ),
+    Function(
+        name="checkin",
+        module="functions.checkin.handler",
+        description="Check-in at the referee table and the staff's contact list",
+        tables={MAIN.name: "read_write", CONTACTS.name: "read"},
+        reads_pass_key=True,
+    ),
+    Function(
+        name="notify",
+        module="functions.notify.handler",
+        description="Turns domain events into the in-app feed and SMS",
+        tables={MAIN.name: "read_write", CONTACTS.name: "read"},
+        http=False,
+        events=(REGISTRATION_PROMOTED,),
+        sends_sms=True,
+    ),
+    Function(
+        name="openapi",
+        module="functions.openapi.handler",
+        description="The OpenAPI document of the whole HTTP API",
+    ),
+)
+
+
+def function(name: str) -> Function:
+    return next(f for f in FUNCTIONS if f.name == name)

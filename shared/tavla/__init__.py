@@ -1,0 +1,1 @@
+"""Tavla: the rules layer and services shared by every Lambda function."""

@@ -1,0 +1,94 @@
+"""One error type per domain failure; the HTTP layer maps each to the API's error body."""
+
+from __future__ import annotations
+
+
+class DomainError(Exception):
+    """A request the platform refuses; `status` and `code` become the API's error body."""
+
+    status = 409
+    code = "conflict"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class BadRequest(DomainError):
+    status = 400
+    code = "bad_request"
+
+
+class Unauthorized(DomainError):
+    status = 401
+    code = "unauthorized"
+
+
+class Forbidden(DomainError):
+    status = 403
+    code = "forbidden"
+
+
+class NotFound(DomainError):
+    status = 404
+    code = "not_found"
+
+
+class Conflict(DomainError):
+    status = 409
+    code = "conflict"
+
+
+class Invalid(DomainError):
+    status = 422
+    code = "validation_error"
+
+
+class PlayerNotFound(NotFound):
+    code = "player_not_found"
+
+
+class ProfileMissing(NotFound):
+    code = "profile_missing"
+
+
+class ProfileExists(Conflict):
+    code = "profile_exists"
+
+
+class TournamentNotFound(NotFound):
+    code = "tournament_not_found"
+
+
+class NotStaff(Forbidden):
+    code = "not_staff"
+
+
+class NotOrganiser(Forbidden):
+    code = "not_organiser"
+
+
+class AlreadyRegistered(Conflict):
+    code = "already_registered"
+
+
+class RegistrationClosed(Conflict):
+    code = "registration_closed"
+
+
+class NotRegistered(Conflict):
+    code = "not_registered"
+
+
+class CheckinClosed(Conflict):
+    code = "checkin_closed"
+
+
+class ForgedPass(BadRequest):
+    code = "invalid_pass"
+
+
+class Busy(Conflict):
+    """Too many simultaneous changes to the same tournament; the client may retry."""
+
+    code = "busy"

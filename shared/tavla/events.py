@@ -1,0 +1,38 @@
+"""Domain events on the platform's EventBridge bus (the notify function turns them into messages)."""
+
+from __future__ import annotations
+
+import json
+import os
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+import boto3
+
+if TYPE_CHECKING:
+    from mypy_boto3_events import EventBridgeClient
+
+EVENT_SOURCE = "tavla"
+
+REGISTRATION_PROMOTED = "RegistrationPromoted"
+
+
+@cache
+def _client() -> EventBridgeClient:
+    return boto3.client("events")
+
+
+def publish(detail_type: str, detail: dict[str, Any]) -> None:
+    """Put one event on the bus; raises if EventBridge refused it."""
+    response = _client().put_events(
+        Entries=[
+            {
+                "Source": EVENT_SOURCE,
+                "DetailType": detail_type,
+                "Detail": json.dumps(detail),
+                "EventBusName": os.environ["EVENT_BUS_NAME"],
+            }
+        ]
+    )
+    if response.get("FailedEntryCount"):
+        raise RuntimeError(f"EventBridge refused {detail_type}: {response['Entries']}")

@@ -1,0 +1,114 @@
+"""What every HTTP function shares: the resolver, who is calling, and the API's error body.
+
+Handlers stay thin: they parse with pydantic (through Powertools' validation), ask
+`caller()` who is calling, call a service and return its result. Every DomainError and
+every validation failure becomes `{"error": {"code", "message"}}` with its 4xx here, in
+one place; nothing a client sends reaches the caller as a 500.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
+from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
+
+from tavla.errors import DomainError, Unauthorized
+
+# Marks a route as needing a signed-in user (the API Gateway JWT authorizer in the cloud,
+# the local stack's check of the same token locally). Routes without it are public.
+SIGNED_IN: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+
+ADMINS = "admins"
+ORGANISERS = "organisers"
+
+
+def error_response(status: int, code: str, message: str) -> Response[str]:
+    body = json.dumps({"error": {"code": code, "message": message}})
+    return Response(status_code=status, content_type="application/json", body=body)
+
+
+def _describe(errors: Any) -> str:
+    parts = []
+    for error in errors:
+        where = ".".join(str(p) for p in error.get("loc", ()) if p not in ("body",))
+        parts.append(f"{where}: {error.get('msg', 'invalid')}" if where else str(error.get("msg")))
+    return "; ".join(parts) or "The request is not valid."
+
+
+API_TITLE = "Tavla API"
+API_VERSION = "0.1.0"
+
+
+def make_resolver() -> APIGatewayHttpResolver:
+    """A resolver with validation on, the API's error mapping and its OpenAPI identity."""
+    app = APIGatewayHttpResolver(enable_validation=True)
+    app.configure_openapi(
+        title=API_TITLE,
+        version=API_VERSION,
+        description="Tavla: physical backgammon tournaments, from registration to the Super Final.",
+        security_schemes={
+            "bearerAuth": HTTPBearer(
+                bearerFormat="JWT", description="Cognito ID token (locally: POST /dev/token)"
+            )
+        },
+    )
+
+    @app.exception_handler(DomainError)
+    def _domain(error: DomainError) -> Response[str]:
+        return error_response(error.status, error.code, error.message)
+
+    @app.exception_handler(RequestValidationError)
+    def _validation(error: RequestValidationError) -> Response[str]:
+        errors = error.errors()
+        if any(e.get("type") == "json_invalid" for e in errors):
+            return error_response(400, "malformed_json", "The request body is not valid JSON.")
+        return error_response(422, "validation_error", _describe(errors))
+
+    @app.exception_handler(json.JSONDecodeError)
+    def _json(_: json.JSONDecodeError) -> Response[str]:
+        return error_response(400, "malformed_json", "The request body is not valid JSON.")
+
+    @app.not_found
+    def _not_found(_: Exception) -> Response[str]:
+        return error_response(404, "route_not_found", "No such route.")
+
+    return app
+
+
+@dataclass(frozen=True)
+class Caller:
+    """The signed-in user as the JWT authorizer saw them."""
+
+    sub: str
+    groups: frozenset[str]
+
+    @property
+    def is_admin(self) -> bool:
+        return ADMINS in self.groups
+
+    @property
+    def is_organiser(self) -> bool:
+        return ORGANISERS in self.groups or self.is_admin
+
+
+def _groups(raw: Any) -> frozenset[str]:
+    # HTTP API JWT authorizers pass array claims as "[a b]"; tests may pass real lists.
+    if isinstance(raw, list):
+        return frozenset(str(g) for g in raw)
+    if isinstance(raw, str):
+        return frozenset(g for g in raw.strip("[]").replace(",", " ").split() if g)
+    return frozenset()
+
+
+def caller(app: APIGatewayHttpResolver) -> Caller:
+    """Who is calling: the verified JWT's subject and Cognito groups."""
+    context = app.current_event.raw_event.get("requestContext", {})
+    claims = ((context.get("authorizer") or {}).get("jwt") or {}).get("claims") or {}
+    sub = claims.get("sub")
+    if not sub:
+        raise Unauthorized("Sign in first: this route needs a valid token.")
+    return Caller(sub=str(sub), groups=_groups(claims.get("cognito:groups")))

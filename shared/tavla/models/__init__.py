@@ -1,0 +1,1 @@
+"""The HTTP API's request and response bodies, with their bounds (pydantic)."""

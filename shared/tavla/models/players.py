@@ -1,0 +1,70 @@
+"""Player profiles (R1, R12): public fields, private fields, and what leaves through which route."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, EmailStr, Field
+
+from tavla.models.common import Name, ShortText, StrictModel, TavlaId
+
+Gender = Literal["female", "male", "other"]
+
+
+class PrivateFields(StrictModel):
+    """Private data (R1.2, R12): shown only to the player, and phone/e-mail to staff."""
+
+    phone: str | None = Field(default=None, max_length=32, description="Any common format; stored as E.164")
+    email: EmailStr | None = Field(default=None, max_length=254)
+    gender: Gender | None = None
+    birth_year: int | None = Field(default=None, ge=1900, le=2100)
+
+
+class ProfileCreate(PrivateFields):
+    name: Name
+    club: ShortText | None = None
+    city: ShortText | None = None
+
+
+class ProfileUpdate(PrivateFields):
+    name: Name | None = None
+    club: ShortText | None = None
+    city: ShortText | None = None
+
+
+class PublicProfile(BaseModel):
+    """What anyone may see of a player (R12.1): never phone or e-mail."""
+
+    tavla_id: str
+    name: str
+    club: str | None = None
+    city: str | None = None
+    rating: float = 1500.0
+    rated_matches: int = 0
+
+
+class MyProfile(PublicProfile):
+    phone: str | None = None
+    email: str | None = None
+    gender: Gender | None = None
+    birth_year: int | None = None
+
+
+class CheckinPass(BaseModel):
+    tavla_id: str
+    token: str
+    expires_at: str
+    qr_svg: str
+
+
+class Notification(BaseModel):
+    id: str
+    kind: str
+    message: str
+    created_at: str
+    data: dict[str, str] = Field(default_factory=dict)
+
+
+class MergeRequest(StrictModel):
+    keep: TavlaId
+    merge: TavlaId

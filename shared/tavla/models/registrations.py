@@ -1,0 +1,79 @@
+"""Registration, waiting list and check-in bodies (R3.1, R3.2, R4)."""
+
+from __future__ import annotations
+
+from typing import Literal, Self
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from tavla.models.common import Money, OpaqueId, StrictModel, TavlaId
+
+RegistrationStatus = Literal["registered", "waitlisted"]
+
+
+class RegistrationRequest(StrictModel):
+    division: OpaqueId = "main"
+
+
+class RegistrationResult(BaseModel):
+    status: RegistrationStatus
+    position: int | None = Field(default=None, description="waiting-list position, waiting list only")
+    checkin_code: str
+
+
+class WithdrawalResult(BaseModel):
+    refund_due: Money
+    promoted: str | None = Field(default=None, description="Tavla ID of the promoted waiting player")
+
+
+class Entry(BaseModel):
+    """A public entry-list line: public fields only (R12.1)."""
+
+    tavla_id: str
+    name: str
+    club: str | None = None
+    city: str | None = None
+    status: RegistrationStatus
+    position: int
+    checked_in: bool = False
+
+
+class EntryWithContacts(Entry):
+    phone: str | None = None
+    email: str | None = None
+
+
+class Entries(BaseModel):
+    main: list[Entry]
+    waiting: list[Entry]
+
+
+class EntriesWithContacts(BaseModel):
+    main: list[EntryWithContacts]
+    waiting: list[EntryWithContacts]
+
+
+class CheckinRequest(StrictModel):
+    """Exactly one way to identify the player (R4.1)."""
+
+    pass_: str | None = Field(default=None, alias="pass", max_length=2048)
+    tavla_id: TavlaId | None = None
+    phone: str | None = Field(default=None, max_length=32)
+
+    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> Self:
+        given = [v for v in (self.pass_, self.tavla_id, self.phone) if v is not None]
+        if len(given) != 1:
+            raise ValueError("give exactly one of `pass`, `tavla_id` or `phone`")
+        return self
+
+
+class CheckinResult(BaseModel):
+    tavla_id: str
+    name: str
+    club: str | None = None
+    status: RegistrationStatus
+    already_checked_in: bool
+    checked_in_at: str

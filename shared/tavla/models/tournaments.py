@@ -1,0 +1,200 @@
+"""Tournament pages and settings (R2.1, R2.2), validated even where later features use them."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal, Self
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
+
+from tavla.models.common import LongText, Money, Name, OpaqueId, ShortText, StrictModel, TavlaId
+
+Format = Literal["single_elimination", "double_elimination", "swiss", "round_robin", "lives"]
+Level = Literal["local", "regional", "national", "major"]
+Profile = Literal["platform", "hbf", "cnb"]
+SeedingMode = Literal["rating", "random"]
+MatchLength = Annotated[int, Field(ge=1, le=25)]
+
+
+class RefundPolicy(StrictModel):
+    """What a player who withdraws before registration closes gets back (R3.5)."""
+
+    kind: Literal["full", "percentage", "fixed_deduction", "none"] = "full"
+    percentage: int | None = Field(default=None, ge=0, le=100)
+    deduction: Money | None = None
+
+    @model_validator(mode="after")
+    def _complete(self) -> Self:
+        if self.kind == "percentage" and self.percentage is None:
+            raise ValueError("a percentage refund policy needs `percentage`")
+        if self.kind == "fixed_deduction" and self.deduction is None:
+            raise ValueError("a fixed-deduction refund policy needs `deduction`")
+        return self
+
+
+class MatchLengths(StrictModel):
+    """Points per match by stage (R7.3): semi-finals and final may be longer."""
+
+    default: MatchLength = 7
+    semi_final: MatchLength | None = None
+    final: MatchLength | None = None
+
+
+class ClockSettings(StrictModel):
+    """R7.4: total time per player plus a delay per move."""
+
+    kind: Literal["bronstein", "simple_delay", "increment"] = "bronstein"
+    minutes_per_point: int = Field(default=2, ge=0, le=30)
+    delay_seconds: int = Field(default=12, ge=0, le=120)
+
+
+class Prize(StrictModel):
+    """A place prize (R11.1): money (fixed or percentage of the pool) or a thing."""
+
+    places: tuple[int, int] = Field(description="first and last place it is for, e.g. [3, 4]")
+    kind: Literal["money", "cup", "medal", "item", "free_entry"] = "money"
+    amount: Money | None = None
+    pool_percentage: int | None = Field(default=None, ge=0, le=100)
+    description: ShortText | None = None
+
+
+class CategoryPrize(StrictModel):
+    """R11.4: e.g. best woman, youth, veteran, awarded with enough participants."""
+
+    category: Literal["women", "youth", "veteran"]
+    minimum_participants: int = Field(default=4, ge=1, le=1000)
+    prize: Prize
+
+
+class SideEvent(StrictModel):
+    """A side event such as Last Chance (R2.1, R3.6): its own fee, possibly free for Main players."""
+
+    name: Name
+    kind: Literal["consolation", "last_chance", "other"] = "last_chance"
+    fee: Money = Field(default_factory=lambda: Money(amount=0))
+    free_for_main_players: bool = False
+
+
+class Division(StrictModel):
+    """An event of the tournament (R3.7): Open, Intermediate, Novice ..."""
+
+    id: OpaqueId
+    name: Name
+
+
+class TournamentSettings(StrictModel):
+    """Everything of R2.1 an organiser may set; the rule profile supplies the rest (R2.2)."""
+
+    name: Name
+    venue: ShortText
+    city: ShortText | None = None
+    description: LongText | None = None
+    starts_at: AwareDatetime
+    registration_closes_at: AwareDatetime
+    capacity: int = Field(ge=2, le=4096)
+    entry_fee: Money = Field(default_factory=lambda: Money(amount=0))
+    early_bird_fee: Money | None = None
+    early_bird_deadline: AwareDatetime | None = None
+    refund_policy: RefundPolicy = Field(default_factory=RefundPolicy)
+    format: Format = "single_elimination"
+    match_lengths: MatchLengths = Field(default_factory=MatchLengths)
+    clock: ClockSettings | None = None
+    lives: int | None = Field(default=None, ge=1, le=10)
+    swiss_rounds: int | None = Field(default=None, ge=1, le=20)
+    seeding: SeedingMode = "rating"
+    club_protection: bool = True
+    level: Level = "local"
+    rule_profile: Profile = "platform"
+    season_id: OpaqueId | None = None
+    prizes: list[Prize] = Field(default_factory=list, max_length=64)
+    category_prizes: list[CategoryPrize] = Field(default_factory=list, max_length=16)
+    side_events: list[SideEvent] = Field(default_factory=list, max_length=8)
+    divisions: list[Division] = Field(
+        default_factory=lambda: [Division(id="main", name="Main")], max_length=8
+    )
+    requires_approval: bool = False
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Self:
+        if self.registration_closes_at > self.starts_at:
+            raise ValueError("registration must close before the tournament starts")
+        if (self.early_bird_fee is None) != (self.early_bird_deadline is None):
+            raise ValueError("an early-bird fee needs its deadline, and a deadline needs its fee")
+        if self.early_bird_deadline and self.early_bird_deadline > self.registration_closes_at:
+            raise ValueError("the early-bird deadline must not be after registration closes")
+        if self.format == "lives" and self.lives is None:
+            raise ValueError("a lives tournament needs `lives`")
+        return self
+
+
+class TournamentCreate(TournamentSettings):
+    pass
+
+
+class TournamentUpdate(StrictModel):
+    """A partial change of settings; the whole result is validated again."""
+
+    name: Name | None = None
+    venue: ShortText | None = None
+    city: ShortText | None = None
+    description: LongText | None = None
+    starts_at: AwareDatetime | None = None
+    registration_closes_at: AwareDatetime | None = None
+    capacity: int | None = Field(default=None, ge=2, le=4096)
+    entry_fee: Money | None = None
+    early_bird_fee: Money | None = None
+    early_bird_deadline: AwareDatetime | None = None
+    refund_policy: RefundPolicy | None = None
+    format: Format | None = None
+    match_lengths: MatchLengths | None = None
+    clock: ClockSettings | None = None
+    lives: int | None = Field(default=None, ge=1, le=10)
+    swiss_rounds: int | None = Field(default=None, ge=1, le=20)
+    seeding: SeedingMode | None = None
+    club_protection: bool | None = None
+    level: Level | None = None
+    rule_profile: Profile | None = None
+    season_id: OpaqueId | None = None
+    prizes: list[Prize] | None = Field(default=None, max_length=64)
+    category_prizes: list[CategoryPrize] | None = Field(default=None, max_length=16)
+    side_events: list[SideEvent] | None = Field(default=None, max_length=8)
+    requires_approval: bool | None = None
+
+
+StaffRole = Literal["referee", "organiser"]
+
+
+class StaffMember(StrictModel):
+    tavla_id: TavlaId
+    role: StaffRole
+
+
+class StaffUpdate(StrictModel):
+    """The tournament's whole staff (R1.3); the caller stays an organiser."""
+
+    staff: list[StaffMember] = Field(max_length=50)
+
+
+class Tournament(TournamentSettings):
+    """A tournament as the public sees it."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    id: str
+    status: Literal["open", "running", "finished"] = "open"
+    checkin_open: bool = True
+    registered: int = 0
+    waiting: int = 0
+    created_at: datetime | None = None
+
+
+class TournamentSummary(BaseModel):
+    id: str
+    name: str
+    venue: str
+    city: str | None = None
+    starts_at: datetime
+    status: str
+    capacity: int
+    registered: int
+    waiting: int

@@ -1,0 +1,54 @@
+"""Check-in passes (R4.1): a signed, expiring token naming the player, never a bare id.
+
+The pass is a JWT (HS256) whose key lives in Secrets Manager; a referee's scan is checked
+for signature, expiry and purpose before anyone is checked in.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime, timedelta
+
+import jwt
+
+from tavla.errors import ForgedPass
+
+PASS_LIFETIME = timedelta(days=30)
+_PURPOSE = "tavla-checkin"
+
+
+def signing_key() -> str:
+    """The HMAC key, fetched from Secrets Manager and cached for five minutes."""
+    from aws_lambda_powertools.utilities.parameters import get_secret
+
+    return str(get_secret(os.environ["PASS_KEY_SECRET_ID"], max_age=300))
+
+
+def issue(tavla_id: str, now: datetime, key: str) -> tuple[str, datetime]:
+    expires = now + PASS_LIFETIME
+    claims = {"sub": tavla_id, "aud": _PURPOSE, "iat": int(now.timestamp()), "exp": int(expires.timestamp())}
+    return jwt.encode(claims, key, algorithm="HS256"), expires
+
+
+def verify(token: str, now: datetime, key: str) -> str:
+    """The Tavla ID the pass names; ForgedPass when it is forged, altered or expired."""
+    try:
+        claims = jwt.decode(
+            token,
+            key,
+            algorithms=["HS256"],
+            audience=_PURPOSE,
+            options={"require": ["sub", "exp", "aud"], "verify_exp": False},
+        )
+    except jwt.PyJWTError as error:
+        raise ForgedPass("This check-in pass is not valid.") from error
+    if int(claims["exp"]) <= now.timestamp():
+        raise ForgedPass("This check-in pass has expired: open a fresh one in the app.")
+    return str(claims["sub"])
+
+
+def qr_svg(token: str) -> str:
+    """The pass as a QR code, an SVG document the phone shows at the referee table."""
+    import segno
+
+    return str(segno.make(token, error="m").svg_inline(scale=4))

@@ -1,0 +1,349 @@
+"""Prizes: as announced, finalised from the fees collected, split among shared places (R11, R8.3).
+
+Money is integer minor units (cents) throughout.
+
+* Announcement (R11.1): per place a money prize and/or non-money prizes (cup, medal, item,
+  free entry to the next tournament); category prizes (best woman, youth, veteran, ...) with
+  their own places and a minimum number of eligible finishers (R11.4).
+* Money (R11.2): a fixed amount in cents, or a share of the pool in basis points
+  (1/100 of a percent: 2500 = 25 %). The pool is `pool_rate_bp` of the entry fees actually
+  collected, rounded down to the cent. The shares are finalised by the largest-remainder
+  method: each gets its share rounded down, then the cents left over (fewer than the number
+  of shares) go one each to the largest remainders, ties to the prize announced first (main
+  places before categories, better place first). So the shares paid total
+  floor(pool x total share), which is exactly the pool when the shares add up to 100 %.
+* Shared places (R11.3): players sharing places k..m split the combined money of places k..m
+  equally; leftover cents go one each to the sharers in tie order (`tie_order`, e.g. the
+  draw's seed order, best seed first; players not in it after, by player id). Non-money
+  prizes are not split: the sharers, in the same tie order, take the non-money prizes of
+  places k, k+1, ..., m one each (so a tie for 3-4 gives the 3rd-place cup to the first in
+  tie order and the 4th-place medal to the second). Nothing is duplicated or lost.
+* Category prizes (R11.4) are awarded only when at least `min_participants` eligible players
+  finished; the category's places come from the event standings restricted to its eligible
+  players (ties shared as above). They are combined with place prizes: one player may win both.
+* Disqualified players (R8.3) are removed from the standings first: they win nothing and
+  the places close up.
+* A prize whose place nobody holds (a small field) is not paid and is reported as unawarded.
+
+Guarantee: the money paid never exceeds the announced fixed amounts plus the pool, and
+with every place filled and shares of 100 % it equals them exactly, to the cent.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence, Set
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from tavla.rules.errors import RuleViolation
+from tavla.rules.standings import Standing, remove_players
+
+__all__ = [
+    "BASIS_POINTS",
+    "CategoryPrize",
+    "FinalisedMoney",
+    "Money",
+    "NonMoneyPrize",
+    "PlacePrize",
+    "PlayerAward",
+    "PrizeAnnouncement",
+    "PrizeError",
+    "PrizeResult",
+    "UnawardedPrize",
+    "award_prizes",
+    "finalise_money",
+    "split_cents",
+]
+
+BASIS_POINTS = 10_000
+"""100 % in basis points."""
+
+MAIN = "main"
+"""The scope of the main place prizes (categories use their own name)."""
+
+
+class PrizeError(RuleViolation):
+    """A prize request the rules do not allow."""
+
+
+class Money(BaseModel):
+    """A money prize: a fixed amount in cents, or a share of the pool in basis points."""
+
+    model_config = ConfigDict(frozen=True)
+
+    amount_cents: int | None = Field(default=None, ge=0)
+    pool_share_bp: int | None = Field(default=None, ge=0, le=BASIS_POINTS)
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> Money:
+        if (self.amount_cents is None) == (self.pool_share_bp is None):
+            raise ValueError("a money prize is either a fixed amount or a share of the pool, not both")
+        return self
+
+
+class NonMoneyPrize(BaseModel):
+    """A cup, medal, item or free entry to the next tournament (R11.1)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["cup", "medal", "item", "free_entry"]
+    description: str = ""
+
+
+class PlacePrize(BaseModel):
+    """What one place wins."""
+
+    model_config = ConfigDict(frozen=True)
+
+    place: int = Field(ge=1)
+    money: Money | None = None
+    items: tuple[NonMoneyPrize, ...] = ()
+
+
+def _unique_places(prizes: Sequence[PlacePrize], scope: str) -> None:
+    dupes = sorted(p for p, n in Counter(x.place for x in prizes).items() if n > 1)
+    if dupes:
+        raise ValueError(f"{scope}: place(s) announced twice: {', '.join(map(str, dupes))}")
+
+
+class CategoryPrize(BaseModel):
+    """Prizes for the best finishers of a category (e.g. best woman), awarded only when at
+    least `min_participants` eligible players finished (R11.4)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    category: str = Field(min_length=1)
+    min_participants: int = Field(default=1, ge=1)
+    places: tuple[PlacePrize, ...]
+
+    @model_validator(mode="after")
+    def _places_unique(self) -> CategoryPrize:
+        _unique_places(self.places, self.category)
+        return self
+
+
+class PrizeAnnouncement(BaseModel):
+    """The prizes as announced on the tournament page (R11.1).
+
+    `pool_rate_bp` is the part of the collected entry fees that forms the prize pool
+    (10000 = all of it; 8000 if the organiser keeps 20 %).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    places: tuple[PlacePrize, ...] = ()
+    categories: tuple[CategoryPrize, ...] = ()
+    pool_rate_bp: int = Field(default=BASIS_POINTS, ge=0, le=BASIS_POINTS)
+
+    @model_validator(mode="after")
+    def _sane(self) -> PrizeAnnouncement:
+        _unique_places(self.places, MAIN)
+        names = [c.category for c in self.categories]
+        if len(set(names)) != len(names) or MAIN in names:
+            raise ValueError("each category prize needs its own name (and not 'main')")
+        if sum(bp for _, _, bp in _shares(self)) > BASIS_POINTS:
+            raise ValueError("the pool shares of the money prizes add up to more than 100 %")
+        return self
+
+
+def _scoped(a: PrizeAnnouncement) -> list[tuple[str, PlacePrize]]:
+    """Every place prize with its scope, in announcement order: main places, then categories."""
+    out = [(MAIN, p) for p in sorted(a.places, key=lambda p: p.place)]
+    for c in a.categories:
+        out += [(c.category, p) for p in sorted(c.places, key=lambda p: p.place)]
+    return out
+
+
+def _shares(a: PrizeAnnouncement) -> list[tuple[str, int, int]]:
+    return [
+        (scope, p.place, p.money.pool_share_bp)
+        for scope, p in _scoped(a)
+        if p.money is not None and p.money.pool_share_bp is not None
+    ]
+
+
+class FinalisedMoney(BaseModel):
+    """Every money prize in cents, once the pool is known (R11.2)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    pool_cents: int
+    amounts: dict[str, dict[int, int]]
+    """scope ("main" or a category) -> place -> cents."""
+
+    @property
+    def total_cents(self) -> int:
+        return sum(sum(v.values()) for v in self.amounts.values())
+
+    def amount(self, scope: str, place: int) -> int:
+        return self.amounts.get(scope, {}).get(place, 0)
+
+
+def finalise_money(announcement: PrizeAnnouncement, collected_fees_cents: int) -> FinalisedMoney:
+    """Turn the announced money prizes into cents from the entry fees actually collected (R11.2).
+
+    pool = floor(collected x pool_rate); the pool shares total floor(pool x sum of shares)
+    exactly (largest remainder, ties to the prize announced first); fixed amounts stay as
+    announced.
+    """
+    if collected_fees_cents < 0:
+        raise PrizeError("the entry fees collected cannot be negative")
+    pool = collected_fees_cents * announcement.pool_rate_bp // BASIS_POINTS
+    amounts: dict[str, dict[int, int]] = {}
+    for scope, p in _scoped(announcement):
+        if p.money is not None and p.money.amount_cents is not None:
+            amounts.setdefault(scope, {})[p.place] = p.money.amount_cents
+    shares = _shares(announcement)
+    total_bp = sum(bp for _, _, bp in shares)
+    floors = [(pool * bp // BASIS_POINTS, pool * bp % BASIS_POINTS) for _, _, bp in shares]
+    leftover = pool * total_bp // BASIS_POINTS - sum(f for f, _ in floors)
+    by_remainder = sorted(range(len(shares)), key=lambda i: (-floors[i][1], i))
+    bonus = set(by_remainder[:leftover])
+    for i, (scope, place, _) in enumerate(shares):
+        amounts.setdefault(scope, {})[place] = floors[i][0] + (1 if i in bonus else 0)
+    return FinalisedMoney(pool_cents=pool, amounts=amounts)
+
+
+def split_cents(total_cents: int, players: Sequence[str]) -> dict[str, int]:
+    """Split an amount equally; the leftover cents go one each to the first players listed."""
+    if not players:
+        raise PrizeError("cannot split a prize among nobody")
+    if total_cents < 0:
+        raise PrizeError("a prize cannot be negative")
+    each, left = divmod(total_cents, len(players))
+    return {p: each + (1 if i < left else 0) for i, p in enumerate(players)}
+
+
+class PlayerAward(BaseModel):
+    """What one player wins from one scope (the main places or one category)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    player_id: str
+    scope: str
+    place: str
+    """The place as shown, e.g. "3-4"."""
+    money_cents: int = Field(ge=0)
+    items: tuple[NonMoneyPrize, ...] = ()
+
+
+class UnawardedPrize(BaseModel):
+    """An announced prize that nobody wins, and why."""
+
+    model_config = ConfigDict(frozen=True)
+
+    scope: str
+    place: int
+    money_cents: int
+    items: tuple[NonMoneyPrize, ...] = ()
+    reason: str
+
+
+class PrizeResult(BaseModel):
+    """The prize list of a finished event."""
+
+    model_config = ConfigDict(frozen=True)
+
+    pool_cents: int
+    awards: tuple[PlayerAward, ...]
+    unawarded: tuple[UnawardedPrize, ...]
+
+    @property
+    def paid_cents(self) -> int:
+        return sum(a.money_cents for a in self.awards)
+
+    def money_by_player(self) -> dict[str, int]:
+        """Each winner's total money over place and category prizes."""
+        out: dict[str, int] = {}
+        for a in self.awards:
+            out[a.player_id] = out.get(a.player_id, 0) + a.money_cents
+        return out
+
+
+def _award_scope(
+    scope: str,
+    prizes: Sequence[PlacePrize],
+    rows: Sequence[Standing],
+    money: FinalisedMoney,
+    rank: Mapping[str, tuple[int, int, str]],
+) -> tuple[list[PlayerAward], list[UnawardedPrize]]:
+    by_place = {p.place: p for p in prizes}
+    awards: list[PlayerAward] = []
+    groups: dict[tuple[int, int], list[str]] = {}
+    for r in rows:
+        groups.setdefault((r.place, r.place_to), []).append(r.player_id)
+    for (k, m), members in groups.items():
+        places = [p for p in range(k, m + 1) if p in by_place]
+        if not places:
+            continue
+        order = sorted(members, key=lambda pid: rank[pid])
+        cents = split_cents(sum(money.amount(scope, p) for p in places), order)
+        label = str(k) if k == m else f"{k}-{m}"
+        for j, pid in enumerate(order):
+            prize = by_place.get(k + j)
+            items = prize.items if prize is not None else ()
+            if cents[pid] or items:
+                awards.append(
+                    PlayerAward(player_id=pid, scope=scope, place=label, money_cents=cents[pid], items=items)
+                )
+    filled = len(rows)
+    unawarded = [
+        UnawardedPrize(
+            scope=scope,
+            place=p.place,
+            money_cents=money.amount(scope, p.place),
+            items=p.items,
+            reason=f"only {filled} finisher(s)",
+        )
+        for p in sorted(prizes, key=lambda p: p.place)
+        if p.place > filled
+    ]
+    return awards, unawarded
+
+
+def award_prizes(
+    announcement: PrizeAnnouncement,
+    standings: Sequence[Standing],
+    collected_fees_cents: int,
+    eligibility: Mapping[str, Set[str]] | None = None,
+    disqualified: Set[str] = frozenset(),
+    tie_order: Sequence[str] = (),
+) -> PrizeResult:
+    """The prize list of a finished event (R11.1-R11.4, R8.3).
+
+    `standings`: the event's final standings; `eligibility`: category name -> the players
+    eligible for it (from their private profile, R1.2); `disqualified`: removed before
+    anything is awarded; `tie_order`: who comes first among players sharing a place, for
+    leftover cents and non-money prizes (e.g. the draw's seed order; otherwise by player id).
+    Guarantees: each shared place's combined money is split to within a cent; nobody
+    disqualified wins anything; the money paid never exceeds fixed amounts + pool.
+    """
+    rows = remove_players(standings, disqualified)
+    money = finalise_money(announcement, collected_fees_cents)
+    seen = {pid: i for i, pid in enumerate(dict.fromkeys(tie_order))}
+    rank = {
+        r.player_id: (0, seen[r.player_id], "") if r.player_id in seen else (1, 0, r.player_id) for r in rows
+    }
+    awards, unawarded = _award_scope(MAIN, announcement.places, rows, money, rank)
+    eligible_sets = eligibility or {}
+    for cat in announcement.categories:
+        eligible = eligible_sets.get(cat.category, frozenset())
+        cat_rows = remove_players(rows, {r.player_id for r in rows if r.player_id not in eligible})
+        if len(cat_rows) < cat.min_participants:
+            unawarded += [
+                UnawardedPrize(
+                    scope=cat.category,
+                    place=p.place,
+                    money_cents=money.amount(cat.category, p.place),
+                    items=p.items,
+                    reason=f"{len(cat_rows)} eligible finisher(s), {cat.min_participants} needed",
+                )
+                for p in sorted(cat.places, key=lambda p: p.place)
+            ]
+            continue
+        got, missed = _award_scope(cat.category, cat.places, cat_rows, money, rank)
+        awards += got
+        unawarded += missed
+    return PrizeResult(pool_cents=money.pool_cents, awards=tuple(awards), unawarded=tuple(unawarded))

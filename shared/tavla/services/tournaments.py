@@ -1,0 +1,133 @@
+"""Tournament pages (R2): created by organisers, read by anyone, changed by their own staff."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime
+from typing import Any
+
+from pydantic import ValidationError
+
+from tavla import ids
+from tavla.errors import Conflict, Forbidden, Invalid, PlayerNotFound
+from tavla.http import Caller
+from tavla.models.tournaments import (
+    StaffUpdate,
+    Tournament,
+    TournamentCreate,
+    TournamentSettings,
+    TournamentSummary,
+    TournamentUpdate,
+)
+from tavla.services.access import ORGANISER, require_organiser
+from tavla.store import players as player_store
+from tavla.store import tournaments as store
+from tavla.store.audit import audit_put
+from tavla.store.dynamo import Item
+
+_system_random = random.SystemRandom()
+_STATE = ("id", "status", "checkin_open", "registered", "waiting", "created_at")
+
+
+def _stored(settings: TournamentSettings) -> Item:
+    """Settings as stored: JSON-mode values plus what conditions compare (capacity, close time)."""
+    item = settings.model_dump(mode="json")
+    item["closes_epoch"] = int(settings.registration_closes_at.timestamp())
+    return item
+
+
+def _tournament(item: Item) -> Tournament:
+    return Tournament.model_validate(item)
+
+
+def create(
+    caller: Caller, body: TournamentCreate, now: datetime, rng: random.Random = _system_random
+) -> Tournament:
+    """A new tournament page; the caller becomes its organiser (R2.1, R1.3)."""
+    if not caller.is_organiser:
+        raise Forbidden("Only organisers may create tournaments.")
+    tournament_id = ids.opaque(rng)
+    item = {
+        **_stored(body),
+        "id": tournament_id,
+        "status": "open",
+        "checkin_open": True,
+        "registered": 0,
+        "waiting": 0,
+        "wait_seq": 0,
+        "version": 1,
+        "staff": {caller.sub: {"role": ORGANISER}},
+        "created_at": now.isoformat(),
+        "created_by": caller.sub,
+        "gsi1pk": "TOURNAMENTS",
+        "gsi1sk": store.calendar_sort_key(body.starts_at, tournament_id),
+    }
+    store.create(item, audit_put(tournament_id, caller.sub, "tournament_created", now))
+    return _tournament(item)
+
+
+def get(tournament_id: str) -> Tournament:
+    return _tournament(store.get(tournament_id))
+
+
+def calendar(limit: int, after: str | None) -> dict[str, Any]:
+    items, next_key = store.calendar(limit, after)
+    return {
+        "tournaments": [TournamentSummary.model_validate(i).model_dump(mode="json") for i in items],
+        "next": next_key,
+    }
+
+
+def update(caller: Caller, tournament_id: str, body: TournamentUpdate, now: datetime) -> Tournament:
+    """Change settings; the whole result is validated again, so a change cannot break a rule."""
+    current = store.get(tournament_id)
+    require_organiser(current, caller)
+    if current["status"] != "open":
+        raise Conflict("The draw has been made: settings can no longer change.")
+    changes = body.model_dump(mode="json", exclude_unset=True)
+    settings_now = TournamentSettings.model_validate(
+        {k: v for k, v in current.items() if k in TournamentSettings.model_fields}
+    ).model_dump(mode="json")
+    try:
+        merged = TournamentSettings.model_validate({**settings_now, **changes})
+    except ValidationError as error:
+        raise Invalid("; ".join(e["msg"] for e in error.errors())) from error
+    stored = _stored(merged)
+    diff = {k: v for k, v in stored.items() if current.get(k) != v}
+    if "starts_at" in diff:
+        diff["gsi1sk"] = store.calendar_sort_key(merged.starts_at, tournament_id)
+    if diff:
+        store.update_settings(
+            tournament_id,
+            int(current["version"]),
+            diff,
+            audit_put(tournament_id, caller.sub, "settings_changed", now, fields=sorted(changes)),
+        )
+    return get(tournament_id)
+
+
+def put_staff(caller: Caller, tournament_id: str, body: StaffUpdate, now: datetime) -> dict[str, Any]:
+    """Replace the tournament's referees and organisers (R1.3); the caller stays organiser."""
+    current = store.get(tournament_id)
+    require_organiser(current, caller)
+    profiles = player_store.get_profiles([m.tavla_id for m in body.staff])
+    staff: dict[str, Any] = {}
+    for member in body.staff:
+        profile = profiles.get(member.tavla_id)
+        if profile is None or not profile.get("user_sub"):
+            raise PlayerNotFound(f"No player with Tavla ID {member.tavla_id}.")
+        staff[profile["user_sub"]] = {"role": member.role, "tavla_id": member.tavla_id}
+    staff[caller.sub] = {**(current["staff"].get(caller.sub) or {}), "role": ORGANISER}
+    store.update_staff(
+        tournament_id,
+        int(current["version"]),
+        staff,
+        audit_put(
+            tournament_id,
+            caller.sub,
+            "staff_changed",
+            now,
+            staff=[f"{m.tavla_id}:{m.role}" for m in body.staff],
+        ),
+    )
+    return {"staff": [{"tavla_id": m.tavla_id, "role": m.role} for m in body.staff]}

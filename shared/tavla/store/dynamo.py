@@ -1,0 +1,85 @@
+"""The DynamoDB client, table names and item (de)serialization: the store's plumbing."""
+
+from __future__ import annotations
+
+import os
+from decimal import Decimal
+from functools import cache
+from typing import Any
+
+import boto3
+from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
+from botocore.config import Config
+
+from tavla.store.schema import TableSpec
+
+Item = dict[str, Any]
+
+_serializer = TypeSerializer()
+_deserializer = TypeDeserializer()
+
+
+@cache
+def client() -> Any:
+    """One client per process, created on first use so that import stays cheap.
+
+    Typed as Any: the store builds transaction items as plain dicts, which the stubs'
+    TypedDicts cannot follow through helper functions.
+    """
+    return boto3.client("dynamodb", config=Config(retries={"mode": "standard", "max_attempts": 5}))
+
+
+def table_name(spec: TableSpec) -> str:
+    return os.environ[spec.env_var]
+
+
+def _to_dynamo(value: Any) -> Any:
+    if isinstance(value, float):
+        return Decimal(str(value))
+    if isinstance(value, dict):
+        return {k: _to_dynamo(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list | tuple):
+        return [_to_dynamo(v) for v in value]
+    return value
+
+
+def _from_dynamo(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    if isinstance(value, dict):
+        return {k: _from_dynamo(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_from_dynamo(v) for v in value]
+    if isinstance(value, set):
+        return {_from_dynamo(v) for v in value}
+    return value
+
+
+def serialize(item: Item) -> dict[str, Any]:
+    """Plain Python values (floats allowed, None dropped) to DynamoDB attribute values."""
+    return {k: _serializer.serialize(_to_dynamo(v)) for k, v in item.items() if v is not None}
+
+
+def value(v: Any) -> Any:
+    return _serializer.serialize(_to_dynamo(v))
+
+
+def deserialize(raw: dict[str, Any]) -> Item:
+    """DynamoDB attribute values to plain Python values (whole numbers as int)."""
+    return {k: _from_dynamo(_deserializer.deserialize(v)) for k, v in raw.items()}
+
+
+def values(**named: Any) -> dict[str, Any]:
+    """ExpressionAttributeValues from keyword arguments: values(cap=64) -> {":cap": {"N": "64"}}."""
+    return {f":{k}": value(v) for k, v in named.items()}
+
+
+def cancellation_codes(error: Exception) -> list[str]:
+    """The per-item reasons of a cancelled transaction, in the order of its items."""
+    response = getattr(error, "response", {}) or {}
+    return [r.get("Code", "None") for r in response.get("CancellationReasons", [])]
+
+
+def error_code(error: Exception) -> str:
+    response = getattr(error, "response", {}) or {}
+    return str(response.get("Error", {}).get("Code", ""))

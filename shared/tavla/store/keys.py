@@ -1,0 +1,61 @@
+"""Key formats of the main table, in one place (the access patterns decide them).
+
+- a player's public profile ........ PLAYER#<tavla_id> / PROFILE
+- a signed-in user's Tavla ID ....... USER#<sub> / IDENTITY
+- a player's notifications ......... PLAYER#<tavla_id> / NOTE#<time>#<id>
+- a tournament ..................... TOURNAMENT#<id> / META (gsi1: TOURNAMENTS / <start>#<id>)
+- a registration ................... TOURNAMENT#<id> / REG#<tavla_id> (gsi1: PLAYER#<tavla_id>)
+- the waiting list ................. same items, LSI `waitlist` on wait_q (waiting only)
+- a check-in code (unique) ......... CODE#<code> / CODE
+- an audit record .................. TOURNAMENT#<id> / AUDIT#<time>#<id>
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+CALENDAR = "TOURNAMENTS"
+REG_PREFIX = "REG#"
+NOTE_PREFIX = "NOTE#"
+AUDIT_PREFIX = "AUDIT#"
+
+
+def _key(pk: str, sk: str) -> dict[str, Any]:
+    return {"pk": {"S": pk}, "sk": {"S": sk}}
+
+
+def player_pk(tavla_id: str) -> str:
+    return f"PLAYER#{tavla_id}"
+
+
+def tournament_pk(tournament_id: str) -> str:
+    return f"TOURNAMENT#{tournament_id}"
+
+
+def profile(tavla_id: str) -> dict[str, Any]:
+    return _key(player_pk(tavla_id), "PROFILE")
+
+
+def identity(sub: str) -> dict[str, Any]:
+    return _key(f"USER#{sub}", "IDENTITY")
+
+
+def tournament(tournament_id: str) -> dict[str, Any]:
+    return _key(tournament_pk(tournament_id), "META")
+
+
+def registration(tournament_id: str, tavla_id: str) -> dict[str, Any]:
+    return _key(tournament_pk(tournament_id), f"{REG_PREFIX}{tavla_id}")
+
+
+def checkin_code(code: str) -> dict[str, Any]:
+    return _key(f"CODE#{code}", "CODE")
+
+
+def wait_q(sequence: int) -> str:
+    """Waiting-list order key: zero-padded so string order is arrival order."""
+    return f"{sequence:010d}"
+
+
+def contacts(tavla_id: str) -> dict[str, Any]:
+    return {"tavla_id": {"S": tavla_id}}

@@ -1,0 +1,57 @@
+"""Building blocks for service tests: an organiser, a tournament, players with profiles."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from tests.service.conftest import Api
+
+ORGANISER = "org-1"
+
+
+def future(days: float) -> str:
+    return (datetime.now(UTC) + timedelta(days=days)).isoformat()
+
+
+def tournament_body(**overrides: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "name": "Athens Open",
+        "venue": "Café Tavli, Plaka",
+        "city": "Athens",
+        "starts_at": future(10),
+        "registration_closes_at": future(9),
+        "capacity": 4,
+        "entry_fee": {"amount": 2000, "currency": "EUR"},
+        "format": "single_elimination",
+    }
+    return {**body, **overrides}
+
+
+def create_tournament(api: Api, **overrides: Any) -> str:
+    reply = api.call(
+        "POST", "/tournaments", body=tournament_body(**overrides), user=ORGANISER, groups=("organisers",)
+    )
+    assert reply.status == 201, reply.body
+    return str(reply.body["id"])
+
+
+def create_player(api: Api, user: str, name: str | None = None, **fields: Any) -> str:
+    reply = api.call("POST", "/players", body={"name": name or f"Player {user}", **fields}, user=user)
+    assert reply.status == 201, reply.body
+    return str(reply.body["tavla_id"])
+
+
+def register(api: Api, tournament_id: str, user: str) -> Any:
+    return api.call(
+        "POST",
+        "/tournaments/{tournament_id}/registrations",
+        params={"tournament_id": tournament_id},
+        user=user,
+    )
+
+
+def entries(api: Api, tournament_id: str) -> Any:
+    reply = api.call("GET", "/tournaments/{tournament_id}/entries", params={"tournament_id": tournament_id})
+    assert reply.status == 200, reply.body
+    return reply.body

@@ -1,0 +1,150 @@
+"""Player accounts on moto (R1.1, R1.2, R4.1, R12)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from tavla import clock, passes
+from tests.service.conftest import PASS_KEY, Api
+from tests.service.helpers import create_player, create_tournament, register
+
+
+def test_profile_gets_a_short_typable_tavla_id(api: Api) -> None:
+    """R1.1: a short, human-typable, unique ID."""
+    reply = api.call("POST", "/players", body={"name": "Nikos", "club": "Pireas"}, user="u1")
+    assert reply.status == 201
+    tavla_id = reply.body["tavla_id"]
+    assert len(tavla_id) == 7 and tavla_id.isalnum() and tavla_id.isupper()
+    assert not set(tavla_id) & set("01ILOU")
+
+
+def test_second_profile_for_the_same_user_is_refused(api: Api) -> None:
+    """R1.1: one account per person; the second POST is a 409 and the first is unchanged."""
+    first = create_player(api, "u1", name="Nikos")
+    again = api.call("POST", "/players", body={"name": "Someone else"}, user="u1")
+    assert (again.status, again.error) == (409, "profile_exists")
+    assert api.call("GET", "/me", user="u1").body["name"] == "Nikos"
+    assert api.call("GET", "/me", user="u1").body["tavla_id"] == first
+
+
+def test_phone_numbers_are_stored_in_e164(api: Api) -> None:
+    create_player(api, "u1", phone="697 123 4567")
+    assert api.call("GET", "/me", user="u1").body["phone"] == "+306971234567"
+
+
+def test_invalid_phone_is_a_validation_error(api: Api) -> None:
+    reply = api.call("POST", "/players", body={"name": "N", "phone": "12"}, user="u1")
+    assert (reply.status, reply.error) == (422, "validation_error")
+    assert api.call("GET", "/me", user="u1").status == 404
+
+
+def test_public_profile_never_shows_private_fields(api: Api) -> None:
+    """R12.1: name, club, city are public; phone, e-mail, gender, birth year are not."""
+    tid = create_player(
+        api,
+        "u1",
+        name="Eleni",
+        club="Plaka",
+        city="Athens",
+        phone="+306971234567",
+        email="eleni@example.com",
+        gender="female",
+        birth_year=1990,
+    )
+    reply = api.call("GET", "/players/{tavla_id}", params={"tavla_id": tid})
+    assert reply.status == 200
+    assert reply.body["name"] == "Eleni" and reply.body["club"] == "Plaka"
+    for private in ("phone", "email", "gender", "birth_year"):
+        assert private not in reply.body
+    assert "6971234567" not in str(reply.body) and "example.com" not in str(reply.body)
+
+
+def test_unknown_player_is_404(api: Api) -> None:
+    reply = api.call("GET", "/players/{tavla_id}", params={"tavla_id": "ZZZZZZZ"})
+    assert (reply.status, reply.error) == (404, "player_not_found")
+
+
+def test_me_shows_my_private_fields_and_patch_changes_them(api: Api) -> None:
+    create_player(api, "u1", name="Nikos", email="n@example.com")
+    reply = api.call("PATCH", "/me", body={"city": "Thessaloniki", "phone": "+30 697 000 0001"}, user="u1")
+    assert reply.status == 200
+    assert reply.body["city"] == "Thessaloniki"
+    assert reply.body["phone"] == "+306970000001"
+    assert reply.body["email"] == "n@example.com"
+
+
+def test_patch_me_refuses_unknown_fields_and_overlong_names(api: Api) -> None:
+    create_player(api, "u1", name="Nikos")
+    assert api.call("PATCH", "/me", body={"rating": 3000}, user="u1").status == 422
+    assert api.call("PATCH", "/me", body={"name": "x" * 81}, user="u1").status == 422
+    me = api.call("GET", "/me", user="u1").body
+    assert me["name"] == "Nikos" and me["rating"] == 1500
+
+
+def test_checkin_pass_is_signed_and_expires(api: Api) -> None:
+    """R4.1: the pass is a signed token naming me, with a QR image; it expires."""
+    tid = create_player(api, "u1")
+    reply = api.call("GET", "/me/checkin-pass", user="u1")
+    assert reply.status == 200
+    assert reply.body["qr_svg"].startswith("<svg")
+    token = reply.body["token"]
+    assert passes.verify(token, clock.now(), PASS_KEY) == tid
+    later = clock.now() + passes.PASS_LIFETIME + timedelta(seconds=1)
+    try:
+        passes.verify(token, later, PASS_KEY)
+    except Exception as error:
+        assert "expired" in str(error)
+    else:
+        raise AssertionError("an expired pass was accepted")
+
+
+def test_my_data_lists_everything_held_about_me(api: Api) -> None:
+    """R12.2: a player can see the data held about them."""
+    tavla_id = create_player(api, "u1", name="Nikos", phone="+306971234567")
+    tournament = create_tournament(api)
+    register(api, tournament, "u1")
+    data = api.call("GET", "/me/data", user="u1").body
+    assert data["profile"]["tavla_id"] == tavla_id
+    assert data["profile"]["phone"] == "+306971234567"
+    assert [r["tournament_id"] for r in data["registrations"]] == [tournament]
+
+
+def test_merge_moves_entries_and_sign_in_to_the_kept_account(api: Api) -> None:
+    """R1.1: an admin merges a duplicate: registrations and sign-in move to the surviving ID."""
+    keep = create_player(api, "u1", name="Nikos P.")
+    dup = create_player(api, "u2", name="Nikos Papadopoulos", phone="+306971234567")
+    tournament = create_tournament(api)
+    register(api, tournament, "u2")
+    refused = api.call("POST", "/admin/players/merge", body={"keep": keep, "merge": dup}, user="u1")
+    assert (refused.status, refused.error) == (403, "forbidden")
+    reply = api.call(
+        "POST", "/admin/players/merge", body={"keep": keep, "merge": dup}, user="admin", groups=("admins",)
+    )
+    assert reply.status == 200, reply.body
+    assert reply.body["phone"] == "+306971234567"
+    entries = api.call(
+        "GET", "/tournaments/{tournament_id}/entries", params={"tournament_id": tournament}
+    ).body
+    assert [e["tavla_id"] for e in entries["main"]] == [keep]
+    assert api.call("GET", "/me", user="u2").body["tavla_id"] == keep
+
+
+def test_merge_of_two_entries_in_one_tournament_is_refused(api: Api) -> None:
+    keep, dup = create_player(api, "u1"), create_player(api, "u2")
+    tournament = create_tournament(api)
+    register(api, tournament, "u1")
+    register(api, tournament, "u2")
+    reply = api.call(
+        "POST", "/admin/players/merge", body={"keep": keep, "merge": dup}, user="a", groups=("admins",)
+    )
+    assert reply.status == 409
+    entries = api.call(
+        "GET", "/tournaments/{tournament_id}/entries", params={"tournament_id": tournament}
+    ).body
+    assert sorted(e["tavla_id"] for e in entries["main"]) == sorted([keep, dup])
+
+
+def test_malformed_json_is_400(api: Api) -> None:
+    reply = api.call("POST", "/players", raw_body="{not json", user="u1")
+    assert (reply.status, reply.error) == (400, "malformed_json")
+    assert api.call("GET", "/me", user="u1").status == 404

@@ -1,0 +1,144 @@
+"""Tournament pages and per-tournament staff on moto (R2.1, R2.2, R1.3)."""
+
+from __future__ import annotations
+
+from tests.service.conftest import Api
+from tests.service.helpers import ORGANISER, create_player, create_tournament, tournament_body
+
+
+def get(api: Api, tid: str):
+    return api.call("GET", "/tournaments/{tournament_id}", params={"tournament_id": tid})
+
+
+def test_organiser_creates_a_tournament_that_anyone_can_read(api: Api) -> None:
+    tid = create_tournament(api, name="Thessaloniki Cup", capacity=32)
+    reply = get(api, tid)
+    assert reply.status == 200
+    assert reply.body["name"] == "Thessaloniki Cup"
+    assert reply.body["capacity"] == 32
+    assert reply.body["entry_fee"] == {"amount": 2000, "currency": "EUR"}
+    assert "staff" not in reply.body
+    listing = api.call("GET", "/tournaments").body
+    assert [t["id"] for t in listing["tournaments"]] == [tid]
+
+
+def test_only_organisers_create_tournaments(api: Api) -> None:
+    reply = api.call("POST", "/tournaments", body=tournament_body(), user="player")
+    assert (reply.status, reply.error) == (403, "forbidden")
+    assert api.call("GET", "/tournaments").body["tournaments"] == []
+
+
+def test_inconsistent_settings_are_refused(api: Api) -> None:
+    body = tournament_body()
+    body["registration_closes_at"], body["starts_at"] = body["starts_at"], body["registration_closes_at"]
+    reply = api.call("POST", "/tournaments", body=body, user=ORGANISER, groups=("organisers",))
+    assert reply.status == 422
+    for bad in (
+        {"capacity": "many"},
+        {"capacity": 100000},
+        {"entry_fee": {"amount": 12.5}},
+        {"name": "x" * 200},
+        {"format": "chess"},
+        {"starts_at": "tomorrow"},
+    ):
+        reply = api.call(
+            "POST", "/tournaments", body=tournament_body(**bad), user=ORGANISER, groups=("organisers",)
+        )
+        assert reply.status == 422, bad
+    assert api.call("GET", "/tournaments").body["tournaments"] == []
+
+
+def test_calendar_pages_through_tournaments(api: Api) -> None:
+    ids = {create_tournament(api, name=f"T{i}") for i in range(3)}
+    first = api.call("GET", "/tournaments", query={"limit": "2"}).body
+    assert len(first["tournaments"]) == 2 and first["next"]
+    second = api.call("GET", "/tournaments", query={"limit": "2", "after": first["next"]}).body
+    assert {t["id"] for t in first["tournaments"] + second["tournaments"]} == ids
+
+
+def test_organiser_changes_settings_and_the_whole_page_is_revalidated(api: Api) -> None:
+    """R2.2: the page's own rules (match length, clock, lives) are stored and validated."""
+    tid = create_tournament(api)
+    reply = api.call(
+        "PATCH",
+        "/tournaments/{tournament_id}",
+        params={"tournament_id": tid},
+        user=ORGANISER,
+        body={"match_lengths": {"default": 7, "final": 11}, "rule_profile": "cnb", "capacity": 16},
+    )
+    assert reply.status == 200, reply.body
+    assert reply.body["match_lengths"]["final"] == 11 and reply.body["rule_profile"] == "cnb"
+    bad = api.call(
+        "PATCH",
+        "/tournaments/{tournament_id}",
+        params={"tournament_id": tid},
+        user=ORGANISER,
+        body={"format": "lives"},
+    )
+    assert bad.status == 422
+    assert get(api, tid).body["format"] == "single_elimination"
+
+
+def test_capacity_cannot_drop_below_the_registered_count(api: Api) -> None:
+    tid = create_tournament(api, capacity=4)
+    for i in range(3):
+        create_player(api, f"u{i}")
+        api.call(
+            "POST", "/tournaments/{tournament_id}/registrations", params={"tournament_id": tid}, user=f"u{i}"
+        )
+    reply = api.call(
+        "PATCH",
+        "/tournaments/{tournament_id}",
+        params={"tournament_id": tid},
+        user=ORGANISER,
+        body={"capacity": 2},
+    )
+    assert reply.status == 409
+    assert get(api, tid).body["capacity"] == 4
+
+
+def test_referee_of_one_tournament_has_no_power_in_another(api: Api) -> None:
+    """R1.3: staff roles are per tournament."""
+    mine, other = create_tournament(api), create_tournament(api)
+    referee = create_player(api, "ref")
+    reply = api.call(
+        "PUT",
+        "/tournaments/{tournament_id}/staff",
+        params={"tournament_id": mine},
+        user=ORGANISER,
+        body={"staff": [{"tavla_id": referee, "role": "referee"}]},
+    )
+    assert reply.status == 200, reply.body
+    patch = api.call(
+        "PATCH",
+        "/tournaments/{tournament_id}",
+        params={"tournament_id": other},
+        user="ref",
+        body={"capacity": 8},
+    )
+    assert (patch.status, patch.error) == (403, "not_organiser")
+    staff = api.call(
+        "PUT",
+        "/tournaments/{tournament_id}/staff",
+        params={"tournament_id": mine},
+        user="ref",
+        body={"staff": []},
+    )
+    assert staff.status == 403
+
+
+def test_staff_must_be_existing_players(api: Api) -> None:
+    tid = create_tournament(api)
+    reply = api.call(
+        "PUT",
+        "/tournaments/{tournament_id}/staff",
+        params={"tournament_id": tid},
+        user=ORGANISER,
+        body={"staff": [{"tavla_id": "ZZZZZZZ", "role": "referee"}]},
+    )
+    assert reply.status == 404
+
+
+def test_unknown_tournament_is_404(api: Api) -> None:
+    reply = get(api, "nope")
+    assert (reply.status, reply.error) == (404, "tournament_not_found")
