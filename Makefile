@@ -40,7 +40,7 @@ fmt: setup
 	$(BIN)/ruff check --fix .
 
 bench: setup ## benchmarks: pairing, brackets, results, cold start, DynamoDB calls per request
-	PYTHONPATH=shared $(BIN)/python -m bench
+	PYTHONPATH=shared:. $(BIN)/python -m bench
 
 synth: setup ## synthesize the CDK stack into cdk.out/ (offline, no Docker)
 	$(BIN)/python -m infra.app

@@ -51,6 +51,14 @@ def put_staff(tournament_id: TournamentId, body: StaffUpdate) -> dict[str, Any]:
     return tournaments.put_staff(caller(app), tournament_id, body, clock.now())
 
 
+@app.get("/tournaments/<tournament_id>/audit", security=SIGNED_IN, tags=["tournaments"])
+def get_audit(
+    tournament_id: TournamentId, limit: Annotated[int, Query(ge=1, le=500)] = 100
+) -> dict[str, Any]:
+    """The audit trail (its staff): who did what, when, newest first."""
+    return tournaments.audit_trail(caller(app), tournament_id, limit)
+
+
 @logger.inject_lambda_context
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     return app.resolve(event, context)

@@ -142,3 +142,45 @@ def test_staff_must_be_existing_players(api: Api) -> None:
 def test_unknown_tournament_is_404(api: Api) -> None:
     reply = get(api, "nope")
     assert (reply.status, reply.error) == (404, "tournament_not_found")
+
+
+def test_every_staff_action_is_in_the_audit_trail(api: Api) -> None:
+    """Who did what, when: settings, staff changes and check-ins are recorded."""
+    tid = create_tournament(api)
+    referee = create_player(api, "ref")
+    api.call(
+        "PUT",
+        "/tournaments/{tournament_id}/staff",
+        params={"tournament_id": tid},
+        user=ORGANISER,
+        body={"staff": [{"tavla_id": referee, "role": "referee"}]},
+    )
+    api.call(
+        "PATCH",
+        "/tournaments/{tournament_id}",
+        params={"tournament_id": tid},
+        user=ORGANISER,
+        body={"capacity": 8},
+    )
+    player = create_player(api, "p")
+    api.call("POST", "/tournaments/{tournament_id}/registrations", params={"tournament_id": tid}, user="p")
+    api.call(
+        "POST",
+        "/tournaments/{tournament_id}/checkins",
+        params={"tournament_id": tid},
+        user="ref",
+        body={"tavla_id": player},
+    )
+    trail = api.call("GET", "/tournaments/{tournament_id}/audit", params={"tournament_id": tid}, user="ref")
+    assert trail.status == 200
+    actions = [(r["action"], r["actor"]) for r in trail.body["records"]]
+    assert actions == [
+        ("checked_in", "ref"),
+        ("settings_changed", ORGANISER),
+        ("staff_changed", ORGANISER),
+        ("tournament_created", ORGANISER),
+    ]
+    assert trail.body["records"][0]["details"] == {"tavla_id": player}
+    assert all(r["at"] for r in trail.body["records"])
+    refused = api.call("GET", "/tournaments/{tournament_id}/audit", params={"tournament_id": tid}, user="p")
+    assert refused.status == 403

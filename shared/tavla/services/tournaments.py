@@ -19,7 +19,8 @@ from tavla.models.tournaments import (
     TournamentSummary,
     TournamentUpdate,
 )
-from tavla.services.access import ORGANISER, require_organiser
+from tavla.services.access import ORGANISER, require_organiser, require_staff
+from tavla.store import audit
 from tavla.store import players as player_store
 from tavla.store import tournaments as store
 from tavla.store.audit import audit_put
@@ -131,3 +132,9 @@ def put_staff(caller: Caller, tournament_id: str, body: StaffUpdate, now: dateti
         ),
     )
     return {"staff": [{"tavla_id": m.tavla_id, "role": m.role} for m in body.staff]}
+
+
+def audit_trail(caller: Caller, tournament_id: str, limit: int) -> dict[str, Any]:
+    """Who did what, when: every staff action on this tournament (its staff only)."""
+    require_staff(store.get(tournament_id), caller)
+    return {"records": audit.records(tournament_id, limit)}

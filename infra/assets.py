@@ -1,0 +1,100 @@
+"""The Lambda code on disk: the rules layer and one small code folder per function.
+
+The layer is `shared/tavla` plus the third-party runtime dependencies that pyproject.toml's
+`[project].dependencies` lists (read here, never copied), installed by pip as wheels for
+Lambda's Linux on arm64 and the runtime's Python, without Docker. The pip result is cached
+under `build/` keyed by a hash of that list and the target, so that repeated synths are fast
+and need no network after the first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD = ROOT / "build"
+PLATFORM = "manylinux2014_aarch64"  # Lambda arm64 (Graviton), glibc 2.17+ wheels
+
+# The Lambda Python runtime ships the AWS SDK; a copy in the layer would pair the runtime's
+# boto3 with a botocore of another version.
+RUNTIME_PROVIDED = ("boto3", "botocore", "s3transfer")
+
+_IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc")
+
+
+def runtime_dependencies() -> list[str]:
+    """The requirement strings the layer installs: pyproject.toml's `[project].dependencies`."""
+    with (ROOT / "pyproject.toml").open("rb") as file:
+        return list(tomllib.load(file)["project"]["dependencies"])
+
+
+def _pip_target(python_version: str) -> Path:
+    """Where pip's result for this dependency list and target lives (its cache key)."""
+    key = "\n".join([PLATFORM, python_version, *runtime_dependencies()])
+    return BUILD / "pip" / hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+def _install_dependencies(python_version: str) -> Path:
+    """pip-install the runtime dependencies once per dependency list; return the folder."""
+    target = _pip_target(python_version)
+    done = target / ".complete"
+    if done.exists():
+        return target
+    shutil.rmtree(target, ignore_errors=True)
+    command = [
+        sys.executable, "-m", "pip", "install", "-qq",
+        "--disable-pip-version-check", "--no-warn-conflicts", "--no-compile",
+        "--platform", PLATFORM, "--implementation", "cp",
+        "--python-version", python_version, "--only-binary=:all:",
+        "--target", str(target / "python"),
+        *runtime_dependencies(),
+    ]  # fmt: skip
+    subprocess.run(command, check=True)
+    for name in RUNTIME_PROVIDED:
+        shutil.rmtree(target / "python" / name, ignore_errors=True)
+        for info in (target / "python").glob(f"{name}-*.dist-info"):
+            shutil.rmtree(info)
+    done.touch()
+    return target
+
+
+def _fresh_copy(source: Path, destination: Path) -> None:
+    """Copy a tree, hard-linking files where possible (the pip cache is large)."""
+    shutil.rmtree(destination, ignore_errors=True)
+
+    def link_or_copy(src: str, dst: str) -> None:
+        try:
+            os.link(src, dst)
+        except OSError:
+            shutil.copy2(src, dst)
+
+    shutil.copytree(source, destination, ignore=_IGNORED, copy_function=link_or_copy)
+
+
+def layer_dir(python_version: str) -> Path:
+    """The layer's folder: `python/` holding the dependencies and the `tavla` package."""
+    layer = BUILD / "layer"
+    _fresh_copy(_install_dependencies(python_version) / "python", layer / "python")
+    shutil.copytree(ROOT / "shared" / "tavla", layer / "python" / "tavla", ignore=_IGNORED)
+    return layer
+
+
+def function_dir(module: str) -> Path:
+    """A function's code folder: `functions/__init__.py` and its own package, nothing else.
+
+    `module` is the handler's dotted module (functions.<name>.handler); the folder keeps
+    that import path so Lambda finds `functions.<name>.handler.handler`.
+    """
+    package = Path(*module.split(".")[:2])  # functions/<name>
+    folder = BUILD / "functions" / package.name
+    shutil.rmtree(folder, ignore_errors=True)
+    (folder / package.parent).mkdir(parents=True)
+    shutil.copy2(ROOT / package.parent / "__init__.py", folder / package.parent / "__init__.py")
+    shutil.copytree(ROOT / package, folder / package, ignore=_IGNORED)
+    return folder

@@ -1,0 +1,64 @@
+"""Who may call the API: a Cognito user pool, its platform-wide groups and the app client.
+
+Players sign themselves up with their e-mail; organisers and admins are the two platform-wide
+groups (tavla.http names them); per-tournament staff live with the tournament, not here.
+"""
+
+from __future__ import annotations
+
+from aws_cdk import Duration, RemovalPolicy
+from aws_cdk import aws_cognito as cognito
+from cdk_nag import NagSuppressions
+from constructs import Construct
+
+from tavla.http import ADMINS, ORGANISERS
+
+GROUPS = (ORGANISERS, ADMINS)
+
+
+class Auth(Construct):
+    def __init__(self, scope: Construct, construct_id: str) -> None:
+        super().__init__(scope, construct_id)
+        self.user_pool = cognito.UserPool(
+            self,
+            "Users",
+            self_sign_up_enabled=True,
+            sign_in_aliases=cognito.SignInAliases(email=True),
+            auto_verify=cognito.AutoVerifiedAttrs(email=True),
+            account_recovery=cognito.AccountRecovery.EMAIL_ONLY,
+            password_policy=cognito.PasswordPolicy(
+                min_length=12,
+                require_lowercase=True,
+                require_uppercase=True,
+                require_digits=True,
+                require_symbols=True,
+                temp_password_validity=Duration.days(3),
+            ),
+            mfa=cognito.Mfa.OPTIONAL,
+            mfa_second_factor=cognito.MfaSecondFactor(otp=True, sms=False),
+            feature_plan=cognito.FeaturePlan.PLUS,
+            standard_threat_protection_mode=cognito.StandardThreatProtectionMode.FULL_FUNCTION,
+            deletion_protection=True,
+            removal_policy=RemovalPolicy.RETAIN,
+        )
+        NagSuppressions.add_resource_suppressions(
+            self.user_pool,
+            [
+                {
+                    "id": "AwsSolutions-COG2",
+                    "reason": "Players sign in on their phones at the venue; MFA is offered (TOTP) "
+                    "but not forced, and threat protection blocks risky sign-ins instead.",
+                }
+            ],
+        )
+        for group in GROUPS:
+            cognito.UserPoolGroup(
+                self, f"Group{group.capitalize()}", user_pool=self.user_pool, group_name=group
+            )
+        self.client = self.user_pool.add_client(
+            "App",
+            auth_flows=cognito.AuthFlow(user_srp=True),
+            disable_o_auth=True,  # the mobile web front end signs in with SRP, no hosted UI
+            prevent_user_existence_errors=True,
+            generate_secret=False,  # a public (browser) client cannot keep a secret
+        )

@@ -1,0 +1,101 @@
+"""The domain event bus, the rules that route its events and cron ticks to functions, and
+where failed asynchronous invocations end up.
+
+Everything invoked asynchronously (bus events, cron ticks, one-time schedules) has retries,
+and what still fails lands in one encrypted dead-letter queue, so nothing is lost silently.
+"""
+
+from __future__ import annotations
+
+from aws_cdk import Duration
+from aws_cdk import aws_events as events
+from aws_cdk import aws_events_targets as targets
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_lambda_destinations as destinations
+from aws_cdk import aws_sqs as sqs
+from cdk_nag import NagSuppressions
+from constructs import Construct
+
+from infra.registry import EVENT_SOURCE, Function
+
+RETRY_ATTEMPTS = 2  # the maximum for Lambda's asynchronous invocations
+MAX_EVENT_AGE = Duration.hours(6)
+
+
+def _schedule(cron: str) -> events.Schedule:
+    """The registry's cron, with or without the `cron(...)` wrapper."""
+    return events.Schedule.expression(cron if cron.startswith(("cron(", "rate(")) else f"cron({cron})")
+
+
+class Events(Construct):
+    """Bus, rules, cron rules and the dead-letter queue of every asynchronous trigger."""
+
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        functions: tuple[Function, ...],
+        by_name: dict[str, lambda_.Function],
+    ) -> None:
+        super().__init__(scope, construct_id)
+        self.bus = events.EventBus(self, "Bus", description="Tavla domain events")
+        self.dead_letters = sqs.Queue(
+            self,
+            "DeadLetters",
+            encryption=sqs.QueueEncryption.SQS_MANAGED,
+            enforce_ssl=True,
+            retention_period=Duration.days(14),
+        )
+        NagSuppressions.add_resource_suppressions(
+            self.dead_letters,
+            [
+                {
+                    "id": "AwsSolutions-SQS3",
+                    "reason": "This queue is itself the dead-letter destination of the event rules "
+                    "and of the functions' asynchronous invocations.",
+                }
+            ],
+        )
+        for spec in functions:
+            function = by_name[spec.name]
+            if spec.events:
+                self._on_events(spec, function)
+            if spec.cron:
+                self._on_cron(spec, function)
+            if spec.events or spec.cron or spec.scheduled:
+                function.configure_async_invoke(
+                    retry_attempts=RETRY_ATTEMPTS,
+                    max_event_age=MAX_EVENT_AGE,
+                    on_failure=destinations.SqsDestination(self.dead_letters),
+                )
+            if spec.publishes_events:
+                self.bus.grant_put_events_to(function)
+                function.add_environment("EVENT_BUS_NAME", self.bus.event_bus_name)
+
+    def _target(self, function: lambda_.Function) -> targets.LambdaFunction:
+        return targets.LambdaFunction(
+            function,
+            retry_attempts=RETRY_ATTEMPTS,
+            max_event_age=MAX_EVENT_AGE,
+            dead_letter_queue=self.dead_letters,
+        )
+
+    def _on_events(self, spec: Function, function: lambda_.Function) -> None:
+        events.Rule(
+            self,
+            f"{spec.name.capitalize()}Events",
+            event_bus=self.bus,
+            description=f"Domain events for {spec.name}",
+            event_pattern=events.EventPattern(source=[EVENT_SOURCE], detail_type=list(spec.events)),
+            targets=[self._target(function)],
+        )
+
+    def _on_cron(self, spec: Function, function: lambda_.Function) -> None:
+        assert spec.cron is not None
+        events.Rule(
+            self,
+            f"{spec.name.capitalize()}Cron",
+            description=f"Runs {spec.name} on its schedule",
+            schedule=_schedule(spec.cron),
+            targets=[self._target(function)],
+        )

@@ -1,0 +1,44 @@
+"""SMS to players' phones: direct SNS publishing for the functions marked `sends_sms`."""
+
+from __future__ import annotations
+
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_lambda as lambda_
+from cdk_nag import NagSuppressions
+from constructs import Construct
+
+from infra.registry import Function
+
+
+class Notifications(Construct):
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        functions: tuple[Function, ...],
+        by_name: dict[str, lambda_.Function],
+    ) -> None:
+        super().__init__(scope, construct_id)
+        for spec in functions:
+            if spec.sends_sms:
+                self._allow_sms(spec.name, by_name[spec.name])
+
+    def _allow_sms(self, name: str, function: lambda_.Function) -> None:
+        assert function.role is not None
+        policy = iam.Policy(
+            self,
+            f"{name.capitalize()}Sms",
+            statements=[iam.PolicyStatement(actions=["sns:Publish"], resources=["*"])],
+            roles=[function.role],
+        )
+        NagSuppressions.add_resource_suppressions(
+            policy,
+            [
+                {
+                    "id": "AwsSolutions-IAM5",
+                    "reason": "SMS is published straight to a phone number (sns:Publish with "
+                    "PhoneNumber), which has no resource ARN; IAM accepts only '*' for it.",
+                    "appliesTo": ["Resource::*"],
+                }
+            ],
+        )

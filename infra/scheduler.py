@@ -1,0 +1,95 @@
+"""EventBridge Scheduler: the group that holds one-time schedules (no-show forfeits) and the
+role the Scheduler service assumes to invoke their targets.
+
+The invoke role may invoke exactly the functions marked `scheduled`; a function that
+`schedules` others may create and delete schedules in this group only, and pass this role
+only.
+"""
+
+from __future__ import annotations
+
+from aws_cdk import Stack
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_scheduler as scheduler
+from cdk_nag import NagSuppressions
+from constructs import Construct
+
+from infra.registry import Function
+
+
+def function_arn_variable(name: str) -> str:
+    """The environment variable carrying a schedulable function's ARN: NOSHOW_FUNCTION_ARN."""
+    return f"{name.upper()}_FUNCTION_ARN"
+
+
+class Scheduling(Construct):
+    """The schedule group, the invoke role, and the grants and variables of schedulers."""
+
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        functions: tuple[Function, ...],
+        by_name: dict[str, lambda_.Function],
+    ) -> None:
+        super().__init__(scope, construct_id)
+        stack = Stack.of(self)
+        self.group = scheduler.ScheduleGroup(self, "Group")
+        self.invoke_role = iam.Role(
+            self,
+            "InvokeRole",
+            assumed_by=iam.ServicePrincipal(
+                "scheduler.amazonaws.com", conditions={"StringEquals": {"aws:SourceAccount": stack.account}}
+            ),
+            description="Assumed by EventBridge Scheduler to invoke the scheduled functions",
+        )
+        targets = {f.name for f in functions if f.scheduled}
+        for spec in functions:
+            if not set(spec.schedules) <= targets:
+                raise ValueError(
+                    f"{spec.name} schedules {spec.schedules}, but only {targets} are `scheduled`"
+                )
+        scheduled = [by_name[name].function_arn for name in sorted(targets)]
+        if scheduled:
+            self.invoke_role.add_to_policy(
+                iam.PolicyStatement(actions=["lambda:InvokeFunction"], resources=scheduled)
+            )
+        schedules_in_group = stack.format_arn(
+            service="scheduler", resource="schedule", resource_name=f"{self.group.schedule_group_name}/*"
+        )
+        for spec in functions:
+            if not spec.schedules:
+                continue
+            function = by_name[spec.name]
+            function.add_to_role_policy(
+                iam.PolicyStatement(
+                    actions=["scheduler:CreateSchedule", "scheduler:DeleteSchedule"],
+                    resources=[schedules_in_group],
+                )
+            )
+            function.add_to_role_policy(
+                iam.PolicyStatement(actions=["iam:PassRole"], resources=[self.invoke_role.role_arn])
+            )
+            function.add_environment("SCHEDULER_GROUP_NAME", self.group.schedule_group_name)
+            function.add_environment("SCHEDULER_ROLE_ARN", self.invoke_role.role_arn)
+            for target in spec.schedules:
+                function.add_environment(function_arn_variable(target), by_name[target].function_arn)
+            assert function.role is not None
+            NagSuppressions.add_resource_suppressions(
+                function.role,
+                [
+                    {
+                        "id": "AwsSolutions-IAM5",
+                        "reason": "One-time schedules are named per match at run time; the "
+                        "wildcard is confined to this stack's schedule group.",
+                        "appliesTo": [
+                            {
+                                "regex": "/^Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:"
+                                "<AWS::AccountId>:schedule/.*/\\*$/"
+                            }
+                        ],
+                    }
+                ],
+                apply_to_children=True,
+            )

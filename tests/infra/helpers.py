@@ -1,0 +1,76 @@
+"""Reading the synthesized template: who may do what, on which resource."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from aws_cdk import assertions
+
+from infra.registry import Function
+from infra.stack import TavlaStack
+
+
+@dataclass
+class Synthesized:
+    stack: TavlaStack
+    functions: tuple[Function, ...]
+    template: assertions.Template
+    annotations: assertions.Annotations
+    outdir: Path
+
+    @property
+    def resources(self) -> dict[str, Any]:
+        resources: dict[str, Any] = self.template.to_json()["Resources"]
+        return resources
+
+    def logical_id(self, construct: Any) -> str:
+        return str(self.stack.get_logical_id(construct.node.default_child))
+
+
+def render(value: Any) -> str:
+    """A CloudFormation value as readable text: <Logical.Attr> for references."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict) and "Ref" in value:
+        return f"<{value['Ref']}>"
+    if isinstance(value, dict) and "Fn::GetAtt" in value:
+        return "<{}.{}>".format(*value["Fn::GetAtt"])
+    if isinstance(value, dict) and "Fn::Join" in value:
+        separator, parts = value["Fn::Join"]
+        return str(separator).join(render(p) for p in parts)
+    return repr(value)
+
+
+def as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]
+
+
+def statements(synth: Synthesized, name: str) -> list[dict[str, Any]]:
+    """Every IAM statement attached to the role of registry function `name`."""
+    role = synth.stack.lambdas.by_name[name].role
+    role_id = synth.logical_id(role)
+    found = []
+    for resource in synth.resources.values():
+        if resource["Type"] == "AWS::IAM::Policy" and {"Ref": role_id} in resource["Properties"]["Roles"]:
+            found.extend(resource["Properties"]["PolicyDocument"]["Statement"])
+    return found
+
+
+def actions_on(synth: Synthesized, name: str, prefix: str) -> dict[str, set[str]]:
+    """Resource (rendered) -> actions starting with `prefix` that function `name` may take on it."""
+    granted: dict[str, set[str]] = {}
+    for statement in statements(synth, name):
+        assert statement["Effect"] == "Allow"
+        actions = {a for a in as_list(statement["Action"]) if a.startswith(prefix)}
+        if actions:
+            for resource in as_list(statement["Resource"]):
+                granted.setdefault(render(resource), set()).update(actions)
+    return granted
+
+
+def environment(synth: Synthesized, name: str) -> dict[str, Any]:
+    function_id = synth.logical_id(synth.stack.lambdas.by_name[name])
+    variables: dict[str, Any] = synth.resources[function_id]["Properties"]["Environment"]["Variables"]
+    return variables

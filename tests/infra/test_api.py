@@ -1,0 +1,93 @@
+"""The HTTP API serves exactly the registry's routes, signed-in ones behind the Cognito JWT."""
+
+from __future__ import annotations
+
+import pytest
+
+from infra.registry import FUNCTIONS
+from tests.infra.helpers import Synthesized, render
+
+pytestmark = pytest.mark.infra
+
+
+def _authorizer_id(real: Synthesized) -> str:
+    (authorizer_id,) = [k for k, r in real.resources.items() if r["Type"] == "AWS::ApiGatewayV2::Authorizer"]
+    return authorizer_id
+
+
+def test_every_registry_route_exists_with_its_authorization_and_no_other(real: Synthesized) -> None:
+    authorizer = _authorizer_id(real)
+    expected = {
+        f"{route.method} {route.path}": "NONE" if route.public else "JWT"
+        for spec in FUNCTIONS
+        for route in spec.routes()
+    }
+    actual = {}
+    for resource in real.resources.values():
+        if resource["Type"] != "AWS::ApiGatewayV2::Route":
+            continue
+        props = resource["Properties"]
+        actual[props["RouteKey"]] = props["AuthorizationType"]
+        if props["AuthorizationType"] == "JWT":
+            assert props["AuthorizerId"] == {"Ref": authorizer}
+        else:
+            assert "AuthorizerId" not in props
+    assert actual == expected
+    assert "JWT" in actual.values() and "NONE" in actual.values()
+
+
+def test_each_route_invokes_the_function_that_declares_it(real: Synthesized) -> None:
+    integration_target = {
+        key: render(r["Properties"]["IntegrationUri"])
+        for key, r in real.resources.items()
+        if r["Type"] == "AWS::ApiGatewayV2::Integration"
+    }
+    routes = {
+        r["Properties"]["RouteKey"]: r["Properties"]["Target"]["Fn::Join"][1][1]["Ref"]
+        for r in real.resources.values()
+        if r["Type"] == "AWS::ApiGatewayV2::Route"
+    }
+    for spec in FUNCTIONS:
+        function_arn = f"<{real.logical_id(real.stack.lambdas.by_name[spec.name])}.Arn>"
+        for route in spec.routes():
+            assert integration_target[routes[f"{route.method} {route.path}"]] == function_arn
+
+
+def test_jwt_authorizer_trusts_the_user_pool_and_its_app_client(real: Synthesized) -> None:
+    props = real.resources[_authorizer_id(real)]["Properties"]
+    pool = real.logical_id(real.stack.auth.user_pool)
+    client = real.logical_id(real.stack.auth.client)
+    assert props["AuthorizerType"] == "JWT"
+    assert props["IdentitySource"] == ["$request.header.Authorization"]
+    assert pool in render(props["JwtConfiguration"]["Issuer"])
+    assert props["JwtConfiguration"]["Audience"] == [{"Ref": client}]
+
+
+def test_stage_logs_access_and_throttles(real: Synthesized) -> None:
+    (stage,) = [r["Properties"] for r in real.resources.values() if r["Type"] == "AWS::ApiGatewayV2::Stage"]
+    assert stage["StageName"] == "$default" and stage["AutoDeploy"] is True
+    assert "$context.requestId" in stage["AccessLogSettings"]["Format"]
+    log_group = stage["AccessLogSettings"]["DestinationArn"]["Fn::GetAtt"][0]
+    assert real.resources[log_group]["Properties"]["RetentionInDays"] > 0
+    throttle = stage["DefaultRouteSettings"]
+    assert throttle["ThrottlingRateLimit"] > 0 and throttle["ThrottlingBurstLimit"] > 0
+
+
+def test_user_pool_signs_up_by_email_with_strong_passwords_and_has_platform_groups(real: Synthesized) -> None:
+    pool = real.resources[real.logical_id(real.stack.auth.user_pool)]["Properties"]
+    assert pool["AdminCreateUserConfig"]["AllowAdminCreateUserOnly"] is False
+    assert pool["UsernameAttributes"] == ["email"]
+    policy = pool["Policies"]["PasswordPolicy"]
+    assert policy["MinimumLength"] >= 12
+    assert all(
+        policy[k] for k in ("RequireLowercase", "RequireUppercase", "RequireNumbers", "RequireSymbols")
+    )
+    assert pool["UserPoolAddOns"]["AdvancedSecurityMode"] == "ENFORCED"
+    client = real.resources[real.logical_id(real.stack.auth.client)]["Properties"]
+    assert client["GenerateSecret"] is False and "AllowedOAuthFlows" not in client
+    groups = {
+        r["Properties"]["GroupName"]
+        for r in real.resources.values()
+        if r["Type"] == "AWS::Cognito::UserPoolGroup"
+    }
+    assert groups == {"organisers", "admins"}

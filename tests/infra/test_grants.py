@@ -1,0 +1,122 @@
+"""Least privilege from the registry: each function reaches exactly its declared tables,
+with the declared access, and the private contacts table only where the registry says (R12)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tavla.store.schema import CONTACTS, TABLES
+from tests.infra.helpers import Synthesized, actions_on, as_list, environment, statements
+
+pytestmark = pytest.mark.infra
+
+WRITES = {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem"}
+READS = {"dynamodb:GetItem", "dynamodb:Query", "dynamodb:BatchGetItem"}
+READ_ONLY_PREFIXES = (
+    "dynamodb:Get",
+    "dynamodb:BatchGet",
+    "dynamodb:Query",
+    "dynamodb:Scan",
+    "dynamodb:Describe",
+    "dynamodb:ConditionCheck",
+)
+
+
+def _table_resources(synth: Synthesized, spec) -> set[str]:
+    arn = f"<{synth.logical_id(synth.stack.tables.by_name[spec.name])}.Arn>"
+    return {arn, *(f"{arn}/index/{index.name}" for index in spec.indexes)}
+
+
+def test_each_function_reaches_exactly_its_declared_tables_and_indexes(each_stack: Synthesized) -> None:
+    for spec in each_stack.functions:
+        granted = actions_on(each_stack, spec.name, "dynamodb:")
+        expected = set().union(*(_table_resources(each_stack, t) for t, _ in spec.table_specs()))
+        assert set(granted) == expected, spec.name
+        for table, access in spec.table_specs():
+            for resource in _table_resources(each_stack, table):
+                actions = granted[resource]
+                assert actions >= READS, (spec.name, table.name)
+                if access == "read":
+                    assert all(a.startswith(READ_ONLY_PREFIXES) for a in actions), (
+                        spec.name,
+                        table.name,
+                        actions,
+                    )
+                else:
+                    assert actions >= WRITES, (spec.name, table.name)
+
+
+def test_no_dynamodb_action_on_a_wildcard_resource(each_stack: Synthesized) -> None:
+    for spec in each_stack.functions:
+        for resource in actions_on(each_stack, spec.name, "dynamodb:"):
+            assert "*" not in resource, (spec.name, resource)
+
+
+def test_contacts_table_is_readable_only_by_functions_that_declare_it(each_stack: Synthesized) -> None:
+    """R12: IAM, not only code, keeps contact data from functions with no business reading it."""
+    contacts_id = each_stack.logical_id(each_stack.stack.tables.by_name[CONTACTS.name])
+    roles_with_access: set[str] = set()
+    for resource in each_stack.resources.values():
+        if resource["Type"] == "AWS::IAM::Policy" and contacts_id in str(
+            resource["Properties"]["PolicyDocument"]
+        ):
+            roles_with_access.update(r["Ref"] for r in resource["Properties"]["Roles"])
+    declaring = {
+        each_stack.logical_id(each_stack.stack.lambdas.by_name[f.name].role)
+        for f in each_stack.functions
+        if CONTACTS.name in f.tables
+    }
+    assert roles_with_access == declaring
+
+
+def test_table_names_reach_the_functions_through_their_declared_variables(each_stack: Synthesized) -> None:
+    for spec in each_stack.functions:
+        env = environment(each_stack, spec.name)
+        declared = {t.env_var for t, _ in spec.table_specs()}
+        assert {k for k in env if k.startswith("TABLE_")} == declared, spec.name
+        for table, _ in spec.table_specs():
+            assert env[table.env_var] == {
+                "Ref": each_stack.logical_id(each_stack.stack.tables.by_name[table.name])
+            }
+    used = {
+        k for f in each_stack.functions for k in environment(each_stack, f.name) if k.startswith("TABLE_")
+    }
+    assert used <= {t.env_var for t in TABLES}
+
+
+def test_only_sms_senders_may_publish_and_only_pass_key_readers_read_the_secret(
+    each_stack: Synthesized,
+) -> None:
+    secret_id = each_stack.logical_id(each_stack.stack.pass_key.secret)
+    for spec in each_stack.functions:
+        sns = actions_on(each_stack, spec.name, "sns:")
+        assert sns == ({"*": {"sns:Publish"}} if spec.sends_sms else {}), spec.name
+        secrets = actions_on(each_stack, spec.name, "secretsmanager:")
+        if spec.reads_pass_key:
+            assert secrets == {
+                f"<{secret_id}>": {"secretsmanager:GetSecretValue", "secretsmanager:DescribeSecret"}
+            }
+            assert environment(each_stack, spec.name)["PASS_KEY_SECRET_ID"] == {"Ref": secret_id}
+        else:
+            assert secrets == {}, spec.name
+            assert "PASS_KEY_SECRET_ID" not in environment(each_stack, spec.name)
+
+
+def test_functions_have_no_managed_policies_and_no_unexpected_services(each_stack: Synthesized) -> None:
+    expected_services = {
+        "logs",
+        "xray",
+        "dynamodb",
+        "sns",
+        "secretsmanager",
+        "events",
+        "scheduler",
+        "iam",
+        "sqs",
+    }
+    for spec in each_stack.functions:
+        role_id = each_stack.logical_id(each_stack.stack.lambdas.by_name[spec.name].role)
+        assert "ManagedPolicyArns" not in each_stack.resources[role_id]["Properties"]
+        for statement in statements(each_stack, spec.name):
+            for action in as_list(statement["Action"]):
+                assert action.split(":")[0] in expected_services, (spec.name, action)

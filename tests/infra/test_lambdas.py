@@ -1,0 +1,50 @@
+"""One Lambda per registry function: arm64, the current Python runtime, JSON logs into its
+own retained log group, active tracing, sized as the registry says."""
+
+from __future__ import annotations
+
+import pytest
+
+from infra.lambdas import RUNTIME
+from tests.infra.helpers import Synthesized
+
+pytestmark = pytest.mark.infra
+
+
+def test_one_function_per_registry_entry(each_stack: Synthesized) -> None:
+    count = sum(1 for r in each_stack.resources.values() if r["Type"] == "AWS::Lambda::Function")
+    assert count == len(each_stack.functions)
+
+
+def test_functions_run_on_arm64_python_with_json_logs_into_their_own_log_group(
+    each_stack: Synthesized,
+) -> None:
+    layer_id = each_stack.logical_id(each_stack.stack.lambdas.layer)
+    log_groups = set()
+    for spec in each_stack.functions:
+        props = each_stack.resources[each_stack.logical_id(each_stack.stack.lambdas.by_name[spec.name])][
+            "Properties"
+        ]
+        assert props["Architectures"] == ["arm64"]
+        assert props["Runtime"] == RUNTIME.name and RUNTIME.name.startswith("python3.")
+        assert props["Handler"] == spec.handler
+        assert props["MemorySize"] == spec.memory_mb and props["Timeout"] == spec.timeout_seconds
+        assert props["TracingConfig"] == {"Mode": "Active"}
+        assert props["Layers"] == [{"Ref": layer_id}]
+        assert props["LoggingConfig"]["LogFormat"] == "JSON"
+        log_group = props["LoggingConfig"]["LogGroup"]["Ref"]
+        assert each_stack.resources[log_group]["Type"] == "AWS::Logs::LogGroup"
+        assert each_stack.resources[log_group]["Properties"]["RetentionInDays"] > 0
+        assert props["Environment"]["Variables"]["POWERTOOLS_SERVICE_NAME"] == "tavla"
+        log_groups.add(log_group)
+    assert len(log_groups) == len(each_stack.functions)
+
+
+def test_python_runtime_is_the_newest_cdk_knows(real: Synthesized) -> None:
+    from aws_cdk import aws_lambda
+
+    def version(name: str) -> tuple[int, ...]:
+        return tuple(int(p) for p in name.removeprefix("PYTHON_").split("_"))
+
+    newest = max((n for n in dir(aws_lambda.Runtime) if n.startswith("PYTHON_3_")), key=version)
+    assert getattr(aws_lambda.Runtime, newest).name == RUNTIME.name

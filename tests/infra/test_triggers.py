@@ -1,0 +1,139 @@
+"""Bus events, cron ticks and one-time schedules reach exactly the functions the registry
+names, with retries and a dead-letter queue; only publishers may put events on the bus."""
+
+from __future__ import annotations
+
+import pytest
+
+from infra.registry import EVENT_SOURCE
+from infra.scheduler import function_arn_variable
+from tests.infra.helpers import Synthesized, actions_on, environment, render
+
+pytestmark = pytest.mark.infra
+
+
+def _function_id(synth: Synthesized, name: str) -> str:
+    return synth.logical_id(synth.stack.lambdas.by_name[name])
+
+
+def _rules(synth: Synthesized) -> list[dict]:
+    return [r["Properties"] for r in synth.resources.values() if r["Type"] == "AWS::Events::Rule"]
+
+
+def test_event_rules_route_declared_detail_types_to_their_function_with_retries_and_dlq(each_stack) -> None:
+    bus = each_stack.logical_id(each_stack.stack.events.bus)
+    queue = each_stack.logical_id(each_stack.stack.events.dead_letters)
+    by_target: dict[str, dict] = {}
+    for rule in _rules(each_stack):
+        (target,) = rule["Targets"]
+        assert target["RetryPolicy"]["MaximumRetryAttempts"] >= 1
+        assert target["DeadLetterConfig"]["Arn"] == {"Fn::GetAtt": [queue, "Arn"]}
+        by_target[target["Arn"]["Fn::GetAtt"][0]] = rule
+    for spec in each_stack.functions:
+        found = by_target.get(_function_id(each_stack, spec.name))
+        if not (spec.events or spec.cron):
+            assert found is None, spec.name
+            continue
+        assert found is not None, spec.name
+        rule = found
+        if spec.events:
+            assert rule["EventBusName"] == {"Ref": bus}
+            assert rule["EventPattern"] == {"source": [EVENT_SOURCE], "detail-type": list(spec.events)}
+        elif spec.cron:
+            assert rule["ScheduleExpression"] in (spec.cron, f"cron({spec.cron})")
+            assert rule["ScheduleExpression"].startswith(("cron(", "rate("))
+            assert "EventBusName" not in rule
+    assert len(by_target) == sum(1 for f in each_stack.functions if f.events or f.cron)
+
+
+def test_dead_letter_queue_is_encrypted_and_refuses_plain_http(each_stack: Synthesized) -> None:
+    queue = each_stack.logical_id(each_stack.stack.events.dead_letters)
+    assert each_stack.resources[queue]["Properties"]["SqsManagedSseEnabled"] is True
+    policies = [
+        r["Properties"]["PolicyDocument"]["Statement"]
+        for r in each_stack.resources.values()
+        if r["Type"] == "AWS::SQS::QueuePolicy" and {"Ref": queue} in r["Properties"]["Queues"]
+    ]
+    denies = [s for doc in policies for s in doc if s["Effect"] == "Deny"]
+    assert any(s["Condition"] == {"Bool": {"aws:SecureTransport": "false"}} for s in denies)
+
+
+def test_asynchronously_invoked_functions_retry_then_dead_letter(each_stack: Synthesized) -> None:
+    queue = each_stack.logical_id(each_stack.stack.events.dead_letters)
+    configs = {
+        r["Properties"]["FunctionName"]["Ref"]: r["Properties"]
+        for r in each_stack.resources.values()
+        if r["Type"] == "AWS::Lambda::EventInvokeConfig"
+    }
+    expected = {
+        _function_id(each_stack, f.name) for f in each_stack.functions if f.events or f.cron or f.scheduled
+    }
+    assert set(configs) == expected
+    for config in configs.values():
+        assert config["MaximumRetryAttempts"] >= 1
+        assert config["DestinationConfig"]["OnFailure"]["Destination"] == {"Fn::GetAtt": [queue, "Arn"]}
+
+
+def test_only_publishers_may_put_events_and_only_on_the_bus(each_stack: Synthesized) -> None:
+    bus = each_stack.logical_id(each_stack.stack.events.bus)
+    for spec in each_stack.functions:
+        granted = actions_on(each_stack, spec.name, "events:")
+        env = environment(each_stack, spec.name)
+        if spec.publishes_events:
+            assert granted == {f"<{bus}.Arn>": {"events:PutEvents"}}
+            assert env["EVENT_BUS_NAME"] == {"Ref": bus}
+        else:
+            assert granted == {} and "EVENT_BUS_NAME" not in env, spec.name
+
+
+def test_scheduler_role_invokes_exactly_the_scheduled_functions(each_stack: Synthesized) -> None:
+    role_id = each_stack.logical_id(each_stack.stack.scheduling.invoke_role)
+    role = each_stack.resources[role_id]["Properties"]
+    (trust,) = role["AssumeRolePolicyDocument"]["Statement"]
+    assert trust["Principal"] == {"Service": "scheduler.amazonaws.com"}
+    invokable: set[str] = set()
+    for resource in each_stack.resources.values():
+        if resource["Type"] == "AWS::IAM::Policy" and {"Ref": role_id} in resource["Properties"]["Roles"]:
+            for statement in resource["Properties"]["PolicyDocument"]["Statement"]:
+                assert statement["Action"] == "lambda:InvokeFunction"
+                invokable.update(
+                    render(r) for r in statement["Resource"] if isinstance(statement["Resource"], list)
+                )
+                if not isinstance(statement["Resource"], list):
+                    invokable.add(render(statement["Resource"]))
+    expected = {f"<{_function_id(each_stack, f.name)}.Arn>" for f in each_stack.functions if f.scheduled}
+    assert invokable == expected
+
+
+def test_schedulers_manage_schedules_in_the_group_and_pass_only_the_invoke_role(
+    each_stack: Synthesized,
+) -> None:
+    group = each_stack.stack.scheduling.group
+    role = f"<{each_stack.logical_id(each_stack.stack.scheduling.invoke_role)}.Arn>"
+    group_id = each_stack.logical_id(group)
+    group_name = each_stack.resources[group_id]["Properties"]["Name"]
+    for spec in each_stack.functions:
+        env = environment(each_stack, spec.name)
+        scheduler = actions_on(each_stack, spec.name, "scheduler:")
+        passes = actions_on(each_stack, spec.name, "iam:")
+        if not spec.schedules:
+            assert scheduler == {} and passes == {}, spec.name
+            assert "SCHEDULER_ROLE_ARN" not in env
+            continue
+        ((resource, actions),) = scheduler.items()
+        assert actions == {"scheduler:CreateSchedule", "scheduler:DeleteSchedule"}
+        assert resource.endswith(f":schedule/{group_name}/*")
+        assert passes == {role: {"iam:PassRole"}}
+        assert env["SCHEDULER_GROUP_NAME"] in (group_name, {"Ref": group_id})
+        assert render(env["SCHEDULER_ROLE_ARN"]) == role
+        for target in spec.schedules:
+            assert env[function_arn_variable(target)] == {
+                "Fn::GetAtt": [_function_id(each_stack, target), "Arn"]
+            }
+
+
+def test_trigger_stack_exercises_every_kind_of_trigger(triggers: Synthesized) -> None:
+    """Keeps the fixture honest: the checks above ran on cron, schedules and publishing."""
+    assert any(f.cron for f in triggers.functions)
+    assert any(f.scheduled for f in triggers.functions) and any(f.schedules for f in triggers.functions)
+    assert any(f.publishes_events for f in triggers.functions)
