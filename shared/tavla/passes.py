@@ -9,8 +9,6 @@ from __future__ import annotations
 import os
 from datetime import datetime, timedelta
 
-import jwt
-
 from tavla.errors import ForgedPass
 
 PASS_LIFETIME = timedelta(days=30)
@@ -25,6 +23,8 @@ def signing_key() -> str:
 
 
 def issue(tavla_id: str, now: datetime, key: str) -> tuple[str, datetime]:
+    import jwt  # imported where used: only the pass routes pay for it at cold start
+
     expires = now + PASS_LIFETIME
     claims = {"sub": tavla_id, "aud": _PURPOSE, "iat": int(now.timestamp()), "exp": int(expires.timestamp())}
     return jwt.encode(claims, key, algorithm="HS256"), expires
@@ -32,6 +32,8 @@ def issue(tavla_id: str, now: datetime, key: str) -> tuple[str, datetime]:
 
 def verify(token: str, now: datetime, key: str) -> str:
     """The Tavla ID the pass names; ForgedPass when it is forged, altered or expired."""
+    import jwt
+
     try:
         claims = jwt.decode(
             token,

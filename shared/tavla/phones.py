@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import phonenumbers
-
 from tavla.errors import Invalid
 
 DEFAULT_REGION = "GR"
@@ -11,6 +9,8 @@ DEFAULT_REGION = "GR"
 
 def normalise(raw: str, region: str = DEFAULT_REGION) -> str:
     """'+30 697 123 4567' and '6971234567' both become '+306971234567'."""
+    import phonenumbers  # here, not at module level: only a few routes pay its import
+
     try:
         number = phonenumbers.parse(raw, region)
     except phonenumbers.NumberParseException as error:

@@ -184,3 +184,29 @@ def test_every_staff_action_is_in_the_audit_trail(api: Api) -> None:
     assert all(r["at"] for r in trail.body["records"])
     refused = api.call("GET", "/tournaments/{tournament_id}/audit", params={"tournament_id": tid}, user="p")
     assert refused.status == 403
+
+
+def test_page_settings_override_the_rule_profile(api: Api) -> None:
+    """R2.2: the profile supplies defaults; the page's match lengths and lives win."""
+    plain = get(api, create_tournament(api, rule_profile="hbf")).body["rules"]
+    assert plain["profile"] == "hbf"
+    assert plain["appeal_above_referee"] == "committee"
+    assert plain["appeal_committee_sizes"] == [3] and plain["appeal_overturn_rule"] == "unanimous"
+    own = get(api, create_tournament(api, rule_profile="cnb", match_lengths={"default": 9, "final": 13})).body
+    assert (own["rules"]["match_length"], own["rules"]["final_length"]) == (9, 13)
+    assert own["rules"]["appeal_overturn_rule"] == "simple_majority"
+    platform = get(api, create_tournament(api)).body["rules"]
+    assert platform["appeal_above_referee"] == "none" and platform["table_call_minutes"] == 10
+
+
+def test_a_setting_that_breaks_a_rule_of_the_game_is_refused(api: Api) -> None:
+    reply = api.call(
+        "POST",
+        "/tournaments",
+        body=tournament_body(match_lengths={"default": 8}),
+        user=ORGANISER,
+        groups=("organisers",),
+    )
+    assert reply.status == 422
+    assert "odd" in reply.body["error"]["message"]
+    assert api.call("GET", "/tournaments").body["tournaments"] == []

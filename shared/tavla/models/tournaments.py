@@ -33,9 +33,12 @@ class RefundPolicy(StrictModel):
 
 
 class MatchLengths(StrictModel):
-    """Points per match by stage (R7.3): semi-finals and final may be longer."""
+    """Points per match by stage (R7.3): semi-finals and final may be longer.
 
-    default: MatchLength = 7
+    Unset stages take the rule profile's lengths (R2.2).
+    """
+
+    default: MatchLength | None = None
     semi_final: MatchLength | None = None
     final: MatchLength | None = None
 
@@ -98,6 +101,7 @@ class TournamentSettings(StrictModel):
     refund_policy: RefundPolicy = Field(default_factory=RefundPolicy)
     format: Format = "single_elimination"
     match_lengths: MatchLengths = Field(default_factory=MatchLengths)
+    cube_used: bool | None = None
     clock: ClockSettings | None = None
     lives: int | None = Field(default=None, ge=1, le=10)
     swiss_rounds: int | None = Field(default=None, ge=1, le=20)
@@ -147,6 +151,7 @@ class TournamentUpdate(StrictModel):
     refund_policy: RefundPolicy | None = None
     format: Format | None = None
     match_lengths: MatchLengths | None = None
+    cube_used: bool | None = None
     clock: ClockSettings | None = None
     lives: int | None = Field(default=None, ge=1, le=10)
     swiss_rounds: int | None = Field(default=None, ge=1, le=20)
@@ -175,12 +180,30 @@ class StaffUpdate(StrictModel):
     staff: list[StaffMember] = Field(max_length=50)
 
 
+class EffectiveRules(BaseModel):
+    """The rules the day is played by: the profile's defaults under the page's settings (R2.2)."""
+
+    profile: Profile
+    match_length: int
+    semi_final_length: int
+    final_length: int
+    cube_used: bool
+    crawford: bool
+    lives: int
+    table_call_minutes: int
+    appeal_window_minutes: int
+    appeal_above_referee: Literal["none", "committee"]
+    appeal_committee_sizes: list[int]
+    appeal_overturn_rule: Literal["unanimous", "simple_majority"] | None = None
+
+
 class Tournament(TournamentSettings):
     """A tournament as the public sees it."""
 
     model_config = ConfigDict(extra="ignore")
 
     id: str
+    rules: EffectiveRules
     status: Literal["open", "running", "finished"] = "open"
     checkin_open: bool = True
     registered: int = 0

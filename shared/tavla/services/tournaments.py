@@ -12,6 +12,7 @@ from tavla import ids
 from tavla.errors import Conflict, Forbidden, Invalid, PlayerNotFound
 from tavla.http import Caller
 from tavla.models.tournaments import (
+    EffectiveRules,
     StaffUpdate,
     Tournament,
     TournamentCreate,
@@ -19,6 +20,8 @@ from tavla.models.tournaments import (
     TournamentSummary,
     TournamentUpdate,
 )
+from tavla.rules import profiles
+from tavla.rules.errors import RuleViolation
 from tavla.services.access import ORGANISER, require_organiser, require_staff
 from tavla.store import audit
 from tavla.store import players as player_store
@@ -30,10 +33,44 @@ _system_random = random.SystemRandom()
 _STATE = ("id", "status", "checkin_open", "registered", "waiting", "created_at")
 
 
+def effective_rules(settings: TournamentSettings) -> EffectiveRules:
+    """The rule profile's defaults with the page's own settings on top (R2.2).
+
+    Raises Invalid when a setting breaks a rule of the game (e.g. an even match length).
+    """
+    lengths = settings.match_lengths
+    overrides = {
+        "match_length": lengths.default,
+        "semi_final_length": lengths.semi_final,
+        "final_length": lengths.final,
+        "lives": settings.lives,
+        "cube_used": settings.cube_used,
+    }
+    try:
+        rules = profiles.resolve(settings.rule_profile, {k: v for k, v in overrides.items() if v is not None})
+    except RuleViolation as error:
+        raise Invalid(str(error)) from error
+    return EffectiveRules(
+        profile=rules.name,
+        match_length=rules.match_length("default"),
+        semi_final_length=rules.match_length("semi_final"),
+        final_length=rules.match_length("final"),
+        cube_used=rules.cube_used,
+        crawford=rules.crawford,
+        lives=rules.lives,
+        table_call_minutes=int(rules.table_call_deadline.total_seconds() // 60),
+        appeal_window_minutes=int(rules.appeal_window.total_seconds() // 60),
+        appeal_above_referee=rules.appeal.above_referee,
+        appeal_committee_sizes=list(rules.appeal.committee_sizes),
+        appeal_overturn_rule=rules.appeal.overturn_rule,
+    )
+
+
 def _stored(settings: TournamentSettings) -> Item:
     """Settings as stored: JSON-mode values plus what conditions compare (capacity, close time)."""
     item = settings.model_dump(mode="json")
     item["closes_epoch"] = int(settings.registration_closes_at.timestamp())
+    item["rules"] = effective_rules(settings).model_dump(mode="json")
     return item
 
 

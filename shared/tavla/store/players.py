@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from botocore.exceptions import ClientError
 
-from tavla.errors import PlayerNotFound, ProfileExists, ProfileMissing
-from tavla.store import keys
+from tavla.errors import Conflict, PlayerNotFound, ProfileExists, ProfileMissing
+from tavla.store import keys, registrations
 from tavla.store.dynamo import Item, cancellation_codes, client, deserialize, serialize, table_name
-from tavla.store.schema import CONTACTS, MAIN
+from tavla.store.schema import CONTACTS, MAIN, TableSpec
 
 
 class TavlaIdTaken(Exception):
@@ -89,15 +90,14 @@ def get_profile_and_contacts(tavla_id: str) -> tuple[Item, Item]:
 
 def get_profiles(tavla_ids: list[str]) -> dict[str, Item]:
     """Public profiles by Tavla ID (BatchGetItem in chunks of 100, unprocessed keys retried)."""
-    return {p["tavla_id"]: p for p in _batch_get(MAIN.name, [keys.profile(t) for t in set(tavla_ids)])}
+    return {p["tavla_id"]: p for p in _batch_get(MAIN, [keys.profile(t) for t in set(tavla_ids)])}
 
 
 def get_contacts(tavla_ids: list[str]) -> dict[str, Item]:
-    return {c["tavla_id"]: c for c in _batch_get(CONTACTS.name, [keys.contacts(t) for t in set(tavla_ids)])}
+    return {c["tavla_id"]: c for c in _batch_get(CONTACTS, [keys.contacts(t) for t in set(tavla_ids)])}
 
 
-def _batch_get(logical: str, all_keys: list[dict[str, Any]]) -> list[Item]:
-    spec = MAIN if logical == MAIN.name else CONTACTS
+def _batch_get(spec: TableSpec, all_keys: list[dict[str, Any]]) -> list[Item]:
     name = table_name(spec)
     items: list[Item] = []
     for start in range(0, len(all_keys), 100):
@@ -159,15 +159,12 @@ def tavla_ids_by_phone(phone: str) -> list[str]:
     return [str(deserialize(i)["tavla_id"]) for i in response.get("Items", [])]
 
 
-def merge(kept: Item, merged: Item, contacts: Item, now: Any) -> None:
+def merge(kept: Item, merged: Item, contacts: Item, now: datetime) -> None:
     """Move the merged player's entries, sign-in and contacts to `kept` in one transaction (R1.1).
 
     Refused (Conflict) when both players are entered in the same tournament: a referee
     decides which entry stays before the merge.
     """
-    from tavla.errors import Conflict
-    from tavla.store import registrations
-
     keep_id, merge_id = kept["tavla_id"], merged["tavla_id"]
     kept_tournaments = {r["tournament_id"] for r in registrations.of_player(keep_id)}
     moving = registrations.of_player(merge_id)
@@ -217,7 +214,7 @@ def merge(kept: Item, merged: Item, contacts: Item, now: Any) -> None:
                 "Key": keys.profile(merge_id),
                 "UpdateExpression": "SET merged_into = :k, merged_at = :at",
                 "ConditionExpression": "attribute_not_exists(merged_into)",
-                "ExpressionAttributeValues": {":k": {"S": keep_id}, ":at": {"S": str(now)}},
+                "ExpressionAttributeValues": {":k": {"S": keep_id}, ":at": {"S": now.isoformat()}},
             }
         }
     )
