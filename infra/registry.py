@@ -57,6 +57,11 @@ class Function:
     def handler(self) -> str:
         return f"{self.module}.handler"
 
+    @property
+    def arn_env_var(self) -> str:
+        """The variable that tells a scheduling function this one's ARN: NOSHOW_FUNCTION_ARN."""
+        return f"{self.name.upper()}_FUNCTION_ARN"
+
     def table_specs(self) -> list[tuple[TableSpec, Access]]:
         specs = {t.name: t for t in TABLES}
         granted = [(specs[name], access) for name, access in self.tables.items()]

@@ -18,11 +18,6 @@ from constructs import Construct
 from infra.registry import Function
 
 
-def function_arn_variable(name: str) -> str:
-    """The environment variable carrying a schedulable function's ARN: NOSHOW_FUNCTION_ARN."""
-    return f"{name.upper()}_FUNCTION_ARN"
-
-
 class Scheduling(Construct):
     """The schedule group, the invoke role, and the grants and variables of schedulers."""
 
@@ -58,6 +53,7 @@ class Scheduling(Construct):
         schedules_in_group = stack.format_arn(
             service="scheduler", resource="schedule", resource_name=f"{self.group.schedule_group_name}/*"
         )
+        specs = {spec.name: spec for spec in functions}
         for spec in functions:
             if not spec.schedules:
                 continue
@@ -74,7 +70,7 @@ class Scheduling(Construct):
             function.add_environment("SCHEDULER_GROUP_NAME", self.group.schedule_group_name)
             function.add_environment("SCHEDULER_ROLE_ARN", self.invoke_role.role_arn)
             for target in spec.schedules:
-                function.add_environment(function_arn_variable(target), by_name[target].function_arn)
+                function.add_environment(specs[target].arn_env_var, by_name[target].function_arn)
             assert function.role is not None
             NagSuppressions.add_resource_suppressions(
                 function.role,

@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from infra.registry import EVENT_SOURCE
-from infra.scheduler import function_arn_variable
 from tests.infra.helpers import Synthesized, actions_on, environment, render
 
 pytestmark = pytest.mark.infra
@@ -127,7 +126,7 @@ def test_schedulers_manage_schedules_in_the_group_and_pass_only_the_invoke_role(
         assert env["SCHEDULER_GROUP_NAME"] in (group_name, {"Ref": group_id})
         assert render(env["SCHEDULER_ROLE_ARN"]) == role
         for target in spec.schedules:
-            assert env[function_arn_variable(target)] == {
+            assert env[f"{target.upper()}_FUNCTION_ARN"] == {
                 "Fn::GetAtt": [_function_id(each_stack, target), "Arn"]
             }
 

@@ -1,0 +1,125 @@
+"""moto, serving EventBridge, EventBridge Scheduler, SNS, Secrets Manager and SQS over HTTP.
+
+moto is not thread-safe, so its WSGI app sits behind one lock: every request into moto,
+from the handlers' processes or from the stack's own threads, runs alone. At start the
+stack provisions what the CDK stack would: the bus, one rule per event-triggered function
+(its SQS queue is the stand-in for the Lambda target), the scheduler group and the
+check-in pass signing secret.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+import warnings
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import boto3
+
+from infra.registry import EVENT_SOURCE, FUNCTIONS, PASS_KEY_SECRET
+from local.env import ACCOUNT, EVENT_BUS, REGION, SCHEDULER_GROUP, function_name
+
+if TYPE_CHECKING:
+    from mypy_boto3_sqs import SQSClient
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # "install moto[server]": flask is all the server part needs
+    from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
+from werkzeug.serving import BaseWSGIServer, make_server
+
+Wsgi = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+MOTO_LOCK = threading.Lock()
+
+
+def serialized(app: Wsgi) -> Wsgi:
+    """The WSGI app, one request at a time (the body is read out under the lock too)."""
+
+    def locked(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        with MOTO_LOCK:
+            result = app(environ, start_response)
+            try:
+                return [b"".join(result)]
+            finally:
+                close = getattr(result, "close", None)
+                if close is not None:
+                    close()
+
+    return locked
+
+
+class MotoServer:
+    """moto's server app on a free localhost port, in a thread of this process."""
+
+    def __init__(self) -> None:
+        app = serialized(DomainDispatcherApplication(create_backend_app))
+        self._server: BaseWSGIServer = make_server("127.0.0.1", 0, app, threaded=True)
+        self.url = f"http://127.0.0.1:{self._server.server_port}"
+        self._thread = threading.Thread(target=self._server.serve_forever, name="moto", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._thread.join(timeout=5)
+
+
+def client(service: str, endpoint_url: str) -> Any:
+    return boto3.client(
+        service,  # type: ignore[call-overload]
+        endpoint_url=endpoint_url,
+        region_name=REGION,
+        aws_access_key_id="local",
+        aws_secret_access_key="local",
+    )
+
+
+def pass_key(data_dir: Path) -> str:
+    """The check-in pass signing key: random on first start, then kept so passes survive restarts."""
+    path = data_dir / "pass-key"
+    if not path.exists():
+        data_dir.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def queue_name(function: str) -> str:
+    return f"{function_name(function)}-events"
+
+
+def provision(moto_url: str, data_dir: Path) -> dict[str, str]:
+    """Create the bus, its rules and queues, the scheduler group and the secret.
+
+    Returns the queue URL of each event-triggered function, by function name.
+    """
+    events = client("events", moto_url)
+    sqs: SQSClient = client("sqs", moto_url)
+    events.create_event_bus(Name=EVENT_BUS)
+    queues: dict[str, str] = {}
+    for function in FUNCTIONS:
+        if not function.events:
+            continue
+        url = sqs.create_queue(QueueName=queue_name(function.name))["QueueUrl"]
+        queue_arn = f"arn:aws:sqs:{REGION}:{ACCOUNT}:{queue_name(function.name)}"
+        rule = function_name(function.name)
+        pattern = {"source": [EVENT_SOURCE], "detail-type": list(function.events)}
+        events.put_rule(Name=rule, EventBusName=EVENT_BUS, EventPattern=json.dumps(pattern))
+        events.put_targets(Rule=rule, EventBusName=EVENT_BUS, Targets=[{"Id": "target", "Arn": queue_arn}])
+        queues[function.name] = url
+    client("scheduler", moto_url).create_schedule_group(Name=SCHEDULER_GROUP)
+    client("secretsmanager", moto_url).create_secret(Name=PASS_KEY_SECRET, SecretString=pass_key(data_dir))
+    return queues
+
+
+def sms_messages() -> list[dict[str, str]]:
+    """The SMS that SNS would have sent (read from moto's backend, under its lock)."""
+    from moto.sns.models import sns_backends
+
+    with MOTO_LOCK:
+        sent = sns_backends[ACCOUNT][REGION].sms_messages
+        return [{"id": mid, "phone": phone, "message": text} for mid, (phone, text) in sent.items()]

@@ -1,0 +1,76 @@
+"""EventBridge's delivery to Lambda: events put on the bus reach the functions that want them.
+
+moto does the real part, matching each event against the rules the stack created from the
+registry (source and detail-types) and sending it to the rule's SQS queue. This thread
+drains those queues every 50 ms and invokes each function's handler with the EventBridge
+event, one event per invocation; a failing event is retried twice, then logged as a
+dead letter.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from typing import TYPE_CHECKING
+
+from local.aws import client
+from local.lambdas import Environments, HandlerError
+from local.periodic import Periodic
+
+if TYPE_CHECKING:
+    from mypy_boto3_sqs import SQSClient
+
+
+log = logging.getLogger("local.bus")
+ATTEMPTS = 3
+
+
+class Bus:
+    def __init__(self, moto_url: str, queues: dict[str, str], environments: Environments) -> None:
+        self._sqs: SQSClient = client("sqs", moto_url)
+        self._queues = queues  # function name -> queue URL
+        self._environments = environments
+        self._lock = threading.Lock()  # one delivery pass at a time (thread or drain)
+        self._periodic = Periodic("bus", 0.05, self.drain, log)
+        self.delivered = 0
+
+    def start(self) -> None:
+        self._periodic.start()
+
+    def stop(self) -> None:
+        self._periodic.stop()
+
+    def drain(self) -> int:
+        """Deliver everything pending, including events the deliveries put; returns how many."""
+        with self._lock:
+            total = 0
+            while True:
+                delivered = sum(self._deliver_batch(f, url) for f, url in self._queues.items())
+                total += delivered
+                if not delivered:
+                    return total
+
+    def _deliver_batch(self, function: str, queue_url: str) -> int:
+        messages = self._sqs.receive_message(QueueUrl=queue_url, MaxNumberOfMessages=10).get("Messages", [])
+        for message in messages:
+            event = json.loads(message["Body"])
+            for attempt in range(1, ATTEMPTS + 1):
+                try:
+                    self._environments.invoke(function, event)
+                    self.delivered += 1
+                    break
+                except HandlerError as error:
+                    log.error(
+                        "%s failed on %s (attempt %d):\n%s",
+                        function,
+                        event.get("detail-type"),
+                        attempt,
+                        error.trace,
+                    )
+            else:
+                log.error(
+                    "event %s dropped after %d attempts (dead letter): %s", event.get("id"), ATTEMPTS, event
+                )
+            self._sqs.delete_message(QueueUrl=queue_url, ReceiptHandle=message["ReceiptHandle"])
+        return len(messages)

@@ -1,0 +1,52 @@
+"""The environment the handlers run in: the contract between infra, the local stack and the code.
+
+Every name is derived from the registry and the schema, as the CDK stack derives them;
+boto3 finds the local endpoints through the standard AWS_ENDPOINT_URL_* variables.
+"""
+
+from __future__ import annotations
+
+from infra.registry import FUNCTIONS, PASS_KEY_SECRET
+from local.dynamodb import physical_name
+from tavla.store.schema import TABLES
+
+REGION = "eu-central-1"
+ACCOUNT = "123456789012"
+EVENT_BUS = "tavla-local"
+SCHEDULER_GROUP = "tavla-local"
+SCHEDULER_ROLE_ARN = f"arn:aws:iam::{ACCOUNT}:role/tavla-local-scheduler"
+
+
+def function_name(name: str) -> str:
+    """The deployed name of a registry function, as Lambda would report it."""
+    return f"tavla-{name}"
+
+
+def function_arn(name: str) -> str:
+    return f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:{function_name(name)}"
+
+
+def handler_environment(dynamodb_url: str, moto_url: str) -> dict[str, str]:
+    env = {
+        "AWS_REGION": REGION,
+        "AWS_DEFAULT_REGION": REGION,
+        "AWS_ACCESS_KEY_ID": "local",
+        "AWS_SECRET_ACCESS_KEY": "local",
+        # Anything not named below goes to moto too, never to a real AWS account.
+        "AWS_ENDPOINT_URL": moto_url,
+        "AWS_ENDPOINT_URL_DYNAMODB": dynamodb_url,
+        "AWS_ENDPOINT_URL_EVENTBRIDGE": moto_url,
+        "AWS_ENDPOINT_URL_SCHEDULER": moto_url,
+        "AWS_ENDPOINT_URL_SNS": moto_url,
+        "AWS_ENDPOINT_URL_SECRETS_MANAGER": moto_url,
+        "EVENT_BUS_NAME": EVENT_BUS,
+        "SCHEDULER_GROUP_NAME": SCHEDULER_GROUP,
+        "SCHEDULER_ROLE_ARN": SCHEDULER_ROLE_ARN,
+        "PASS_KEY_SECRET_ID": PASS_KEY_SECRET,
+        "POWERTOOLS_SERVICE_NAME": "tavla",
+        "POWERTOOLS_TRACE_DISABLED": "true",
+        "POWERTOOLS_METRICS_NAMESPACE": "Tavla",
+    }
+    env.update({spec.env_var: physical_name(spec) for spec in TABLES})
+    env.update({f.arn_env_var: function_arn(f.name) for f in FUNCTIONS})
+    return env

@@ -1,0 +1,196 @@
+"""The HTTP server on localhost: API Gateway for the registry's routes, plus the local-only routes.
+
+Requests are served concurrently, one thread each; the handlers themselves run in the
+Lambda environments (`local.lambdas`). Local-only routes: `POST /dev/token` (mint a JWT),
+`POST /dev/tick` (fire due schedules), `POST /dev/clock` (advance the platform's clock, then
+tick and deliver), `POST /dev/drain` (deliver pending bus events), `GET /dev/sms` (what SNS
+sent), `GET /docs` (Swagger UI from node_modules) and the JWKS of the local token issuer.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import mimetypes
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from local import aws, npm
+from local.apigw import HttpResponse, RouteTable, error, http_event, http_response
+from local.auth import Authority, InvalidToken, authorizer_context
+from local.bus import Bus
+from local.lambdas import Environments, HandlerError
+from local.scheduler import Scheduler
+from tavla import clock
+
+log = logging.getLogger("local.server")
+DOCS_PAGE = Path(__file__).with_name("docs.html")
+
+
+@dataclass
+class Platform:
+    """What the server routes to."""
+
+    routes: RouteTable
+    authority: Authority
+    environments: Environments
+    scheduler: Scheduler
+    bus: Bus
+
+
+def _json(status: int, value: Any) -> HttpResponse:
+    return HttpResponse(status, [("content-type", "application/json")], json.dumps(value).encode())
+
+
+class Gateway:
+    """Turns one HTTP request into a response: local-only routes first, then the API's."""
+
+    def __init__(self, platform: Platform) -> None:
+        self.platform = platform
+        self.local_routes: dict[tuple[str, str], Callable[[bytes], HttpResponse]] = {
+            ("POST", "/dev/token"): self._token,
+            ("POST", "/dev/tick"): lambda _: _json(200, {"fired": platform.scheduler.tick()}),
+            ("POST", "/dev/clock"): self._clock,
+            ("POST", "/dev/drain"): lambda _: _json(200, {"delivered": platform.bus.drain()}),
+            ("GET", "/dev/sms"): lambda _: _json(200, {"messages": aws.sms_messages()}),
+            ("GET", "/.well-known/jwks.json"): lambda _: _json(200, platform.authority.jwks()),
+            ("GET", "/docs"): lambda _: self._file(DOCS_PAGE),
+            ("GET", "/"): lambda _: HttpResponse(302, [("location", "/docs")], b""),
+        }
+
+    def handle(
+        self, method: str, target: str, headers: list[tuple[str, str]], body: bytes, source_ip: str
+    ) -> HttpResponse:
+        url = urlsplit(target)
+        local = self.local_routes.get((method, url.path))
+        if local is not None:
+            return local(body)
+        if method == "GET" and url.path.startswith("/docs/"):
+            return self._asset(url.path.removeprefix("/docs/"))
+        matched = self.platform.routes.match(method, url.path)
+        if matched is None:
+            return error(404, "route_not_found", f"No route {method} {url.path}.")
+        route, parameters = matched
+        authorizer = None
+        if not route.public:
+            authorization = next((v for k, v in headers if k.lower() == "authorization"), None)
+            try:
+                authorizer = authorizer_context(self.platform.authority.verify(authorization))
+            except InvalidToken as refused:
+                return error(401, "unauthorized", str(refused))
+        event = http_event(
+            route=route,
+            path_parameters=parameters,
+            method=method,
+            raw_path=url.path,
+            raw_query=url.query,
+            headers=headers,
+            body=body,
+            source_ip=source_ip,
+            authorizer=authorizer,
+        )
+        try:
+            return http_response(self.platform.environments.invoke(route.function, event))
+        except HandlerError as failure:
+            log.error("500 on %s %s: BUG in %s\n%s", method, url.path, failure.function, failure.trace)
+            return error(500, "internal_error", "Something went wrong on our side.")
+
+    def _token(self, body: bytes) -> HttpResponse:
+        try:
+            request = json.loads(body or b"{}")
+        except json.JSONDecodeError:
+            return error(400, "malformed_json", "The request body is not valid JSON.")
+        user = request.get("user") if isinstance(request, dict) else None
+        groups = request.get("groups", []) if isinstance(request, dict) else []
+        if not isinstance(user, str) or not user.strip() or not isinstance(groups, list):
+            return error(422, "validation_error", 'Send {"user": "<id>", "groups": ["organisers", ...]}.')
+        if not all(isinstance(g, str) for g in groups):
+            return error(422, "validation_error", "groups must be a list of strings.")
+        return _json(200, {"token": self.platform.authority.mint(user.strip(), groups)})
+
+    def _clock(self, body: bytes) -> HttpResponse:
+        try:
+            seconds = float(json.loads(body or b"{}").get("advance_seconds", 0))
+        except (json.JSONDecodeError, AttributeError, TypeError, ValueError):
+            return error(422, "validation_error", 'Send {"advance_seconds": <number>}.')
+        if seconds < 0:
+            return error(422, "validation_error", "The clock only moves forward.")
+        fired = self.platform.scheduler.advance(timedelta(seconds=seconds))
+        delivered = self.platform.bus.drain()
+        return _json(200, {"now": clock.now().isoformat(), "fired": fired, "delivered": delivered})
+
+    def _asset(self, name: str) -> HttpResponse:
+        path = npm.SWAGGER_UI / name
+        if "/" in name or not path.is_file():
+            return error(404, "route_not_found", f"No such file {name}.")
+        return self._file(path)
+
+    @staticmethod
+    def _file(path: Path) -> HttpResponse:
+        kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        return HttpResponse(200, [("content-type", kind)], path.read_bytes())
+
+
+class _RequestHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    wbufsize = 64 * 1024  # headers and body leave in one segment: no 40 ms delayed-ACK stalls
+    disable_nagle_algorithm = True
+    server: LocalServer
+
+    def _serve(self) -> None:
+        started = time.monotonic()
+        body = self._read_body()
+        headers = list(self.headers.items())
+        try:
+            response = self.server.gateway.handle(
+                self.command, self.path, headers, body, self.client_address[0]
+            )
+        except Exception:  # the local stack's own bug: loud, and still an answer
+            log.exception("500 on %s %s: BUG in the local stack", self.command, self.path)
+            response = error(500, "internal_error", "The local stack failed; see its log.")
+        self.send_response(response.status)
+        for name, value in response.headers:
+            if name.lower() not in ("content-length", "connection", "transfer-encoding"):
+                self.send_header(name, value)
+        self.send_header("content-length", str(len(response.body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(response.body)
+        log.info(
+            "%s %s %d %.0f ms", self.command, self.path, response.status, (time.monotonic() - started) * 1000
+        )
+
+    def _read_body(self) -> bytes:
+        if self.headers.get("transfer-encoding", "").lower() == "chunked":
+            chunks = []
+            while size := int(self.rfile.readline().split(b";")[0].strip() or b"0", 16):
+                chunks.append(self.rfile.read(size))
+                self.rfile.readline()
+            while self.rfile.readline().strip():
+                pass
+            return b"".join(chunks)
+        return self.rfile.read(int(self.headers.get("content-length") or 0))
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = _serve
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass  # _serve logs one line per request
+
+
+class LocalServer(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 1024  # e2e tests open hundreds of connections at once
+
+    def __init__(self, port: int, gateway: Gateway) -> None:
+        self.gateway = gateway
+        super().__init__(("127.0.0.1", port), _RequestHandler)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}"

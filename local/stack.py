@@ -1,0 +1,142 @@
+"""Start the whole platform on localhost, print how to use it, stop it cleanly on Ctrl-C / SIGTERM."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from local import aws, npm
+from local.dynamodb import DynamoDBLocal, ensure_tables
+from local.env import REGION, handler_environment
+
+DEFAULT_WORKERS = 6
+log = logging.getLogger("local")
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m local", description=__doc__)
+    parser.add_argument("--port", type=int, default=8000, help="HTTP port (0: any free port)")
+    parser.add_argument(
+        "--data-dir", type=Path, default=npm.ROOT / ".local", help="where data and keys are kept"
+    )
+    parser.add_argument("--no-demo", action="store_true", help="do not load the demo tournament")
+    parser.add_argument(
+        "--workers", type=int, default=DEFAULT_WORKERS, help="Lambda environments (concurrent invocations)"
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    for noisy in ("werkzeug", "botocore", "boto3"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    if str(npm.ROOT) not in sys.path:
+        sys.path.insert(0, str(npm.ROOT))  # functions/ and infra/ live at the repository root
+    data_dir = args.data_dir.resolve()
+    cleanups: list[Callable[[], None]] = []
+    signal.signal(signal.SIGTERM, _interrupt)  # while starting, SIGTERM stops like Ctrl-C
+    try:
+        url, demo_token, endpoints = start(args, data_dir, cleanups)
+        stop = threading.Event()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, lambda *_: stop.set())
+        print_banner(url, data_dir, demo_token, endpoints)
+        stop.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        print("Stopping ...", flush=True)
+        for cleanup in reversed(cleanups):
+            try:
+                cleanup()
+            except Exception:
+                logging.exception("while stopping")
+
+
+def _interrupt(*_: object) -> None:
+    raise KeyboardInterrupt
+
+
+def start(
+    args: argparse.Namespace, data_dir: Path, cleanups: list[Callable[[], None]]
+) -> tuple[str, str | None, dict[str, str]]:
+    """Start every part in dependency order; `cleanups` collects how to stop each."""
+    started = time.monotonic()
+    npm.ensure_installed()
+    dynamodb = DynamoDBLocal(data_dir / "dynamodb")
+    dynamodb.launch()
+    cleanups.append(dynamodb.stop)
+    moto = aws.MotoServer()
+    moto.start()
+    cleanups.append(moto.stop)
+
+    # The handlers read these at import time: set them before anything imports a handler
+    # (the Lambda environments are spawned with this environment).
+    os.environ.update(handler_environment(dynamodb.url, moto.url))
+
+    from local.apigw import RouteTable
+    from local.auth import Authority
+    from local.bus import Bus
+    from local.lambdas import Environments
+    from local.scheduler import Scheduler
+    from local.server import Gateway, LocalServer, Platform
+
+    environments = Environments(args.workers)
+    cleanups.append(environments.stop)
+    warming = threading.Thread(target=environments.warm, name="warm")
+    warming.start()  # importing the handlers in every environment overlaps the JVM's start
+    dynamodb.wait_until_up()
+    ensure_tables(aws.client("dynamodb", dynamodb.url))
+    log.info("DynamoDB Local up with its tables after %.1f s", time.monotonic() - started)
+    queues = aws.provision(moto.url, data_dir)
+    routes = RouteTable.from_registry()
+    scheduler = Scheduler(moto.url, environments)
+    bus = Bus(moto.url, queues, environments)
+    platform = Platform(routes, Authority(data_dir), environments, scheduler, bus)
+    try:
+        server = LocalServer(args.port, Gateway(platform))
+    except OSError as error:
+        raise SystemExit(f"Port {args.port} is taken ({error}); try --port 0 for any free port") from None
+    threading.Thread(target=server.serve_forever, name="http", daemon=True).start()
+    cleanups.append(server.server_close)
+    cleanups.append(server.shutdown)
+    warming.join()
+    log.info("%d Lambda environments warm after %.1f s", args.workers, time.monotonic() - started)
+    scheduler.start()
+    cleanups.append(scheduler.stop)
+    bus.start()
+    cleanups.append(bus.stop)
+    demo_token = None
+    if not args.no_demo:
+        from local.demo import load_demo
+
+        demo_token = load_demo(server.url, platform.authority, data_dir)
+    return server.url, demo_token, {"DynamoDB Local": dynamodb.url, "moto": moto.url}
+
+
+def print_banner(url: str, data_dir: Path, demo_token: str | None, endpoints: dict[str, str]) -> None:
+    curl = (
+        f"curl -s -X POST {url}/dev/token -H 'content-type: application/json' "
+        """-d '{"user": "alice", "groups": ["organisers"]}'"""
+    )
+    lines = [
+        "",
+        "Tavla local stack is running.",
+        f"  API:    {url}",
+        f"  Docs:   {url}/docs",
+        f"  Token:  {curl}",
+        f"  Demo organiser token: {demo_token}" if demo_token else "  Demo: off",
+        f"  Data:   {data_dir} (DynamoDB Local, keys; region {REGION})",
+        *(f"  {name}: {endpoint}" for name, endpoint in endpoints.items()),
+        "  Stop:   Ctrl-C",
+        "",
+    ]
+    print("\n".join(lines), flush=True)

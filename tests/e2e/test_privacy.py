@@ -1,0 +1,31 @@
+"""No public route ever returns a phone number or an e-mail address (R12.1), checked over every one."""
+
+from __future__ import annotations
+
+import re
+
+from infra.registry import FUNCTIONS
+from tests.e2e.client import Client, players, tournament
+
+PHONE = "+306971112233"
+EMAIL = "private.person@example.org"
+
+
+def test_no_public_route_leaks_contact_data(stack) -> None:
+    client = Client(stack)
+    tid = tournament(client, "org-privacy", capacity=2)
+    people = players(client, "private", 3, phone=PHONE, email=EMAIL)
+    for user in people:  # two registered, one waiting
+        assert client.call("POST", f"/tournaments/{tid}/registrations", user=user).status == 201
+    values = {"tournament_id": tid, "tavla_id": next(iter(people.values()))}
+    public = [r for f in FUNCTIONS for r in f.routes() if r.public and r.method == "GET"]
+    assert len(public) >= 5
+    for route in public:
+        path = re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], route.path)
+        reply = client.call("GET", path)
+        assert reply.status == 200, (route, reply.body)
+        text = str(reply.body)
+        for secret in (PHONE, PHONE[3:], "6971112233", EMAIL, "example.org"):
+            assert secret not in text, f"{route.path} leaks {secret}"
+    staff_view = client.call("GET", f"/tournaments/{tid}/entries/contacts", user="org-privacy").body
+    assert PHONE in str(staff_view)  # the data exists; only the public routes withhold it

@@ -1,0 +1,195 @@
+"""The local stack's API Gateway: routing, payload v2.0, responses, table creation (no AWS)."""
+
+from __future__ import annotations
+
+import base64
+import json
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from infra.registry import FUNCTIONS
+from local.apigw import RouteEntry, RouteTable, http_event, http_response
+from local.auth import Authority, InvalidToken, authorizer_context
+from local.lambdas import HandlerError
+from local.server import Gateway
+from tavla.store.schema import TABLES, create_table_args
+
+ROUTES = RouteTable(
+    [
+        RouteEntry("DELETE", "/tournaments/{id}/registrations/me", "registrations", False),
+        RouteEntry("DELETE", "/tournaments/{id}/registrations/{player}", "staff", False),
+        RouteEntry("GET", "/tournaments/{id}", "tournaments", True),
+        RouteEntry("GET", "/tournaments/{id}/entries", "registrations", True),
+        RouteEntry("GET", "/tournaments/{id}/entries/contacts", "checkin", False),
+        RouteEntry("GET", "/files/{path+}", "files", True),
+    ]
+)
+
+
+def match(method: str, path: str) -> tuple[RouteEntry, dict[str, str]]:
+    found = ROUTES.match(method, path)
+    assert found is not None, f"{method} {path} matched no route"
+    return found
+
+
+def test_literal_segment_wins_over_a_parameter():
+    route, params = match("DELETE", "/tournaments/t1/registrations/me")
+    assert route.function == "registrations"
+    assert params == {"id": "t1"}
+    route, params = match("DELETE", "/tournaments/t1/registrations/ABC1234")
+    assert (route.function, params) == ("staff", {"id": "t1", "player": "ABC1234"})
+
+
+def test_paths_match_whole_segments_and_the_method():
+    assert match("GET", "/tournaments/t1/entries/contacts")[0].function == "checkin"
+    assert match("GET", "/tournaments/t1/entries")[0].function == "registrations"
+    assert ROUTES.match("GET", "/tournaments") is None
+    assert ROUTES.match("GET", "/tournaments/t1/unknown") is None
+    assert ROUTES.match("POST", "/tournaments/t1") is None
+    assert ROUTES.match("GET", "/tournaments//entries") is None
+
+
+def test_path_parameters_are_decoded_and_greedy_parameters_take_the_rest():
+    assert match("GET", "/tournaments/a%20b")[1] == {"id": "a b"}
+    assert match("GET", "/files/a/b/c.txt")[1] == {"path": "a/b/c.txt"}
+
+
+def test_a_route_served_twice_is_refused():
+    with pytest.raises(ValueError, match="more than one function"):
+        RouteTable([RouteEntry("GET", "/x", "a", True), RouteEntry("GET", "/x", "b", True)])
+
+
+def test_registry_routes_are_unique_and_owned_by_http_functions():
+    table = RouteTable.from_registry()
+    http_functions = {f.name for f in FUNCTIONS if f.http}
+    assert table.entries
+    assert {e.function for e in table.entries} <= http_functions
+    found = table.match("GET", "/openapi.json")
+    assert found is not None and found[0].public
+
+
+def test_event_is_api_gateway_payload_v2():
+    route, params = match("GET", "/tournaments/t1/entries")
+    event = http_event(
+        route=route,
+        path_parameters=params,
+        method="GET",
+        raw_path="/tournaments/t1/entries",
+        raw_query="a=1&a=2&b=",
+        headers=[("Host", "localhost:8000"), ("X-Multi", "1"), ("x-multi", "2"), ("Cookie", "s=1; t=2")],
+        body=b"",
+        source_ip="127.0.0.1",
+        authorizer=None,
+    )
+    assert event["version"] == "2.0"
+    assert event["routeKey"] == "GET /tournaments/{id}/entries"
+    assert event["rawQueryString"] == "a=1&a=2&b="
+    assert event["queryStringParameters"] == {"a": "1,2", "b": ""}
+    assert event["pathParameters"] == {"id": "t1"}
+    assert event["headers"] == {
+        "host": "localhost:8000",
+        "x-multi": "1,2",
+        "x-forwarded-for": "127.0.0.1",
+        "x-forwarded-proto": "http",
+    }
+    assert event["cookies"] == ["s=1", "t=2"]
+    assert "body" not in event and event["isBase64Encoded"] is False
+    context = event["requestContext"]
+    assert context["stage"] == "$default"
+    assert context["routeKey"] == event["routeKey"]
+    assert context["http"]["method"] == "GET" and context["http"]["sourceIp"] == "127.0.0.1"
+    assert "authorizer" not in context
+
+
+def test_json_bodies_stay_text_and_binary_bodies_are_base64():
+    route, params = match("GET", "/tournaments/t1")
+    common: dict[str, Any] = dict(
+        route=route,
+        path_parameters=params,
+        method="POST",
+        raw_path="/",
+        raw_query="",
+        source_ip="127.0.0.1",
+        authorizer=None,
+    )
+    text = http_event(headers=[("content-type", "application/json")], body=b'{"a": 1}', **common)
+    assert (text["body"], text["isBase64Encoded"]) == ('{"a": 1}', False)
+    binary = http_event(headers=[("content-type", "image/png")], body=b"\x89PNG", **common)
+    assert binary["isBase64Encoded"] is True
+    assert base64.b64decode(binary["body"]) == b"\x89PNG"
+
+
+def test_handler_results_become_responses_as_api_gateway_makes_them():
+    response = http_response(
+        {
+            "statusCode": 201,
+            "headers": {"Content-Type": "application/json"},
+            "body": '{"ok": true}',
+            "cookies": ["a=1"],
+            "isBase64Encoded": False,
+        }
+    )
+    assert response.status == 201 and response.body == b'{"ok": true}'
+    assert ("set-cookie", "a=1") in response.headers
+    png = http_response(
+        {"statusCode": 200, "body": base64.b64encode(b"\x89PNG").decode(), "isBase64Encoded": True}
+    )
+    assert png.body == b"\x89PNG"
+    inferred = http_response({"hello": "world"})
+    assert inferred.status == 200 and json.loads(inferred.body) == {"hello": "world"}
+
+
+def test_authorizer_claims_are_stringified_like_api_gateway(tmp_path):
+    authority = Authority(tmp_path)
+    claims = authority.verify("Bearer " + authority.mint("u1", ["organisers", "admins"]))
+    context = authorizer_context(claims)["jwt"]
+    assert context["claims"]["sub"] == "u1"
+    assert context["claims"]["cognito:groups"] == "[admins organisers]"
+    assert context["claims"]["exp"].isdigit()
+    with pytest.raises(InvalidToken, match="expired"):
+        authority.verify(authority.mint("u1", lifetime=-5))
+    with pytest.raises(InvalidToken):
+        Authority(tmp_path / "other").verify(authority.mint("u1"))
+
+
+def test_signing_key_is_kept_across_restarts(tmp_path):
+    token = Authority(tmp_path).mint("u1")
+    assert Authority(tmp_path).verify(token)["sub"] == "u1"
+
+
+def test_a_handler_exception_is_a_500_json_error_and_logged(tmp_path, caplog):
+    class Failing:
+        def invoke(self, function, event):
+            raise HandlerError(function, "Traceback ... ZeroDivisionError")
+
+    platform = SimpleNamespace(routes=ROUTES, authority=Authority(tmp_path), environments=Failing())
+    response = Gateway(platform).handle("GET", "/tournaments/t1", [], b"", "127.0.0.1")  # type: ignore[arg-type]
+    assert response.status == 500
+    assert json.loads(response.body)["error"]["code"] == "internal_error"
+    assert "ZeroDivisionError" in caplog.text
+
+
+@pytest.mark.parametrize("spec", TABLES, ids=lambda t: t.name)
+def test_create_table_args_follow_the_schema(spec):
+    args = create_table_args(spec, f"tavla-{spec.name}")
+    assert args["KeySchema"][0] == {"AttributeName": spec.partition, "KeyType": "HASH"}
+    assert len(args["KeySchema"]) == (2 if spec.sort else 1)
+    indexes = {
+        i["IndexName"]: (i, kind)
+        for kind in ("Global", "Local")
+        for i in args.get(f"{kind}SecondaryIndexes", [])
+    }
+    assert set(indexes) == {index.name for index in spec.indexes}
+    for index in spec.indexes:
+        declared, kind = indexes[index.name]
+        assert kind == ("Local" if index.local else "Global")
+        assert [k["AttributeName"] for k in declared["KeySchema"]] == [
+            index.partition,
+            *([index.sort] if index.sort else []),
+        ]
+        assert declared["Projection"] == {"ProjectionType": "ALL"}
+    defined = {a["AttributeName"] for a in args["AttributeDefinitions"]}
+    keys = {spec.partition, spec.sort, *(i.partition for i in spec.indexes), *(i.sort for i in spec.indexes)}
+    assert defined == keys - {None}
