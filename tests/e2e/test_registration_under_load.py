@@ -83,3 +83,26 @@ def test_100_simultaneous_checkins_with_repeats(stack) -> None:
     assert all(e["checked_in"] for e in entries["main"])
     trail = client.call("GET", f"/tournaments/{tid}/audit?limit=500", user="org-checkin").body["records"]
     assert Counter(r["details"]["tavla_id"] for r in trail if r["action"] == "checked_in") == Counter(ids)
+
+
+def test_places_added_by_the_organiser_go_to_the_waiting_list_in_order(stack) -> None:
+    """R3.2: raising capacity promotes the first waiting players; a newcomer still queues."""
+    client = Client(stack)
+    tid = tournament(client, "org-raise", capacity=4)
+    field = players(client, "raise", 9)
+    users = list(field)
+    for user in users[:8]:
+        assert client.call("POST", f"/tournaments/{tid}/registrations", user=user).status == 201
+    raised = client.call("PATCH", f"/tournaments/{tid}", {"capacity": 7}, user="org-raise")
+    assert raised.status == 200, raised.body
+    assert (raised.body["registered"], raised.body["waiting"]) == (7, 1)
+    entries = client.call("GET", f"/tournaments/{tid}/entries").body
+    assert [e["tavla_id"] for e in entries["main"]] == [field[u] for u in users[:7]]
+    late = client.call("POST", f"/tournaments/{tid}/registrations", user=users[8]).body
+    assert (late["status"], late["position"]) == ("waitlisted", 2)
+    # a withdrawal with nobody to promote frees a place, which the next newcomer may take
+    solo = tournament(client, "org-raise", capacity=2)
+    assert client.call("POST", f"/tournaments/{solo}/registrations", user=users[0]).status == 201
+    left = client.call("DELETE", f"/tournaments/{solo}/registrations/me", user=users[0])
+    assert (left.status, left.body["promoted"]) == (200, None)
+    assert client.call("GET", f"/tournaments/{solo}").body["registered"] == 0

@@ -129,3 +129,25 @@ def test_public_entry_list_has_no_contact_data(api: Api) -> None:
     text = str(listed)
     assert "Eleni" in text and "Plaka BG" in text
     assert "6971234567" not in text and "example.com" not in text
+
+
+def test_raising_capacity_promotes_the_waiting_list_before_newcomers(api: Api) -> None:
+    """R3.2: first come, first served: places added by the organiser go to those waiting."""
+    tid = create_tournament(api, capacity=2)
+    ids = [create_player(api, f"u{i}") for i in range(5)]
+    for i in range(4):
+        register(api, tid, f"u{i}")
+    reply = api.call(
+        "PATCH",
+        "/tournaments/{tournament_id}",
+        params={"tournament_id": tid},
+        user="org-1",
+        body={"capacity": 3},
+    )
+    assert reply.status == 200, reply.body
+    assert (reply.body["registered"], reply.body["waiting"]) == (3, 1)
+    listed = entries(api, tid)
+    assert [e["tavla_id"] for e in listed["main"]] == ids[:3]
+    assert [e["tavla_id"] for e in listed["waiting"]] == [ids[3]]
+    late = register(api, tid, "u4")
+    assert (late.body["status"], late.body["position"]) == ("waitlisted", 2)

@@ -69,7 +69,7 @@ def register(
             "gsi1sk": calendar_sort_key(datetime.fromisoformat(tournament["starts_at"]), tournament_id),
         }
         try:
-            if tournament["registered"] < tournament["capacity"]:
+            if tournament["registered"] < tournament["capacity"] and not tournament["waiting"]:
                 store.add_registered(tournament_id, {**entry, "status": "registered"}, now)
                 return RegistrationResult(status="registered", checkin_code=code)
             position = store.add_waiting(tournament_id, {**entry, "status": "waitlisted"}, tournament, now)
@@ -96,7 +96,7 @@ def withdraw(
         raise RegistrationClosed("The draw has been made: withdraw at the referee table.")
     audit = audit_put(tournament_id, caller.sub, "withdrawn", now, tavla_id=tavla_id)
     for attempt in range(MAX_ATTEMPTS):
-        head = store.first_waiting(tournament_id)
+        head = next(iter(store.first_waiting(tournament_id)), None)
         try:
             store.withdraw(tournament_id, tavla_id, head, now, audit)
         except store.WaitingWithdrawal:
@@ -106,19 +106,52 @@ def withdraw(
             _backoff(attempt, rng)
             continue
         if head is not None:
-            events.publish(
-                events.REGISTRATION_PROMOTED,
-                {
-                    "tournament_id": tournament_id,
-                    "tournament_name": tournament["name"],
-                    "tavla_id": head["tavla_id"],
-                    "promoted_at": now.isoformat(),
-                },
-            )
+            _announce_promotion(tournament, head, now)
         return WithdrawalResult(
             refund_due=Money(amount=_refund(tournament, now)), promoted=head["tavla_id"] if head else None
         )
     raise Busy("Many players are withdrawing right now; please try again.")
+
+
+def _announce_promotion(tournament: Item, promoted: Item, now: datetime) -> None:
+    events.publish(
+        events.REGISTRATION_PROMOTED,
+        {
+            "tournament_id": tournament["id"],
+            "tournament_name": tournament["name"],
+            "tavla_id": promoted["tavla_id"],
+            "promoted_at": now.isoformat(),
+        },
+    )
+
+
+# A transaction holds at most 100 items: promote in batches, the tournament item included.
+PROMOTION_BATCH = 99
+
+
+def fill_free_places(tournament_id: str, now: datetime, rng: random.Random = _system_random) -> list[str]:
+    """Give free main-list places (capacity raised) to the head of the waiting list, in order.
+
+    Returns the promoted Tavla IDs; each promoted player is notified (R3.2).
+    """
+    promoted: list[str] = []
+    for attempt in range(MAX_ATTEMPTS):
+        tournament = store.snapshot(tournament_id).tournament
+        if tournament is None or tournament["status"] != "open":
+            return promoted
+        free = min(int(tournament["capacity"]) - int(tournament["registered"]), int(tournament["waiting"]))
+        if free <= 0:
+            return promoted
+        heads = store.first_waiting(tournament_id, min(free, PROMOTION_BATCH))
+        try:
+            store.promote(tournament_id, heads, tournament, now)
+        except store.Contended:
+            _backoff(attempt, rng)
+            continue
+        for head in heads:
+            _announce_promotion(tournament, head, now)
+        promoted.extend(h["tavla_id"] for h in heads)
+    raise Busy("The waiting list is changing fast; the remaining places will be filled on the next change.")
 
 
 def _refund(tournament: Item, now: datetime) -> int:
@@ -135,10 +168,11 @@ def _refund(tournament: Item, now: datetime) -> int:
 
 
 def ordered(registrations: list[Item]) -> tuple[list[Item], list[Item]]:
-    """Main list in order of listing, waiting list in arrival order."""
+    """Main list in order of listing (players promoted together in waiting-list order),
+    waiting list in arrival order."""
     main = sorted(
         (r for r in registrations if r["status"] == "registered"),
-        key=lambda r: (r["listed_at"], r["tavla_id"]),
+        key=lambda r: (r["listed_at"], r.get("waited_q", ""), r["tavla_id"]),
     )
     waiting = sorted((r for r in registrations if r["status"] == "waitlisted"), key=lambda r: r["wait_q"])
     return main, waiting

@@ -22,6 +22,7 @@ from tavla.models.tournaments import (
 )
 from tavla.rules import profiles
 from tavla.rules.errors import RuleViolation
+from tavla.services import registrations
 from tavla.services.access import ORGANISER, require_organiser, require_staff
 from tavla.store import audit
 from tavla.store import players as player_store
@@ -141,6 +142,8 @@ def update(caller: Caller, tournament_id: str, body: TournamentUpdate, now: date
             diff,
             audit_put(tournament_id, caller.sub, "settings_changed", now, fields=sorted(changes)),
         )
+    if merged.capacity > current["capacity"]:
+        registrations.fill_free_places(tournament_id, now)
     return get(tournament_id)
 
 

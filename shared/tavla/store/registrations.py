@@ -116,6 +116,13 @@ def _closed_or(meta_after_failure: Item | None, now: datetime) -> None:
         raise RegistrationClosed("Registration for this tournament is closed.")
 
 
+def _has_free_place(tournament: Item) -> bool:
+    """A newcomer may take a main-list place: one is free and nobody is waiting for it."""
+    return int(tournament.get("registered", 0)) < int(tournament["capacity"]) and not tournament.get(
+        "waiting"
+    )
+
+
 def _old_item(error: ClientError, index: int) -> Item | None:
     reasons: list[dict[str, Any]] = list(error.response.get("CancellationReasons", []))  # type: ignore[arg-type]
     if index < len(reasons) and "Item" in reasons[index]:
@@ -134,7 +141,8 @@ def _raise_for_entry(error: ClientError, now: datetime) -> None:
 
 
 def add_registered(tournament_id: str, registration: Item, now: datetime) -> None:
-    """Take a place on the main list: never beyond capacity, never twice (R3.1, R3.2)."""
+    """Take a place on the main list: never beyond capacity, never twice, never ahead of
+    anyone already waiting (R3.1, R3.2)."""
     try:
         client().transact_write_items(
             TransactItems=[
@@ -143,9 +151,12 @@ def add_registered(tournament_id: str, registration: Item, now: datetime) -> Non
                         "TableName": table_name(MAIN),
                         "Key": keys.tournament(tournament_id),
                         "UpdateExpression": "SET registered = registered + :one",
-                        "ConditionExpression": f"{_open_condition()} AND registered < #capacity",
+                        "ConditionExpression": f"{_open_condition()} AND registered < #capacity"
+                        " AND waiting = :zero",
                         "ExpressionAttributeNames": {"#status": "status", "#capacity": "capacity"},
-                        "ExpressionAttributeValues": values(one=1, open=OPEN, now=int(now.timestamp())),
+                        "ExpressionAttributeValues": values(
+                            one=1, zero=0, open=OPEN, now=int(now.timestamp())
+                        ),
                         "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
                     }
                 },
@@ -172,12 +183,14 @@ def add_waiting(tournament_id: str, registration: Item, seen: Item, now: datetim
                         "TableName": table_name(MAIN),
                         "Key": keys.tournament(tournament_id),
                         "UpdateExpression": "SET waiting = :w1, wait_seq = :s1",
-                        "ConditionExpression": f"{_open_condition()} AND registered >= #capacity"
+                        "ConditionExpression": f"{_open_condition()}"
+                        " AND (registered >= #capacity OR waiting > :zero)"
                         " AND waiting = :w0 AND wait_seq = :s0",
                         "ExpressionAttributeNames": {"#status": "status", "#capacity": "capacity"},
                         "ExpressionAttributeValues": values(
                             open=OPEN,
                             now=int(now.timestamp()),
+                            zero=0,
                             w0=waiting,
                             w1=waiting + 1,
                             s0=sequence,
@@ -193,7 +206,7 @@ def add_waiting(tournament_id: str, registration: Item, seen: Item, now: datetim
     except ClientError as error:
         _raise_for_entry(error, now)
         current = _old_item(error, 0)
-        if current is not None and int(current.get("registered", 0)) < int(current.get("capacity", 0)):
+        if current is not None and _has_free_place(current):
             raise NotFull from error
         if current is not None:
             raise Contended from error
@@ -201,7 +214,7 @@ def add_waiting(tournament_id: str, registration: Item, seen: Item, now: datetim
     return waiting + 1
 
 
-def first_waiting(tournament_id: str) -> Item | None:
+def first_waiting(tournament_id: str, count: int = 1) -> list[Item]:
     """The head of the waiting list, strongly consistent (local secondary index)."""
     response = client().query(
         TableName=table_name(MAIN),
@@ -209,10 +222,60 @@ def first_waiting(tournament_id: str) -> Item | None:
         KeyConditionExpression="pk = :pk",
         ExpressionAttributeValues={":pk": {"S": keys.tournament_pk(tournament_id)}},
         ConsistentRead=True,
-        Limit=1,
+        Limit=count,
     )
-    items = response.get("Items", [])
-    return deserialize(items[0]) if items else None
+    return [deserialize(i) for i in response.get("Items", [])]
+
+
+def _promotion(tournament_id: str, waiting: Item, now: datetime) -> dict[str, Any]:
+    """Move one waiting player to the main list, only if they are still waiting."""
+    return {
+        "Update": {
+            "TableName": table_name(MAIN),
+            "Key": keys.registration(tournament_id, waiting["tavla_id"]),
+            "UpdateExpression": "SET #status = :registered, listed_at = :now, promoted_at = :now,"
+            " waited_q = wait_q REMOVE wait_q",
+            "ConditionExpression": "#status = :waitlisted",
+            "ExpressionAttributeNames": {"#status": "status"},
+            "ExpressionAttributeValues": values(
+                registered="registered", waitlisted="waitlisted", now=now.isoformat()
+            ),
+        }
+    }
+
+
+def promote(tournament_id: str, heads: list[Item], seen: Item, now: datetime) -> None:
+    """Promote the head of the waiting list into places that are free (capacity raised).
+
+    `seen` is the tournament as read; raises Contended when its counters moved meanwhile.
+    """
+    try:
+        client().transact_write_items(
+            TransactItems=[
+                *(_promotion(tournament_id, head, now) for head in heads),
+                {
+                    "Update": {
+                        "TableName": table_name(MAIN),
+                        "Key": keys.tournament(tournament_id),
+                        "UpdateExpression": "SET registered = registered + :n, waiting = waiting - :n",
+                        "ConditionExpression": "#status = :open AND registered = :registered"
+                        " AND waiting = :waiting AND #capacity = :capacity",
+                        "ExpressionAttributeNames": {"#status": "status", "#capacity": "capacity"},
+                        "ExpressionAttributeValues": values(
+                            n=len(heads),
+                            open=OPEN,
+                            registered=seen["registered"],
+                            waiting=seen["waiting"],
+                            capacity=seen["capacity"],
+                        ),
+                    }
+                },
+            ]
+        )
+    except ClientError as error:
+        if cancellation_codes(error):
+            raise Contended from error
+        raise
 
 
 def withdraw(
@@ -228,12 +291,14 @@ def withdraw(
     meanwhile (read the head again), NotRegistered when there is nothing to withdraw, and
     WaitingWithdrawal when the player is on the waiting list (use `withdraw_waiting`).
     """
-    meta_update: dict[str, Any] = {
-        "TableName": table_name(MAIN),
-        "Key": keys.tournament(tournament_id),
-        "ConditionExpression": "#status = :open",
-        "ExpressionAttributeNames": {"#status": "status"},
-    }
+    if promote is not None:
+        # the leaver's place goes to the head of the list: the main list stays full
+        counters, condition = "SET waiting = waiting - :one", "#status = :open"
+        counter_values = values(open=OPEN, one=1)
+    else:
+        # a place opens; only if nobody joined the waiting list meanwhile (else: retry)
+        counters, condition = "SET registered = registered - :one", "#status = :open AND waiting = :zero"
+        counter_values = values(open=OPEN, one=1, zero=0)
     items: list[dict[str, Any]] = [
         {
             "Delete": {
@@ -244,31 +309,21 @@ def withdraw(
                 "ExpressionAttributeValues": values(registered="registered"),
                 "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
             }
-        }
-    ]
-    if promote is not None:
-        meta_update["UpdateExpression"] = "SET waiting = waiting - :one"
-        meta_update["ExpressionAttributeValues"] = values(open=OPEN, one=1)
-        items.append(
-            {
-                "Update": {
-                    "TableName": table_name(MAIN),
-                    "Key": keys.registration(tournament_id, promote["tavla_id"]),
-                    "UpdateExpression": "SET #status = :registered, listed_at = :now, promoted_at = :now "
-                    "REMOVE wait_q",
-                    "ConditionExpression": "#status = :waitlisted",
-                    "ExpressionAttributeNames": {"#status": "status"},
-                    "ExpressionAttributeValues": values(
-                        registered="registered", waitlisted="waitlisted", now=now.isoformat()
-                    ),
-                }
+        },
+        *([_promotion(tournament_id, promote, now)] if promote is not None else []),
+        {
+            "Update": {
+                "TableName": table_name(MAIN),
+                "Key": keys.tournament(tournament_id),
+                "UpdateExpression": counters,
+                "ConditionExpression": condition,
+                "ExpressionAttributeNames": {"#status": "status"},
+                "ExpressionAttributeValues": counter_values,
+                "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
             }
-        )
-    else:
-        meta_update["UpdateExpression"] = "SET registered = registered - :one"
-        meta_update["ExpressionAttributeValues"] = values(open=OPEN, one=1)
-    items.append({"Update": meta_update})
-    items.append(audit)
+        },
+        audit,
+    ]
     try:
         client().transact_write_items(TransactItems=items)
     except ClientError as error:
@@ -278,9 +333,13 @@ def withdraw(
             if old is None:
                 raise NotRegistered("You are not registered for this tournament.") from error
             raise WaitingWithdrawal(old) from error
-        if promote is not None and len(codes) > 1 and codes[1] == "ConditionalCheckFailed":
+        if promote is not None and codes[1:2] == ["ConditionalCheckFailed"]:
             raise Contended from error
-        if codes and codes[-2] == "ConditionalCheckFailed":
+        meta_index = len(items) - 2
+        if codes[meta_index : meta_index + 1] == ["ConditionalCheckFailed"]:
+            meta = _old_item(error, meta_index)
+            if meta is not None and meta.get("status") == OPEN:
+                raise Contended from error  # somebody joined the waiting list: promote them
             raise RegistrationClosed("The draw has been made: withdraw at the referee table.") from error
         raise
     return {"tavla_id": tavla_id}
