@@ -19,6 +19,17 @@ from infra.registry import FUNCTIONS
 RUNS = 7
 TARGET_RATIO = 1.25
 BASELINE = "import boto3; boto3.client('dynamodb')"
+# Where the time goes: floors set by the libraries every HTTP function uses (not gated).
+REFERENCES = {
+    "boto3 + pydantic": "import boto3, pydantic",
+    "boto3 + Powertools resolver": (
+        "import boto3; from aws_lambda_powertools.event_handler import APIGatewayHttpResolver as R; R()"
+    ),
+    "boto3 + Powertools resolver with validation": (
+        "import boto3; from aws_lambda_powertools.event_handler import APIGatewayHttpResolver as R;"
+        " R(enable_validation=True)"
+    ),
+}
 
 
 def _median_seconds(code: str) -> float:
@@ -35,6 +46,9 @@ def _median_seconds(code: str) -> float:
 def main() -> int:
     baseline = _median_seconds(BASELINE)
     print(f"cold start baseline (boto3 + dynamodb client): {baseline * 1000:.0f} ms")
+    for name, code in REFERENCES.items():
+        seconds = _median_seconds(code)
+        print(f"cold start reference {name:<44} {seconds * 1000:5.0f} ms  ratio {seconds / baseline:.2f}")
     worst = 0.0
     for function in FUNCTIONS:
         seconds = _median_seconds(f"import {function.module}")

@@ -58,6 +58,12 @@ def get_my_data() -> dict[str, Any]:
     return players.my_data(caller(app))
 
 
+@app.get("/privacy", tags=["players"])
+def get_privacy_notice() -> dict[str, Any]:
+    """The data protection notice (R12.2): what is public, what is private, who sees it."""
+    return players.PRIVACY_NOTICE
+
+
 @app.get("/players/<tavla_id>", tags=["players"])
 def get_player(tavla_id: Annotated[str, Path(max_length=32)]) -> PublicProfile:
     """A player's public profile: never phone or e-mail (R12.1)."""

@@ -28,10 +28,14 @@ def create_tournament(body: TournamentCreate) -> tuple[Tournament, int]:
 @app.get("/tournaments", tags=["tournaments"])
 def list_tournaments(
     limit: Annotated[int, Query(ge=1, le=100)] = 50,
-    after: Annotated[str | None, Query(max_length=128)] = None,
+    after: Annotated[
+        str | None, Query(max_length=128, pattern=r"^\d{4}-\d\d-\d\dT[^#]+#[0-9a-f]{16}$")
+    ] = None,
+    upcoming: bool = True,
 ) -> dict[str, Any]:
-    """The calendar, by start time; pass `next` back as `after` for the following page."""
-    return tournaments.calendar(limit, after)
+    """The calendar by start time (upcoming only unless `upcoming=false`); pass `next` back
+    as `after` for the following page."""
+    return tournaments.calendar(limit, after, upcoming, clock.now())
 
 
 @app.get("/tournaments/<tournament_id>", tags=["tournaments"])

@@ -148,3 +148,12 @@ def test_malformed_json_is_400(api: Api) -> None:
     reply = api.call("POST", "/players", raw_body="{not json", user="u1")
     assert (reply.status, reply.error) == (400, "malformed_json")
     assert api.call("GET", "/me", user="u1").status == 404
+
+
+def test_data_protection_notice_is_public(api: Api) -> None:
+    """R12.2: a data protection notice is available, and `my data` carries it."""
+    notice = api.call("GET", "/privacy")
+    assert notice.status == 200
+    assert "phone" in notice.body["private"] and "name" in notice.body["public"]
+    create_player(api, "u1")
+    assert api.call("GET", "/me/data", user="u1").body["privacy_notice"] == notice.body

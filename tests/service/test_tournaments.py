@@ -210,3 +210,25 @@ def test_a_setting_that_breaks_a_rule_of_the_game_is_refused(api: Api) -> None:
     assert reply.status == 422
     assert "odd" in reply.body["error"]["message"]
     assert api.call("GET", "/tournaments").body["tournaments"] == []
+
+
+def test_calendar_is_in_time_order_whatever_the_offset_and_hides_the_past(api: Api) -> None:
+    """A tournament at 10:00+03:00 starts before one at 08:00+00:00; past ones are not upcoming."""
+    later = create_tournament(
+        api, starts_at="2030-05-01T08:00:00+00:00", registration_closes_at="2030-04-30T08:00:00+00:00"
+    )
+    earlier = create_tournament(
+        api, starts_at="2030-05-01T10:00:00+03:00", registration_closes_at="2030-04-30T08:00:00+00:00"
+    )
+    past = create_tournament(
+        api, starts_at="2020-05-01T10:00:00+03:00", registration_closes_at="2020-04-30T08:00:00+00:00"
+    )
+    upcoming = [t["id"] for t in api.call("GET", "/tournaments").body["tournaments"]]
+    assert upcoming == [earlier, later]
+    everything = api.call("GET", "/tournaments", query={"upcoming": "false"}).body["tournaments"]
+    assert [t["id"] for t in everything] == [past, earlier, later]
+
+
+def test_a_malformed_page_cursor_is_a_validation_error(api: Api) -> None:
+    reply = api.call("GET", "/tournaments", query={"after": "garbage"})
+    assert reply.status == 422

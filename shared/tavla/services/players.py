@@ -96,6 +96,19 @@ def notifications(caller: Caller, limit: int = 50) -> list[Notification]:
     return [Notification.model_validate(n) for n in note_store.latest(tavla_id, limit)]
 
 
+PRIVACY_NOTICE = {
+    "controller": "The federation or club running the tournament, through the Tavla platform.",
+    "public": ["name", "club", "city", "results", "ranking", "rating"],
+    "private": ["phone", "email", "gender", "birth_year"],
+    "who_sees_private_data": "Phone and e-mail are shown only to the organisers and referees of a "
+    "tournament you entered (R12.1); gender and birth year only decide category-prize eligibility, "
+    "which is the only thing shown about them.",
+    "why": "To run the tournaments you enter: registration, check-in, table calls, results, "
+    "ratings, season points and prizes.",
+    "your_rights": "GET /me/data shows everything held about you; PATCH /me corrects it.",
+}
+
+
 def my_data(caller: Caller) -> dict[str, Any]:
     """Everything held about the caller (R12.2): profile, private fields, entries, messages."""
     tavla_id = store.tavla_id_of(caller.sub)
@@ -108,8 +121,7 @@ def my_data(caller: Caller) -> dict[str, Any]:
             for e in entries
         ],
         "notifications": [n.model_dump() for n in notifications(caller, limit=1000)],
-        "processing": "Name, club, city, results and ranking are public; phone and e-mail are shown only "
-        "to the organisers and referees of tournaments you enter (R12.1).",
+        "privacy_notice": PRIVACY_NOTICE,
     }
 
 

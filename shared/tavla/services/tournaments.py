@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from pydantic import ValidationError
@@ -109,8 +109,9 @@ def get(tournament_id: str) -> Tournament:
     return _tournament(store.get(tournament_id))
 
 
-def calendar(limit: int, after: str | None) -> dict[str, Any]:
-    items, next_key = store.calendar(limit, after)
+def calendar(limit: int, after: str | None, upcoming: bool, now: datetime) -> dict[str, Any]:
+    """The public calendar by start time: by default from yesterday on, so today's stay listed."""
+    items, next_key = store.calendar(limit, after, now - timedelta(days=1) if upcoming else None)
     return {
         "tournaments": [TournamentSummary.model_validate(i).model_dump(mode="json") for i in items],
         "next": next_key,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from botocore.exceptions import ClientError
@@ -14,7 +14,8 @@ from tavla.store.schema import MAIN
 
 
 def calendar_sort_key(starts_at: datetime, tournament_id: str) -> str:
-    return f"{starts_at.isoformat()}#{tournament_id}"
+    """Start time in UTC (so string order is time order whatever the offset), then the id."""
+    return f"{starts_at.astimezone(UTC).isoformat()}#{tournament_id}"
 
 
 def create(item: Item, audit: dict[str, Any]) -> None:
@@ -39,7 +40,7 @@ def get(tournament_id: str) -> Item:
     return deserialize(response["Item"])
 
 
-def calendar(limit: int, after: str | None) -> tuple[list[Item], str | None]:
+def calendar(limit: int, after: str | None, starting_from: datetime | None) -> tuple[list[Item], str | None]:
     """Tournaments by start time (public calendar), paginated by the last sort key seen."""
     query: dict[str, Any] = {
         "TableName": table_name(MAIN),
@@ -48,6 +49,9 @@ def calendar(limit: int, after: str | None) -> tuple[list[Item], str | None]:
         "ExpressionAttributeValues": {":cal": {"S": keys.CALENDAR}},
         "Limit": limit,
     }
+    if starting_from is not None:
+        query["KeyConditionExpression"] += " AND gsi1sk >= :start"
+        query["ExpressionAttributeValues"][":start"] = {"S": starting_from.astimezone(UTC).isoformat()}
     if after:
         query["ExclusiveStartKey"] = {
             "gsi1pk": {"S": keys.CALENDAR},
