@@ -14,7 +14,7 @@ from tavla.models.registrations import (
     EntryWithContacts,
 )
 from tavla.services.access import require_organiser, require_staff
-from tavla.services.registrations import ordered
+from tavla.services.registrations import entry_fields, ordered
 from tavla.store import players as player_store
 from tavla.store import registrations as store
 from tavla.store import tournaments as tournament_store
@@ -88,19 +88,12 @@ def entries_with_contacts(caller: Caller, tournament_id: str) -> EntriesWithCont
     profiles = player_store.get_profiles(ids)
     contacts = player_store.get_contacts(ids)
 
-    def line(r: dict[str, object], position: int) -> EntryWithContacts:
-        tid = str(r["tavla_id"])
-        p, c = profiles.get(tid, {}), contacts.get(tid, {})
+    def line(registration: Item, position: int) -> EntryWithContacts:
+        private = contacts.get(registration["tavla_id"], {})
         return EntryWithContacts(
-            tavla_id=tid,
-            name=p.get("name", tid),
-            club=p.get("club"),
-            city=p.get("city"),
-            status=r["status"],
-            position=position,
-            checked_in="checked_in_at" in r,
-            phone=c.get("phone"),
-            email=c.get("email"),
+            **entry_fields(registration, position, profiles),
+            phone=private.get("phone"),
+            email=private.get("email"),
         )
 
     return EntriesWithContacts(

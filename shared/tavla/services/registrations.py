@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import time
 from datetime import datetime
+from typing import Any
 
 from tavla import events, ids
 from tavla.errors import Busy, Invalid, RegistrationClosed, TournamentNotFound
@@ -69,7 +70,7 @@ def register(
             "gsi1sk": calendar_sort_key(datetime.fromisoformat(tournament["starts_at"]), tournament_id),
         }
         try:
-            if tournament["registered"] < tournament["capacity"] and not tournament["waiting"]:
+            if store.has_free_place(tournament):
                 store.add_registered(tournament_id, {**entry, "status": "registered"}, now)
                 return RegistrationResult(status="registered", checkin_code=code)
             position = store.add_waiting(tournament_id, {**entry, "status": "waitlisted"}, tournament, now)
@@ -101,7 +102,7 @@ def withdraw(
             store.withdraw(tournament_id, tavla_id, head, now, audit)
         except store.WaitingWithdrawal:
             store.withdraw_waiting(tournament_id, tavla_id, audit)
-            return WithdrawalResult(refund_due=Money(amount=0))
+            return WithdrawalResult(refund_due=Money(amount=_refund(tournament, now)))
         except store.Contended:
             _backoff(attempt, rng)
             continue
@@ -186,19 +187,22 @@ def entries(tournament_id: str) -> Entries:
     main, waiting = ordered(store.all_entries(tournament_id))
     profiles = player_store.get_profiles([r["tavla_id"] for r in main + waiting])
 
-    def line(r: Item, position: int) -> Entry:
-        p = profiles.get(r["tavla_id"], {})
-        return Entry(
-            tavla_id=r["tavla_id"],
-            name=p.get("name", r["tavla_id"]),
-            club=p.get("club"),
-            city=p.get("city"),
-            status=r["status"],
-            position=position,
-            checked_in="checked_in_at" in r,
-        )
-
     return Entries(
-        main=[line(r, i) for i, r in enumerate(main, 1)],
-        waiting=[line(r, i) for i, r in enumerate(waiting, 1)],
+        main=[Entry(**entry_fields(r, i, profiles)) for i, r in enumerate(main, 1)],
+        waiting=[Entry(**entry_fields(r, i, profiles)) for i, r in enumerate(waiting, 1)],
     )
+
+
+def entry_fields(registration: Item, position: int, profiles: dict[str, Item]) -> dict[str, Any]:
+    """One line of an entry list: the registration with the player's public profile."""
+    tavla_id = registration["tavla_id"]
+    profile = profiles.get(tavla_id, {})
+    return {
+        "tavla_id": tavla_id,
+        "name": profile.get("name", tavla_id),
+        "club": profile.get("club"),
+        "city": profile.get("city"),
+        "status": registration["status"],
+        "position": position,
+        "checked_in": "checked_in_at" in registration,
+    }

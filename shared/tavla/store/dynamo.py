@@ -83,3 +83,33 @@ def cancellation_codes(error: Exception) -> list[str]:
 def error_code(error: Exception) -> str:
     response = getattr(error, "response", {}) or {}
     return str(response.get("Error", {}).get("Code", ""))
+
+
+def batch_get(spec: TableSpec, keys: list[dict[str, Any]], *, consistent: bool = False) -> list[Item]:
+    """BatchGetItem on one table, in chunks of 100, retrying the keys left unprocessed."""
+    items: list[Item] = []
+    for start in range(0, len(keys), 100):
+        items.extend(batch_get_tables({spec: keys[start : start + 100]}, consistent=consistent)[spec.name])
+    return items
+
+
+def batch_get_tables(
+    wanted: dict[TableSpec, list[dict[str, Any]]], *, consistent: bool = False
+) -> dict[str, list[Item]]:
+    """One BatchGetItem across tables (at most 100 keys in all), unprocessed keys retried.
+
+    Returns the items found per logical table name.
+    """
+    names = {table_name(spec): spec.name for spec in wanted}
+    found: dict[str, list[Item]] = {spec.name: [] for spec in wanted}
+    request: dict[str, Any] = {
+        table_name(spec): {"Keys": keys, "ConsistentRead": consistent}
+        for spec, keys in wanted.items()
+        if keys
+    }
+    while request:
+        response = client().batch_get_item(RequestItems=request)
+        for name, items in response["Responses"].items():
+            found[names[name]].extend(deserialize(i) for i in items)
+        request = response.get("UnprocessedKeys") or {}
+    return found

@@ -9,8 +9,17 @@ from botocore.exceptions import ClientError
 
 from tavla.errors import Conflict, PlayerNotFound, ProfileExists, ProfileMissing
 from tavla.store import keys, registrations
-from tavla.store.dynamo import Item, cancellation_codes, client, deserialize, serialize, table_name
-from tavla.store.schema import CONTACTS, MAIN, TableSpec
+from tavla.store.dynamo import (
+    Item,
+    batch_get,
+    batch_get_tables,
+    cancellation_codes,
+    client,
+    deserialize,
+    serialize,
+    table_name,
+)
+from tavla.store.schema import CONTACTS, MAIN
 
 
 class TavlaIdTaken(Exception):
@@ -74,39 +83,20 @@ def get_profile(tavla_id: str) -> Item:
 
 
 def get_profile_and_contacts(tavla_id: str) -> tuple[Item, Item]:
-    response = client().batch_get_item(
-        RequestItems={
-            table_name(MAIN): {"Keys": [keys.profile(tavla_id)]},
-            table_name(CONTACTS): {"Keys": [keys.contacts(tavla_id)]},
-        }
-    )
-    found = response["Responses"]
-    profiles = found.get(table_name(MAIN), [])
-    if not profiles:
+    found = batch_get_tables({MAIN: [keys.profile(tavla_id)], CONTACTS: [keys.contacts(tavla_id)]})
+    if not found[MAIN.name]:
         raise PlayerNotFound(f"No player with Tavla ID {tavla_id}.")
-    contacts = found.get(table_name(CONTACTS), [])
-    return deserialize(profiles[0]), (deserialize(contacts[0]) if contacts else {})
+    contacts = found[CONTACTS.name]
+    return found[MAIN.name][0], (contacts[0] if contacts else {})
 
 
 def get_profiles(tavla_ids: list[str]) -> dict[str, Item]:
     """Public profiles by Tavla ID (BatchGetItem in chunks of 100, unprocessed keys retried)."""
-    return {p["tavla_id"]: p for p in _batch_get(MAIN, [keys.profile(t) for t in set(tavla_ids)])}
+    return {p["tavla_id"]: p for p in batch_get(MAIN, [keys.profile(t) for t in set(tavla_ids)])}
 
 
 def get_contacts(tavla_ids: list[str]) -> dict[str, Item]:
-    return {c["tavla_id"]: c for c in _batch_get(CONTACTS, [keys.contacts(t) for t in set(tavla_ids)])}
-
-
-def _batch_get(spec: TableSpec, all_keys: list[dict[str, Any]]) -> list[Item]:
-    name = table_name(spec)
-    items: list[Item] = []
-    for start in range(0, len(all_keys), 100):
-        request: dict[str, Any] = {name: {"Keys": all_keys[start : start + 100]}}
-        while request:
-            response = client().batch_get_item(RequestItems=request)
-            items.extend(deserialize(i) for i in response["Responses"].get(name, []))
-            request = response.get("UnprocessedKeys") or {}
-    return items
+    return {c["tavla_id"]: c for c in batch_get(CONTACTS, [keys.contacts(t) for t in set(tavla_ids)])}
 
 
 def update(tavla_id: str, profile: Item, contacts: Item) -> None:

@@ -19,6 +19,7 @@ from tavla.errors import AlreadyRegistered, CheckinClosed, NotRegistered, Regist
 from tavla.store import keys
 from tavla.store.dynamo import (
     Item,
+    batch_get,
     cancellation_codes,
     client,
     deserialize,
@@ -66,10 +67,7 @@ def snapshot(tournament_id: str, *, sub: str | None = None, tavla_id: str | None
     if tavla_id is not None:
         wanted.append(keys.registration(tournament_id, tavla_id))
         wanted.append(keys.profile(tavla_id))
-    response = client().batch_get_item(
-        RequestItems={table_name(MAIN): {"Keys": wanted, "ConsistentRead": True}}
-    )
-    found = [deserialize(i) for i in response["Responses"].get(table_name(MAIN), [])]
+    found = batch_get(MAIN, wanted, consistent=True)
     by_sk = {i["sk"]: i for i in found}
     registration = next((i for i in found if i["sk"].startswith(keys.REG_PREFIX)), None)
     identity = by_sk.get("IDENTITY")
@@ -116,7 +114,7 @@ def _closed_or(meta_after_failure: Item | None, now: datetime) -> None:
         raise RegistrationClosed("Registration for this tournament is closed.")
 
 
-def _has_free_place(tournament: Item) -> bool:
+def has_free_place(tournament: Item) -> bool:
     """A newcomer may take a main-list place: one is free and nobody is waiting for it."""
     return int(tournament.get("registered", 0)) < int(tournament["capacity"]) and not tournament.get(
         "waiting"
@@ -206,7 +204,7 @@ def add_waiting(tournament_id: str, registration: Item, seen: Item, now: datetim
     except ClientError as error:
         _raise_for_entry(error, now)
         current = _old_item(error, 0)
-        if current is not None and _has_free_place(current):
+        if current is not None and has_free_place(current):
             raise NotFull from error
         if current is not None:
             raise Contended from error
