@@ -23,6 +23,9 @@ from typing import Any
 # Public name -> the module that defines it. Loaded on first use, so a Lambda that needs
 # one rule does not pay at cold start for every draw algorithm (and networkx).
 _EXPORTS = {
+    "MatchPoints": "tavla.rules.points",
+    "LEAGUE_POINTS": "tavla.rules.points",
+    "SWISS_POINTS": "tavla.rules.points",
     "start_match": "tavla.rules.match",
     "apply_action": "tavla.rules.match",
     "replay": "tavla.rules.match",
@@ -65,7 +68,6 @@ _EXPORTS = {
     "rate_match": "tavla.rules.rating",
     "replay_player": "tavla.rules.rating",
     "refund_due": "tavla.rules.refunds",
-    "LeaguePoints": "tavla.rules.round_robin",
     "draw_round_robin": "tavla.rules.round_robin",
     "league_points": "tavla.rules.round_robin",
     "SeasonSettings": "tavla.rules.season",

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from tavla.rules.entrants import Entrant, MatchRecord, Pairing
 from tavla.rules.errors import RuleViolation
+from tavla.rules.points import LEAGUE_POINTS, MatchPoints
 from tavla.rules.seeding import SeedingMode, seed_order
 
 
@@ -104,23 +105,12 @@ def draw_round_robin(
     )
 
 
-class LeaguePoints(BaseModel):
-    """League points as set on the league page (R5.6); default 2 for a win, 1 for a loss, 0 for a forfeit."""
-
-    model_config = ConfigDict(frozen=True)
-
-    win: int = 2
-    loss: int = 1
-    forfeit: int = 0
-    bye: int = 0
-
-
 class ImpossibleLeaguePoints(RuleViolation):
     """League points where a loss earns more than a win, or a forfeit more than a loss."""
 
 
 def league_points(
-    records: Iterable[MatchRecord], points: LeaguePoints | None = None, players: Iterable[str] = ()
+    records: Iterable[MatchRecord], points: MatchPoints = LEAGUE_POINTS, players: Iterable[str] = ()
 ) -> dict[str, int]:
     """League points per player from finished matches (R5.6).
 
@@ -128,7 +118,7 @@ def league_points(
     scores `bye`. Refuses points where a loss beats a win or a forfeit beats a loss. Every id
     in `players` appears, with 0 if it has no result yet.
     """
-    scale = points or LeaguePoints()
+    scale = points
     if not scale.win >= scale.loss >= scale.forfeit:
         raise ImpossibleLeaguePoints(
             f"league points must give a win ({scale.win}) at least a loss ({scale.loss}) "

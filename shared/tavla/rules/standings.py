@@ -28,9 +28,9 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from tavla.rules.entrants import MatchRecord
 from tavla.rules.errors import RuleViolation
+from tavla.rules.points import SWISS_POINTS, MatchPoints
 
 __all__ = [
-    "PointsSystem",
     "Standing",
     "StandingsError",
     "TableRow",
@@ -84,22 +84,6 @@ class TableRow(Standing):
     head_to_head_difference: int
     point_difference: int
     buchholz: int
-
-
-class PointsSystem(BaseModel):
-    """Match points of a Swiss or league event (R5.6: set on the league page).
-
-    Defaults (Swiss): a win or a BYE is 1 point, a loss 0, losing by forfeit 0. A league
-    may set e.g. win 2, loss 1, forfeit 0; the forfeiting player gets `forfeit`. Same
-    fields as `round_robin.LeaguePoints`: `PointsSystem(**league_points.model_dump())`.
-    """
-
-    model_config = ConfigDict(frozen=True)
-
-    win: int = 1
-    loss: int = 0
-    forfeit: int = 0
-    bye: int = 1
 
 
 def _check_field(players: Iterable[str], disqualified: Set[str]) -> list[str]:
@@ -224,12 +208,12 @@ def knockout_standings(
 def table_standings(
     players: Iterable[str],
     matches: Iterable[MatchRecord],
-    points: PointsSystem | None = None,
+    points: MatchPoints = SWISS_POINTS,
     disqualified: Set[str] = frozenset(),
 ) -> list[TableRow]:
     """Swiss / league standings with the tie-break chain of R10.2 (seed 002 section 12).
 
-    1. match points (`PointsSystem`; a BYE earns `bye` points);
+    1. match points (`MatchPoints`; a BYE earns `bye` points);
     2. head-to-head ("αλληλοδιαφορά"): among the players level on points, first the match
        points earned in their matches against each other, then the game-point difference
        in those matches - applied only when every two of them have met (a Swiss event rarely
@@ -240,7 +224,7 @@ def table_standings(
     Players level on all four share the place. Disqualified players are left out (R8.3).
     Guarantees: a permutation of the non-disqualified field, places 1..n without gaps.
     """
-    system = points or PointsSystem()
+    system = points
     field = _check_field(players, disqualified)
     fieldset = set(field)
     recs = list(matches)
@@ -291,7 +275,7 @@ def table_standings(
 
 
 def _head_to_head(
-    group: Sequence[str], matches: Sequence[MatchRecord], system: PointsSystem
+    group: Sequence[str], matches: Sequence[MatchRecord], system: MatchPoints
 ) -> dict[str, tuple[int, int]]:
     """(match points, game-point difference) of each player in the matches within `group`;
     all zero unless every two players of the group have met."""

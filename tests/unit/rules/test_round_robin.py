@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tavla.rules.entrants import Entrant, MatchRecord
+from tavla.rules.points import MatchPoints
 from tavla.rules.round_robin import (
     DuplicateLeaguePlayer,
     ImpossibleLeaguePoints,
     InvalidLeagueResult,
-    LeaguePoints,
     LeagueTooSmall,
     berger_rounds,
     draw_round_robin,
@@ -122,7 +122,7 @@ def test_league_points_default_to_two_for_a_win_one_for_a_loss_nothing_for_a_for
 
 def test_league_points_follow_the_league_page_settings():
     """R5.6: the organiser sets the points, the BYE included."""
-    points = LeaguePoints(win=3, loss=0, forfeit=-1, bye=3)
+    points = MatchPoints(win=3, loss=0, forfeit=-1, bye=3)
     records = [
         MatchRecord(round=1, home="a", away="b", winner="b", forfeit=True),
         MatchRecord(round=2, home="a", away=None, winner="a"),
@@ -133,7 +133,7 @@ def test_league_points_follow_the_league_page_settings():
 def test_a_loss_worth_more_than_a_win_is_refused():
     """R5.6: impossible point settings are refused."""
     with pytest.raises(ImpossibleLeaguePoints, match="win"):
-        league_points([], LeaguePoints(win=1, loss=2))
+        league_points([], MatchPoints(win=1, loss=2))
 
 
 def test_a_result_whose_winner_did_not_play_is_refused():

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from tavla.rules.entrants import MatchRecord
 from tavla.rules.errors import RuleViolation
+from tavla.rules.points import MatchPoints
 from tavla.rules.standings import (
-    PointsSystem,
     Standing,
     StandingsError,
     knockout_standings,
@@ -275,7 +275,7 @@ def test_players_level_after_the_whole_chain_share_the_place() -> None:
 
 def test_league_points_system_and_forfeits() -> None:
     """R5.6, R8.1: league page sets win 2, loss 1, forfeit 0; forfeit scored length-0."""
-    system = PointsSystem(win=2, loss=1, forfeit=0, bye=2)
+    system = MatchPoints(win=2, loss=1, forfeit=0, bye=2)
     matches = [win(1, "a", "b", (7, 5)), win(1, "c", "d", (7, 0), forfeit=True), win(2, "a", "c", (7, 6))]
     rows = {r.player_id: r for r in table_standings(["a", "b", "c", "d"], matches, system)}
     assert rows["a"].points == 4 and rows["b"].points == 1 and rows["c"].points == 3
@@ -308,7 +308,7 @@ def test_round_robin_standings_are_a_consistent_permutation(n: int, seed: int, w
             lo = rng.randint(0, 4)
             matches.append(win(1, a, b, (5, lo)) if rng.random() < 0.5 else win(1, b, a, (5, lo)))
     dq = data.draw(st.sets(st.sampled_from(players), max_size=n - 1))
-    system = PointsSystem(win=win_pts, loss=0)
+    system = MatchPoints(win=win_pts, loss=0)
     rows = table_standings(players, matches, system, disqualified=dq)
     assert_well_formed(rows, set(players) - dq)
     assert [r.points for r in rows] == sorted((r.points for r in rows), reverse=True)

@@ -1,0 +1,23 @@
+"""What a match is worth in a Swiss or league table (R5.5, R5.6: set on the league page)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+
+class MatchPoints(BaseModel):
+    """Points for a win, a loss, a loss by forfeit (to the forfeiting player) and a BYE.
+
+    The defaults are the Swiss ones: a win or a BYE is 1 point, a loss 0.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    win: int = 1
+    loss: int = 0
+    forfeit: int = 0
+    bye: int = 1
+
+
+SWISS_POINTS = MatchPoints()
+LEAGUE_POINTS = MatchPoints(win=2, loss=1, forfeit=0, bye=0)
