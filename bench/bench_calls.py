@@ -60,18 +60,12 @@ def _count(action: Callable[[], Any]) -> int:
 def main() -> int:
     with _aws():
         from tests.service.conftest import Api
-        from tests.service.helpers import ORGANISER, create_player, create_tournament
+        from tests.service.helpers import appoint_referee, create_player, create_tournament
 
         api = Api()
         tid = create_tournament(api, capacity=3)
         referee = create_player(api, "ref")
-        api.call(
-            "PUT",
-            "/tournaments/{tournament_id}/staff",
-            params={"tournament_id": tid},
-            user=ORGANISER,
-            body={"staff": [{"tavla_id": referee, "role": "referee"}]},
-        )
+        appoint_referee(api, tid, referee)
         players = [create_player(api, f"p{i}", phone=f"+3069700000{i:02d}") for i in range(5)]
         path = "/tournaments/{tournament_id}/registrations"
         params = {"tournament_id": tid}

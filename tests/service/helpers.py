@@ -55,3 +55,15 @@ def entries(api: Api, tournament_id: str) -> Any:
     reply = api.call("GET", "/tournaments/{tournament_id}/entries", params={"tournament_id": tournament_id})
     assert reply.status == 200, reply.body
     return reply.body
+
+
+def appoint_referee(api: Api, tournament_id: str, tavla_id: str) -> None:
+    """The organiser makes a player the tournament's referee (R1.3)."""
+    reply = api.call(
+        "PUT",
+        "/tournaments/{tournament_id}/staff",
+        params={"tournament_id": tournament_id},
+        user=ORGANISER,
+        body={"staff": [{"tavla_id": tavla_id, "role": "referee"}]},
+    )
+    assert reply.status == 200, reply.body

@@ -5,19 +5,13 @@ from __future__ import annotations
 import jwt
 
 from tests.service.conftest import Api
-from tests.service.helpers import ORGANISER, create_player, create_tournament, register
+from tests.service.helpers import ORGANISER, appoint_referee, create_player, create_tournament, register
 
 
 def setup_day(api: Api, capacity: int = 4) -> tuple[str, str]:
     tid = create_tournament(api, capacity=capacity)
     referee = create_player(api, "ref", name="Referee")
-    api.call(
-        "PUT",
-        "/tournaments/{tournament_id}/staff",
-        params={"tournament_id": tid},
-        user=ORGANISER,
-        body={"staff": [{"tavla_id": referee, "role": "referee"}]},
-    )
+    appoint_referee(api, tid, referee)
     return tid, referee
 
 

@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from tests.service.conftest import Api
-from tests.service.helpers import ORGANISER, create_player, create_tournament, tournament_body
+from tests.service.helpers import (
+    ORGANISER,
+    appoint_referee,
+    create_player,
+    create_tournament,
+    tournament_body,
+)
 
 
 def get(api: Api, tid: str):
@@ -148,13 +154,7 @@ def test_every_staff_action_is_in_the_audit_trail(api: Api) -> None:
     """Who did what, when: settings, staff changes and check-ins are recorded."""
     tid = create_tournament(api)
     referee = create_player(api, "ref")
-    api.call(
-        "PUT",
-        "/tournaments/{tournament_id}/staff",
-        params={"tournament_id": tid},
-        user=ORGANISER,
-        body={"staff": [{"tavla_id": referee, "role": "referee"}]},
-    )
+    appoint_referee(api, tid, referee)
     api.call(
         "PATCH",
         "/tournaments/{tournament_id}",
