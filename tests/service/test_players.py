@@ -127,6 +127,8 @@ def test_merge_moves_entries_and_sign_in_to_the_kept_account(api: Api) -> None:
     ).body
     assert [e["tavla_id"] for e in entries["main"]] == [keep]
     assert api.call("GET", "/me", user="u2").body["tavla_id"] == keep
+    old = api.call("GET", "/players/{tavla_id}", params={"tavla_id": dup}).body
+    assert (old["tavla_id"], old["name"]) == (keep, "Nikos P.")
 
 
 def test_merge_of_two_entries_in_one_tournament_is_refused(api: Api) -> None:

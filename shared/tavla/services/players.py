@@ -80,7 +80,11 @@ def update_me(caller: Caller, body: ProfileUpdate) -> MyProfile:
 
 
 def public_profile(tavla_id: str) -> PublicProfile:
-    return _public(store.get_profile(tavla_id.upper()))
+    """A player's public profile; a merged-away Tavla ID shows the account it was merged into."""
+    profile = store.get_profile(tavla_id.upper())
+    if profile.get("merged_into"):
+        profile = store.get_profile(profile["merged_into"])
+    return _public(profile)
 
 
 def checkin_pass(caller: Caller, now: datetime) -> CheckinPass:
