@@ -97,6 +97,8 @@ FUNCTIONS: tuple[Function, ...] = (
         module="functions.tournaments.handler",
         description="Tournament pages, settings and per-tournament staff",
         tables={MAIN.name: "read_write"},
+        publishes_events=True,  # raising capacity promotes waiting players, who are told
+        idempotent=True,
     ),
     Function(
         name="registrations",
@@ -104,6 +106,7 @@ FUNCTIONS: tuple[Function, ...] = (
         description="Registration, waiting list, withdrawal with promotion, public entry list",
         tables={MAIN.name: "read_write"},
         publishes_events=True,
+        idempotent=True,
     ),
     Function(
         name="checkin",

@@ -9,7 +9,8 @@ from aws_lambda_powertools.event_handler.openapi.params import Path
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from tavla import clock
-from tavla.http import SIGNED_IN, caller, make_resolver
+from tavla.http import SIGNED_IN, IdempotencyKey, caller, make_resolver
+from tavla.idempotency import once
 from tavla.models.registrations import Entries, RegistrationRequest, RegistrationResult, WithdrawalResult
 from tavla.services import registrations
 
@@ -23,11 +24,24 @@ TournamentId = Annotated[str, Path(max_length=64)]
     "/tournaments/<tournament_id>/registrations", security=SIGNED_IN, tags=["registration"], status_code=201
 )
 def register(
-    tournament_id: TournamentId, body: RegistrationRequest | None = None
+    tournament_id: TournamentId,
+    body: RegistrationRequest | None = None,
+    idempotency_key: IdempotencyKey = None,
 ) -> tuple[RegistrationResult, int]:
-    """Register myself: a place if one is free, else the waiting list (R3.1, R3.2)."""
-    division = body.division if body else "main"
-    return registrations.register(caller(app), tournament_id, division, clock.now()), 201
+    """Register myself: a place if one is free, else the waiting list (R3.1, R3.2).
+
+    With an `Idempotency-Key` header a retry returns the first answer, not a 409.
+    """
+    who, division = caller(app), body.division if body else "main"
+    result = once(
+        f"register.{tournament_id}",
+        who.sub,
+        idempotency_key,
+        lambda: registrations.register(who, tournament_id, division, clock.now()),
+        RegistrationResult,
+        app.lambda_context,
+    )
+    return result, 201
 
 
 @app.delete("/tournaments/<tournament_id>/registrations/me", security=SIGNED_IN, tags=["registration"])

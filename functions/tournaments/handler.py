@@ -9,7 +9,8 @@ from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from tavla import clock
-from tavla.http import SIGNED_IN, caller, make_resolver
+from tavla.http import SIGNED_IN, IdempotencyKey, caller, make_resolver
+from tavla.idempotency import once
 from tavla.models.tournaments import StaffUpdate, Tournament, TournamentCreate, TournamentUpdate
 from tavla.services import tournaments
 
@@ -20,9 +21,23 @@ TournamentId = Annotated[str, Path(max_length=64)]
 
 
 @app.post("/tournaments", security=SIGNED_IN, tags=["tournaments"], status_code=201)
-def create_tournament(body: TournamentCreate) -> tuple[Tournament, int]:
-    """Create a tournament page (organisers); the caller becomes its organiser (R2.1)."""
-    return tournaments.create(caller(app), body, clock.now()), 201
+def create_tournament(
+    body: TournamentCreate, idempotency_key: IdempotencyKey = None
+) -> tuple[Tournament, int]:
+    """Create a tournament page (organisers); the caller becomes its organiser (R2.1).
+
+    With an `Idempotency-Key` header a retry returns the tournament the first call created.
+    """
+    who = caller(app)
+    created = once(
+        "create_tournament",
+        who.sub,
+        idempotency_key,
+        lambda: tournaments.create(who, body, clock.now()),
+        Tournament,
+        app.lambda_context,
+    )
+    return created, 201
 
 
 @app.get("/tournaments", tags=["tournaments"])

@@ -43,8 +43,9 @@ class Client:
         groups: tuple[str, ...] = (),
         raw: str | None = None,
         token: str | None = None,
+        headers: dict[str, str] | None = None,
     ) -> Reply:
-        headers = {"Content-Type": "application/json"}
+        headers = {"Content-Type": "application/json", **(headers or {})}
         if token is not None:
             headers["Authorization"] = f"Bearer {token}"
         elif user is not None:

@@ -106,3 +106,21 @@ def test_places_added_by_the_organiser_go_to_the_waiting_list_in_order(stack) ->
     left = client.call("DELETE", f"/tournaments/{solo}/registrations/me", user=users[0])
     assert (left.status, left.body["promoted"]) == (200, None)
     assert client.call("GET", f"/tournaments/{solo}").body["registered"] == 0
+
+
+def test_simultaneous_retries_with_one_idempotency_key_register_once(stack) -> None:
+    """A phone that retries a lost registration 5 times at once gets one place, not a 409."""
+    client = Client(stack)
+    tid = tournament(client, "org-retry", capacity=8)
+    (user,) = players(client, "retry", 1)
+    key = {"Idempotency-Key": "retry-registration-1"}
+    replies = client.parallel(
+        [("POST", f"/tournaments/{tid}/registrations", None, {"user": user, "headers": key})] * 5, workers=5
+    )
+    assert {r.status for r in replies} <= {201, 409}
+    done = [r for r in replies if r.status == 201]
+    assert done and all(r.body == done[0].body for r in done)
+    assert all(r.error == "request_in_progress" for r in replies if r.status == 409)
+    again = client.call("POST", f"/tournaments/{tid}/registrations", user=user, headers=key)
+    assert (again.status, again.body) == (201, done[0].body)
+    assert len(client.call("GET", f"/tournaments/{tid}/entries").body["main"]) == 1

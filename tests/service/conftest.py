@@ -62,6 +62,19 @@ def _reset_clients() -> None:
 
 
 @dataclass
+class LambdaContext:
+    """What Lambda passes as `context` (Powertools reads these)."""
+
+    function_name: str
+    memory_limit_in_mb: int = 512
+    aws_request_id: str = "test-request"
+    invoked_function_arn: str = "arn:aws:lambda:eu-central-1:123456789012:function:test"
+
+    def get_remaining_time_in_millis(self) -> int:
+        return 10_000
+
+
+@dataclass
 class Reply:
     status: int
     body: Any
@@ -93,6 +106,7 @@ class Api:
         user: str | None = None,
         groups: tuple[str, ...] = (),
         query: dict[str, str] | None = None,
+        headers: dict[str, str] | None = None,
     ) -> Reply:
         function = self.routes[(method, template)]
         path = template
@@ -104,7 +118,10 @@ class Api:
             "rawPath": path,
             "rawQueryString": "&".join(f"{k}={v}" for k, v in (query or {}).items()),
             "queryStringParameters": query,
-            "headers": {"content-type": "application/json"},
+            "headers": {
+                "content-type": "application/json",
+                **{k.lower(): v for k, v in (headers or {}).items()},
+            },
             "pathParameters": params or {},
             "body": raw_body if raw_body is not None else (None if body is None else json.dumps(body)),
             "isBase64Encoded": False,
@@ -130,7 +147,7 @@ class Api:
             claims = {"sub": user, "cognito:groups": "[" + " ".join(groups) + "]"}
             event["requestContext"]["authorizer"] = {"jwt": {"claims": claims, "scopes": None}}
         module = importlib.import_module(function.module)
-        response = module.app.resolve(event, None)
+        response = module.app.resolve(event, LambdaContext(function.name))
         text = response.get("body") or "null"
         return Reply(response["statusCode"], json.loads(text))
 

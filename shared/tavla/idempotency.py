@@ -1,0 +1,64 @@
+"""A retried request answers like the first one (Powertools idempotency).
+
+Phones on a venue's Wi-Fi lose responses. A client that sends an `Idempotency-Key` header
+with a create request gets, on a retry with the same key, the response of the first
+attempt instead of a second tournament or a 409 "already registered". Without the header a
+request runs as usual. Records live in the idempotency table for a day.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from tavla.store.dynamo import client, table_name
+from tavla.store.schema import IDEMPOTENCY
+
+HEADER = "Idempotency-Key"
+KEPT_SECONDS = 24 * 3600
+
+Result = TypeVar("Result", bound=BaseModel)
+
+
+@cache
+def _persistence() -> Any:
+    from aws_lambda_powertools.utilities.idempotency import DynamoDBPersistenceLayer
+
+    return DynamoDBPersistenceLayer(table_name=table_name(IDEMPOTENCY), boto3_client=client())
+
+
+def once(
+    action: str,
+    caller: str,
+    key: str | None,
+    run: Callable[[], Result],
+    result: type[Result],
+    context: Any = None,
+) -> Result:
+    """Run `run` once per (action, caller, key); a repeat returns the first result.
+
+    `context` is the Lambda context: with it, an attempt cut off by the function's timeout
+    does not block a retry until the record expires.
+    """
+    if not key:
+        return run()
+    from aws_lambda_powertools.utilities.idempotency import IdempotencyConfig, idempotent_function
+
+    config = IdempotencyConfig(expires_after_seconds=KEPT_SECONDS)
+    if context is not None:
+        config.register_lambda_context(context)
+
+    def execute(request: dict[str, str]) -> dict[str, Any]:
+        return run().model_dump(mode="json")
+
+    guarded = idempotent_function(
+        execute,
+        data_keyword_argument="request",
+        persistence_store=_persistence(),
+        config=config,
+        key_prefix=f"tavla.{action}",
+    )
+    return result.model_validate(guarded(request={"caller": caller, "key": key}))
