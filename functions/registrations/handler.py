@@ -9,8 +9,8 @@ from aws_lambda_powertools.event_handler.openapi.params import Path
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from tavla import clock
-from tavla.http import SIGNED_IN, IdempotencyKey, caller, make_resolver
-from tavla.idempotency import once
+from tavla.http import SIGNED_IN, caller, make_resolver
+from tavla.idempotency import IdempotencyKey, once
 from tavla.models.registrations import Entries, RegistrationRequest, RegistrationResult, WithdrawalResult
 from tavla.services import registrations
 

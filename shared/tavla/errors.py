@@ -92,3 +92,9 @@ class Busy(Conflict):
     """Too many simultaneous changes to the same tournament; the client may retry."""
 
     code = "busy"
+
+
+class RequestInProgress(Conflict):
+    """The same request (same Idempotency-Key) is still being processed."""
+
+    code = "request_in_progress"

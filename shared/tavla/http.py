@@ -10,22 +10,17 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
-from aws_lambda_powertools.event_handler.openapi.params import Header
-from aws_lambda_powertools.utilities.idempotency.exceptions import IdempotencyAlreadyInProgressError
 
 from tavla.errors import DomainError, Unauthorized
 
 # Marks a route as needing a signed-in user (the API Gateway JWT authorizer in the cloud,
 # the local stack's check of the same token locally). Routes without it are public.
 SIGNED_IN: list[dict[str, list[str]]] = [{"bearerAuth": []}]
-
-# The optional Idempotency-Key header of create requests (see tavla.idempotency).
-IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", min_length=8, max_length=128)]
 
 ADMINS = "admins"
 ORGANISERS = "organisers"
@@ -72,12 +67,6 @@ def make_resolver() -> APIGatewayHttpResolver:
         if any(e.get("type") == "json_invalid" for e in errors):
             return error_response(400, "malformed_json", "The request body is not valid JSON.")
         return error_response(422, "validation_error", _describe(errors))
-
-    @app.exception_handler(IdempotencyAlreadyInProgressError)
-    def _in_progress(_: Exception) -> Response[str]:
-        return error_response(
-            409, "request_in_progress", "The same request is still being processed; retry shortly."
-        )
 
     @app.exception_handler(json.JSONDecodeError)
     def _json(_: json.JSONDecodeError) -> Response[str]:

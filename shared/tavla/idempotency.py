@@ -10,14 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
+from aws_lambda_powertools.event_handler.openapi.params import Header
 from pydantic import BaseModel
 
+from tavla.errors import RequestInProgress
 from tavla.store.dynamo import client, table_name
 from tavla.store.schema import IDEMPOTENCY
 
-HEADER = "Idempotency-Key"
+# The optional header of create requests, as a handler parameter (validated, documented).
+IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", min_length=8, max_length=128)]
 KEPT_SECONDS = 24 * 3600
 
 Result = TypeVar("Result", bound=BaseModel)
@@ -45,7 +48,9 @@ def once(
     """
     if not key:
         return run()
+    # imported here: the idempotency package costs ~0.1 s, paid only by requests that use it
     from aws_lambda_powertools.utilities.idempotency import IdempotencyConfig, idempotent_function
+    from aws_lambda_powertools.utilities.idempotency.exceptions import IdempotencyAlreadyInProgressError
 
     config = IdempotencyConfig(expires_after_seconds=KEPT_SECONDS)
     if context is not None:
@@ -61,4 +66,8 @@ def once(
         config=config,
         key_prefix=f"tavla.{action}",
     )
-    return result.model_validate(guarded(request={"caller": caller, "key": key}))
+    try:
+        answer = guarded(request={"caller": caller, "key": key})
+    except IdempotencyAlreadyInProgressError as error:
+        raise RequestInProgress("The same request is still being processed; retry shortly.") from error
+    return result.model_validate(answer)
