@@ -13,14 +13,12 @@ from aws_cdk import aws_apigateway as apigateway
 from aws_cdk import aws_apigatewayv2 as apigwv2
 from aws_cdk import aws_apigatewayv2_authorizers as authorizers
 from aws_cdk import aws_apigatewayv2_integrations as integrations
-from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from cdk_nag import NagSuppressions
 from constructs import Construct
 
 from infra.auth import Auth
-from infra.lambdas import LOG_RETENTION
-from infra.registry import Function
+from infra.lambdas import LOG_RETENTION, Lambdas
 
 RATE_LIMIT = 200  # requests per second across the API, steady state
 BURST_LIMIT = 400
@@ -59,11 +57,11 @@ class Api(Construct):
         self,
         scope: Construct,
         construct_id: str,
-        functions: tuple[Function, ...],
-        by_name: dict[str, lambda_.Function],
+        lambdas: Lambdas,
         auth: Auth,
     ) -> None:
         super().__init__(scope, construct_id)
+        functions, by_name = lambdas.specs, lambdas.by_name
         self.http_api = apigwv2.HttpApi(
             self,
             "Http",

@@ -16,6 +16,7 @@ from aws_cdk import aws_sqs as sqs
 from cdk_nag import NagSuppressions
 from constructs import Construct
 
+from infra.lambdas import Lambdas
 from infra.registry import EVENT_SOURCE, Function
 
 RETRY_ATTEMPTS = 2  # the maximum for Lambda's asynchronous invocations
@@ -34,10 +35,10 @@ class Events(Construct):
         self,
         scope: Construct,
         construct_id: str,
-        functions: tuple[Function, ...],
-        by_name: dict[str, lambda_.Function],
+        lambdas: Lambdas,
     ) -> None:
         super().__init__(scope, construct_id)
+        functions, by_name = lambdas.specs, lambdas.by_name
         self.bus = events.EventBus(self, "Bus", description="Tavla domain events")
         self.dead_letters = sqs.Queue(
             self,

@@ -41,6 +41,7 @@ class Lambdas(Construct):
             compatible_architectures=[ARCHITECTURE],
             description="The tavla rules library and its third-party runtime dependencies",
         )
+        self.specs = functions
         self.by_name: dict[str, lambda_.Function] = {f.name: self._function(f) for f in functions}
 
     def _function(self, spec: Function) -> lambda_.Function:

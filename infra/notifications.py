@@ -7,7 +7,7 @@ from aws_cdk import aws_lambda as lambda_
 from cdk_nag import NagSuppressions
 from constructs import Construct
 
-from infra.registry import Function
+from infra.lambdas import Lambdas
 
 
 class Notifications(Construct):
@@ -15,10 +15,10 @@ class Notifications(Construct):
         self,
         scope: Construct,
         construct_id: str,
-        functions: tuple[Function, ...],
-        by_name: dict[str, lambda_.Function],
+        lambdas: Lambdas,
     ) -> None:
         super().__init__(scope, construct_id)
+        functions, by_name = lambdas.specs, lambdas.by_name
         for spec in functions:
             if spec.sends_sms:
                 self._allow_sms(spec.name, by_name[spec.name])

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_secretsmanager as secretsmanager
 from cdk_nag import NagSuppressions
 from constructs import Construct
 
-from infra.registry import PASS_KEY_SECRET, Function
+from infra.lambdas import Lambdas
+from infra.registry import PASS_KEY_SECRET
 
 KEY_LENGTH = 64
 
@@ -17,10 +17,10 @@ class PassKey(Construct):
         self,
         scope: Construct,
         construct_id: str,
-        functions: tuple[Function, ...],
-        by_name: dict[str, lambda_.Function],
+        lambdas: Lambdas,
     ) -> None:
         super().__init__(scope, construct_id)
+        functions, by_name = lambdas.specs, lambdas.by_name
         self.secret = secretsmanager.Secret(
             self,
             PASS_KEY_SECRET,

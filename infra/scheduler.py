@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from aws_cdk import Stack
 from aws_cdk import aws_iam as iam
-from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_scheduler as scheduler
 from cdk_nag import NagSuppressions
 from constructs import Construct
 
-from infra.registry import Function
+from infra.lambdas import Lambdas
 
 
 class Scheduling(Construct):
@@ -25,10 +24,10 @@ class Scheduling(Construct):
         self,
         scope: Construct,
         construct_id: str,
-        functions: tuple[Function, ...],
-        by_name: dict[str, lambda_.Function],
+        lambdas: Lambdas,
     ) -> None:
         super().__init__(scope, construct_id)
+        functions, by_name = lambdas.specs, lambdas.by_name
         stack = Stack.of(self)
         self.group = scheduler.ScheduleGroup(self, "Group")
         self.invoke_role = iam.Role(

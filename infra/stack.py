@@ -28,12 +28,12 @@ class TavlaStack(Stack):
             for table, access in spec.table_specs():
                 self.tables.grant(by_name[spec.name], table, access)
                 by_name[spec.name].add_environment(table.env_var, self.tables.by_name[table.name].table_name)
-        self.events = Events(self, "Events", functions, by_name)
-        self.scheduling = Scheduling(self, "Scheduler", functions, by_name)
-        self.notifications = Notifications(self, "Notifications", functions, by_name)
-        self.pass_key = PassKey(self, "PassKey", functions, by_name)
+        self.events = Events(self, "Events", self.lambdas)
+        self.scheduling = Scheduling(self, "Scheduler", self.lambdas)
+        self.notifications = Notifications(self, "Notifications", self.lambdas)
+        self.pass_key = PassKey(self, "PassKey", self.lambdas)
         self.auth = Auth(self, "Auth")
-        self.api = Api(self, "Api", functions, by_name, self.auth)
+        self.api = Api(self, "Api", self.lambdas, self.auth)
 
         CfnOutput(self, "ApiUrl", value=self.api.url)
         CfnOutput(self, "UserPoolId", value=self.auth.user_pool.user_pool_id)
