@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, EmailStr, Field
 
 from tavla.models.common import Name, ShortText, StrictModel, TavlaId
+from tavla.rules.rating import START_RATING
 
 Gender = Literal["female", "male", "other"]
 
@@ -39,7 +40,7 @@ class PublicProfile(BaseModel):
     name: str
     club: str | None = None
     city: str | None = None
-    rating: float = 1500.0
+    rating: float = START_RATING
     rated_matches: int = 0
 
 

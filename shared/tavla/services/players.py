@@ -17,6 +17,7 @@ from tavla.models.players import (
     ProfileUpdate,
     PublicProfile,
 )
+from tavla.rules.rating import START_RATING
 from tavla.store import notifications as note_store
 from tavla.store import players as store
 from tavla.store import registrations as reg_store
@@ -53,7 +54,7 @@ def create(
         record = {
             **profile,
             "tavla_id": tavla_id,
-            "rating": 1500.0,
+            "rating": START_RATING,
             "rated_matches": 0,
             "created_at": now.isoformat(),
         }
