@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import json
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +28,13 @@ REGION = "eu-central-1"
 
 @pytest.fixture(autouse=True)
 def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    with mocked_aws(monkeypatch):
+        yield
+
+
+@contextmanager
+def mocked_aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """moto with the platform's tables, bus and pass-signing secret, and the environment naming them."""
     monkeypatch.setenv("AWS_DEFAULT_REGION", REGION)
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
