@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, EmailStr, Field
 
@@ -64,6 +64,26 @@ class Notification(BaseModel):
     message: str
     created_at: str
     data: dict[str, str] = Field(default_factory=dict)
+
+
+class PrivacyNotice(BaseModel):
+    """The data protection notice (R12.2)."""
+
+    controller: str
+    public: list[str] = Field(description="fields anyone may see")
+    private: list[str] = Field(description="fields only the player, and some the staff, see")
+    who_sees_private_data: str
+    why: str
+    your_rights: str
+
+
+class MyData(BaseModel):
+    """Everything held about me (R12.2)."""
+
+    profile: MyProfile
+    registrations: list[dict[str, Any]]
+    notifications: list[Notification]
+    privacy_notice: PrivacyNotice
 
 
 class MergeRequest(StrictModel):

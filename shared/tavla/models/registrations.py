@@ -70,6 +70,10 @@ class CheckinRequest(StrictModel):
         return self
 
 
+class CheckinState(BaseModel):
+    checkin_open: bool = Field(description="false once check-in is closed (R4.2)")
+
+
 class CheckinResult(BaseModel):
     tavla_id: str
     name: str

@@ -180,6 +180,12 @@ class StaffUpdate(StrictModel):
     staff: list[StaffMember] = Field(max_length=50)
 
 
+class Staff(BaseModel):
+    """The referees and organisers just set (R1.3)."""
+
+    staff: list[StaffMember]
+
+
 class EffectiveRules(BaseModel):
     """The rules the day is played by: the profile's defaults under the page's settings (R2.2)."""
 
@@ -221,3 +227,10 @@ class TournamentSummary(BaseModel):
     capacity: int
     registered: int
     waiting: int
+
+
+class Calendar(BaseModel):
+    """One page of the calendar by start time."""
+
+    tournaments: list[TournamentSummary]
+    next: str | None = Field(default=None, description="pass back as `after` for the following page")

@@ -12,7 +12,9 @@ from tavla import ids
 from tavla.errors import Conflict, Forbidden, Invalid, PlayerNotFound
 from tavla.http import Caller
 from tavla.models.tournaments import (
+    Calendar,
     EffectiveRules,
+    Staff,
     StaffUpdate,
     Tournament,
     TournamentCreate,
@@ -109,13 +111,10 @@ def get(tournament_id: str) -> Tournament:
     return _tournament(store.get(tournament_id))
 
 
-def calendar(limit: int, after: str | None, upcoming: bool, now: datetime) -> dict[str, Any]:
+def calendar(limit: int, after: str | None, upcoming: bool, now: datetime) -> Calendar:
     """The public calendar by start time: by default from yesterday on, so today's stay listed."""
     items, next_key = store.calendar(limit, after, now - timedelta(days=1) if upcoming else None)
-    return {
-        "tournaments": [TournamentSummary.model_validate(i).model_dump(mode="json") for i in items],
-        "next": next_key,
-    }
+    return Calendar(tournaments=[TournamentSummary.model_validate(i) for i in items], next=next_key)
 
 
 def update(caller: Caller, tournament_id: str, body: TournamentUpdate, now: datetime) -> Tournament:
@@ -148,7 +147,7 @@ def update(caller: Caller, tournament_id: str, body: TournamentUpdate, now: date
     return get(tournament_id)
 
 
-def put_staff(caller: Caller, tournament_id: str, body: StaffUpdate, now: datetime) -> dict[str, Any]:
+def put_staff(caller: Caller, tournament_id: str, body: StaffUpdate, now: datetime) -> Staff:
     """Replace the tournament's referees and organisers (R1.3); the caller stays organiser."""
     current = store.get(tournament_id)
     require_organiser(current, caller)
@@ -172,7 +171,7 @@ def put_staff(caller: Caller, tournament_id: str, body: StaffUpdate, now: dateti
             staff=[f"{m.tavla_id}:{m.role}" for m in body.staff],
         ),
     )
-    return {"staff": [{"tavla_id": m.tavla_id, "role": m.role} for m in body.staff]}
+    return Staff(staff=body.staff)
 
 
 def audit_trail(caller: Caller, tournament_id: str, limit: int) -> dict[str, Any]:
