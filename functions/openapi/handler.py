@@ -29,7 +29,9 @@ def document() -> str:
 @app.get(
     "/openapi.json",
     tags=["documentation"],
-    responses={200: {"description": "OpenAPI 3.1", "content": {"application/json": {"schema": {"type": "object"}}}}},
+    responses={
+        200: {"description": "OpenAPI 3.1", "content": {"application/json": {"schema": {"type": "object"}}}}
+    },
 )
 def openapi() -> Response[str]:
     """The API's OpenAPI document.

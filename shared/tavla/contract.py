@@ -128,8 +128,9 @@ def complete(route: Route) -> None:
     codes = {status: set(found) for status, found in declared.items()}
     for status, found in _implied(route).items():
         codes.setdefault(status, set()).update(found)
-    given = (route.responses or {}).get(route.status_code)
-    success: OpenAPIResponse = given or {"description": route.response_description}  # content: the return type
+    # Without "content" Powertools documents the handler's return type.
+    default: OpenAPIResponse = {"description": route.response_description or "Success"}
+    success = (route.responses or {}).get(route.status_code) or default
     responses: dict[int, OpenAPIResponse] = {route.status_code: success}
     # API Gateway answers 401 itself for a signed-in route, and 404 when a decoded path
     # parameter holds a "/" and the path fits no route.
@@ -142,7 +143,7 @@ def complete(route: Route) -> None:
 class Resolver(APIGatewayHttpResolver):
     """Powertools' HTTP API resolver whose OpenAPI document tells the truth about errors."""
 
-    def get_openapi_schema(self, **kwargs: Any) -> OpenAPI:  # type: ignore[override]
+    def get_openapi_schema(self, **kwargs: Any) -> OpenAPI:
         routes = self._static_routes + self._dynamic_routes
         for route in routes:
             complete(route)

@@ -88,7 +88,8 @@ def make_resolver() -> Resolver:
     @app.exception_handler(RuleViolation)
     def _rule(error: RuleViolation) -> Response[str]:
         # Services turn a violation that is about the input into Invalid (422) themselves.
-        return _domain(RuleBroken(str(error)))
+        refused = RuleBroken(str(error))
+        return error_response(refused.status, refused.code, refused.message)
 
     @app.exception_handler(RequestValidationError)
     def _validation(error: RequestValidationError) -> Response[str]:

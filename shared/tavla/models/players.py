@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, EmailStr, Field
 
-from tavla.models.common import Name, ShortText, StrictModel, TavlaId
+from tavla.models.common import Name, Phone, ShortText, StrictModel, TavlaId
 from tavla.rules.rating import START_RATING
 
 Gender = Literal["female", "male", "other"]
@@ -15,7 +15,7 @@ Gender = Literal["female", "male", "other"]
 class PrivateFields(StrictModel):
     """Private data (R1.2, R12): shown only to the player, and phone/e-mail to staff."""
 
-    phone: str | None = Field(default=None, max_length=32, description="Any common format; stored as E.164")
+    phone: Phone | None = None
     email: EmailStr | None = Field(default=None, max_length=254)
     gender: Gender | None = None
     birth_year: int | None = Field(default=None, ge=1900, le=2100)
