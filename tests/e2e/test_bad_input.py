@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 import jwt
 import pytest
 
-from tests.e2e.client import Client, future, players, tournament
+from tests.e2e.client import Client, players, tournament
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +74,13 @@ def test_unknown_ids_are_404(day) -> None:
 
 def test_registration_after_close_is_409_and_changes_nothing(stack, day) -> None:
     client, _, _, _, (_, _, outsider) = day
-    closing = tournament(client, "org-bad", registration_closes_at=future(0.0005), starts_at=future(1))
+    now = datetime.fromisoformat(stack.now())  # the platform's clock, which other tests moved on
+    closing = tournament(
+        client,
+        "org-bad",
+        registration_closes_at=(now + timedelta(seconds=60)).isoformat(),
+        starts_at=(now + timedelta(days=1)).isoformat(),
+    )
     stack.advance(120)
     before = snapshot(client, closing)
     assert_error(
