@@ -13,6 +13,7 @@ from tavla.contract import errors
 from tavla.errors import (
     AlreadyRegistered,
     Busy,
+    IdempotencyKeyReused,
     Invalid,
     NotRegistered,
     ProfileMissing,
@@ -43,6 +44,7 @@ TournamentId = Annotated[str, Path(max_length=64)]
         AlreadyRegistered,
         RegistrationClosed,
         RequestInProgress,
+        IdempotencyKeyReused,
         Busy,
     ),
 )

@@ -14,6 +14,7 @@ from tavla.errors import (
     Busy,
     Conflict,
     Forbidden,
+    IdempotencyKeyReused,
     Invalid,
     NotOrganiser,
     NotStaff,
@@ -44,7 +45,7 @@ TournamentId = Annotated[str, Path(max_length=64)]
     security=SIGNED_IN,
     tags=["tournaments"],
     status_code=201,
-    responses=errors(Forbidden, Invalid, RequestInProgress),
+    responses=errors(Forbidden, Invalid, RequestInProgress, IdempotencyKeyReused),
 )
 def create_tournament(
     body: TournamentCreate, idempotency_key: IdempotencyKey = None
