@@ -28,7 +28,8 @@ def _readable(text: str, allowed_controls: str = "") -> str:
 
 
 def _readable_paragraphs(text: str) -> str:
-    return _readable(text, allowed_controls="\n\t")
+    """Longer text may break lines and be empty; what it holds must still be readable."""
+    return _readable(text, allowed_controls="\n\t") if text else text
 
 
 Name = Annotated[
