@@ -69,11 +69,15 @@ class Errors(dict[int, "OpenAPIResponse"]):
     """A route's documented refusals by status, as Powertools' `responses=` takes them.
 
     Keeps the codes too, so the resolver can add what the route's shape implies.
+    `gateway`: the statuses API Gateway may answer itself, in its own body.
     """
 
-    def __init__(self, codes: Mapping[int, Iterable[str]]) -> None:
+    def __init__(self, codes: Mapping[int, Iterable[str]], gateway: Iterable[int] = ()) -> None:
         self.codes = {status: frozenset(found) for status, found in codes.items()}
-        super().__init__({status: _response(status, found) for status, found in self.codes.items()})
+        shared = set(gateway)
+        super().__init__(
+            {status: _response(status, found, status in shared) for status, found in self.codes.items()}
+        )
 
 
 def errors(*raised: type[DomainError]) -> Errors:
@@ -131,13 +135,11 @@ def complete(route: Route) -> None:
     # Without "content" Powertools documents the handler's return type.
     default: OpenAPIResponse = {"description": route.response_description or "Success"}
     success = (route.responses or {}).get(route.status_code) or default
-    responses: dict[int, OpenAPIResponse] = {route.status_code: success}
     # API Gateway answers 401 itself for a signed-in route, and 404 when a decoded path
     # parameter holds a "/" and the path fits no route.
-    gateway = {401, 404} if route.dependant.path_params else {401}
-    for status in sorted(codes):
-        responses[status] = _response(status, codes[status], gateway=status in gateway)
-    route.responses = responses
+    completed = Errors(codes, gateway={401, 404} if route.dependant.path_params else {401})
+    completed[route.status_code] = success
+    route.responses = completed
 
 
 class Resolver(APIGatewayHttpResolver):

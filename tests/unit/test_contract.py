@@ -122,3 +122,12 @@ def test_a_route_documents_the_codes_its_use_case_gives() -> None:
     assert {TournamentNotFound.code, "route_not_found"} <= error_codes(
         page["404"]["content"]["application/json"]["schema"]
     )
+
+
+def test_the_document_is_the_same_however_often_it_is_built() -> None:
+    """The registry reads routes from the same resolvers before the document is built."""
+    from infra.registry import FUNCTIONS
+
+    for function in FUNCTIONS:
+        function.routes()
+    assert json.loads(openapi.build()) == DOCUMENT
