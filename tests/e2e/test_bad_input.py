@@ -56,6 +56,12 @@ def test_malformed_json_and_wrong_types_change_nothing(day) -> None:
     )
     assert_error(client.call("PATCH", f"/tournaments/{tid}", {"unknown_setting": 1}, user="org-bad"), 422)
     assert_error(client.call("PATCH", "/me", {"name": "y" * 81}, user=outsider), 422)
+    assert_error(client.call("PATCH", "/me", {"phone": ""}, user=outsider), 422, "validation_error")
+    assert_error(client.call("PATCH", "/me", {"name": "\u200b"}, user=outsider), 422, "validation_error")
+    nested = '{"capacity": ' + "[" * 1000 + "]" * 1000 + "}"
+    assert_error(
+        client.call("PATCH", f"/tournaments/{tid}", raw=nested, user="org-bad"), 400, "malformed_json"
+    )
     assert_error(
         client.call("POST", "/tournaments", {"name": "No venue"}, user="org-bad", groups=("organisers",)), 422
     )
