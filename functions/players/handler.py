@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler.openapi.params import Path
-from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from tavla import clock
 from tavla.http import SIGNED_IN, caller, make_resolver
@@ -19,9 +17,9 @@ from tavla.models.players import (
     ProfileUpdate,
     PublicProfile,
 )
+from tavla.observability import entry
 from tavla.services import players
 
-logger = Logger()
 app = make_resolver()
 
 
@@ -76,6 +74,4 @@ def merge_players(body: MergeRequest) -> MyProfile:
     return players.merge(caller(app), body.keep, body.merge, clock.now())
 
 
-@logger.inject_lambda_context
-def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    return app.resolve(event, context)
+handler = entry(app)

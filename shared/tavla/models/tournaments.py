@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal, Self
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AwareDatetime, ConfigDict, Field, model_validator
 
-from tavla.models.common import LongText, Money, Name, OpaqueId, ShortText, StrictModel, TavlaId
+from tavla.models.common import ApiModel, LongText, Money, Name, OpaqueId, ShortText, StrictModel, TavlaId
 
 Format = Literal["single_elimination", "double_elimination", "swiss", "round_robin", "lives"]
 Level = Literal["local", "regional", "national", "major"]
@@ -180,7 +180,7 @@ class StaffUpdate(StrictModel):
     staff: list[StaffMember] = Field(max_length=50)
 
 
-class EffectiveRules(BaseModel):
+class EffectiveRules(ApiModel):
     """The rules the day is played by: the profile's defaults under the page's settings (R2.2)."""
 
     profile: Profile
@@ -211,7 +211,7 @@ class Tournament(TournamentSettings):
     created_at: datetime | None = None
 
 
-class TournamentSummary(BaseModel):
+class TournamentSummary(ApiModel):
     id: str
     name: str
     venue: str
