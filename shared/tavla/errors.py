@@ -98,3 +98,9 @@ class RequestInProgress(Conflict):
     """The same request (same Idempotency-Key) is still being processed."""
 
     code = "request_in_progress"
+
+
+class IdempotencyKeyReused(Invalid):
+    """The Idempotency-Key was already used for a different request."""
+
+    code = "idempotency_key_reused"
