@@ -5,9 +5,9 @@ A handler module ends with `handler = entry(app)` (HTTP) or `handler = event_ent
 - JSON logs with the Lambda context and a correlation id: the API Gateway request id for
   HTTP (so one request's lines are found from the id a client reports), the event id for
   bus events;
-- an X-Ray segment with a subsegment per AWS call (botocore patched, nothing else: patching
-  every library Powertools knows costs imports a request does not need). Tracing is on in
-  the cloud (active tracing) and off locally and in tests (POWERTOOLS_TRACE_DISABLED);
+- an X-Ray segment with a subsegment per AWS call (botocore patched: the AWS calls are what
+  is worth tracing). Tracing is on in the cloud (active tracing) and off locally and in
+  tests (POWERTOOLS_TRACE_DISABLED);
 - CloudWatch metrics in EMF log lines, flushed after the invocation: the counts services
   add with `count()`, and every refused HTTP request by its error code, counted here once.
 Responses are not attached to traces: they carry phone numbers and e-mail addresses.
