@@ -170,3 +170,15 @@ def test_data_protection_notice_is_public(api: Api) -> None:
     assert "phone" in notice.body["private"] and "name" in notice.body["public"]
     create_player(api, "u1")
     assert api.call("GET", "/me/data", user="u1").body["privacy_notice"] == notice.body
+
+
+def test_an_empty_phone_is_a_validation_error_and_null_clears_it(api: Api) -> None:
+    """An empty phone is not a phone (it was written as an empty index key: a 500)."""
+    reply = api.call("POST", "/players", body={"name": "N", "phone": ""}, user="u1")
+    assert (reply.status, reply.error) == (422, "validation_error")
+    assert api.call("GET", "/me", user="u1").status == 404
+    create_player(api, "u1", phone="697 123 4567")
+    reply = api.call("PATCH", "/me", body={"phone": ""}, user="u1")
+    assert (reply.status, reply.error) == (422, "validation_error")
+    assert api.call("GET", "/me", user="u1").body["phone"] == "+306971234567"
+    assert api.call("PATCH", "/me", body={"phone": None}, user="u1").body["phone"] is None

@@ -6,7 +6,7 @@ from typing import Literal, Self
 
 from pydantic import ConfigDict, Field, model_validator
 
-from tavla.models.common import ApiModel, Money, OpaqueId, StrictModel, TavlaId
+from tavla.models.common import ApiModel, Money, OpaqueId, Phone, StrictModel, TavlaId
 
 RegistrationStatus = Literal["registered", "waitlisted"]
 
@@ -58,7 +58,7 @@ class CheckinRequest(StrictModel):
 
     pass_: str | None = Field(default=None, alias="pass", max_length=2048)
     tavla_id: TavlaId | None = None
-    phone: str | None = Field(default=None, max_length=32)
+    phone: Phone | None = None
 
     model_config = ConfigDict(populate_by_name=True, extra="forbid")
 
@@ -68,6 +68,10 @@ class CheckinRequest(StrictModel):
         if len(given) != 1:
             raise ValueError("give exactly one of `pass`, `tavla_id` or `phone`")
         return self
+
+
+class CheckinState(ApiModel):
+    checkin_open: bool = Field(description="false once check-in is closed (R4.2)")
 
 
 class CheckinResult(ApiModel):

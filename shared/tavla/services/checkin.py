@@ -10,6 +10,7 @@ from tavla.http import Caller
 from tavla.models.registrations import (
     CheckinRequest,
     CheckinResult,
+    CheckinState,
     EntriesWithContacts,
     EntryWithContacts,
 )
@@ -70,14 +71,14 @@ def _result(profile: Item, registration: Item, at: object, already: bool) -> Che
     )
 
 
-def close(caller: Caller, tournament_id: str, now: datetime) -> dict[str, bool]:
+def close(caller: Caller, tournament_id: str, now: datetime) -> CheckinState:
     """Close check-in (the organiser's call; the draw closes it too, R4.3)."""
     tournament = tournament_store.get(tournament_id)
     require_organiser(tournament, caller)
     tournament_store.set_checkin_open(
         tournament_id, False, audit_put(tournament_id, caller.sub, "checkin_closed", now)
     )
-    return {"checkin_open": False}
+    return CheckinState(checkin_open=False)
 
 
 def entries_with_contacts(caller: Caller, tournament_id: str) -> EntriesWithContacts:
