@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler.openapi.params import Path, Query
-from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from tavla import clock
 from tavla.contract import errors
@@ -32,9 +30,9 @@ from tavla.models.tournaments import (
     TournamentCreate,
     TournamentUpdate,
 )
+from tavla.observability import entry
 from tavla.services import tournaments
 
-logger = Logger()
 app = make_resolver()
 
 TournamentId = Annotated[str, Path(max_length=64)]
@@ -139,6 +137,4 @@ def get_audit(
     return tournaments.audit_trail(caller(app), tournament_id, limit)
 
 
-@logger.inject_lambda_context
-def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    return app.resolve(event, context)
+handler = entry(app)

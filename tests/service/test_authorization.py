@@ -27,6 +27,7 @@ from moto.core.models import DEFAULT_ACCOUNT_ID
 from moto.dynamodb.models import dynamodb_backends
 
 from infra.registry import FUNCTIONS, Route
+from tavla import clock
 from tests.service.conftest import REGION, Api, Reply, mocked_aws
 from tests.service.helpers import tournament_body
 
@@ -162,9 +163,10 @@ def build_world(api: Api) -> World:
 @pytest.fixture(scope="module")
 def built(api: Api) -> Iterator[tuple[World, Any]]:
     """One moto for the module; the world built through the API once, and its tables as they were then."""
-    with pytest.MonkeyPatch.context() as monkeypatch, mocked_aws(monkeypatch):
+    with pytest.MonkeyPatch.context() as monkeypatch, mocked_aws(monkeypatch.setenv):
         world = build_world(api)
         yield world, copy.deepcopy(dynamodb_backends[DEFAULT_ACCOUNT_ID][REGION].tables)
+    clock.reset()
 
 
 @pytest.fixture(autouse=True)

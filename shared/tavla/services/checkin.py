@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from tavla import passes, phones
+from tavla import observability, passes, phones
 from tavla.errors import Conflict, NotRegistered, PlayerNotFound, TournamentNotFound
 from tavla.http import Caller
 from tavla.models.registrations import (
@@ -53,6 +53,7 @@ def check_in(caller: Caller, tournament_id: str, body: CheckinRequest, now: date
         return _result(profile, registration, registration["checked_in_at"], already=True)
     audit = audit_put(tournament_id, caller.sub, "checked_in", now, tavla_id=tavla_id)
     if store.check_in(tournament_id, tavla_id, caller.sub, now, audit):
+        observability.count(observability.CHECKED_IN)
         return _result(profile, registration, now.isoformat(), already=False)
     again = store.snapshot(tournament_id, tavla_id=tavla_id).registration or registration
     return _result(profile, again, again.get("checked_in_at", now.isoformat()), already=True)

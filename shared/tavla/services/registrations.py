@@ -7,7 +7,7 @@ import time
 from datetime import datetime
 from typing import Any
 
-from tavla import events, ids
+from tavla import events, ids, observability
 from tavla.errors import Busy, Invalid, RegistrationClosed, TournamentNotFound
 from tavla.http import Caller
 from tavla.models.common import Money
@@ -26,6 +26,7 @@ MAX_ATTEMPTS = 60
 
 def _backoff(attempt: int, rng: random.Random) -> None:
     """Full-jitter backoff: simultaneous losers spread out instead of colliding again."""
+    observability.count(observability.CONTENTION_RETRIES)
     time.sleep(rng.uniform(0, min(0.5, 0.01 * 2 ** min(attempt, 6))))
 
 
@@ -72,8 +73,10 @@ def register(
         try:
             if store.has_free_place(tournament):
                 store.add_registered(tournament_id, {**entry, "status": "registered"}, now)
+                observability.count(observability.REGISTERED)
                 return RegistrationResult(status="registered", checkin_code=code)
             position = store.add_waiting(tournament_id, {**entry, "status": "waitlisted"}, tournament, now)
+            observability.count(observability.WAITLISTED)
             return RegistrationResult(status="waitlisted", position=position, checkin_code=code)
         except store.CodeTaken:
             code = ids.checkin_code(rng)
@@ -115,6 +118,7 @@ def withdraw(
 
 
 def _announce_promotion(tournament: Item, promoted: Item, now: datetime) -> None:
+    observability.count(observability.PROMOTED)
     events.publish(
         events.REGISTRATION_PROMOTED,
         {
