@@ -2,11 +2,12 @@
 
 A route declares only the refusals of its own use case, in Powertools' `responses=`:
 `responses=errors(TournamentNotFound, NotStaff)`. What follows from the route's shape is
-added here, once, when the document is built: 400 `malformed_json` for a JSON body, 422
-`validation_error` for any input, 401 for a signed-in route, 404 `route_not_found` for a
-path parameter. Where API Gateway itself answers (a missing or invalid token, a path that
-fits no route once decoded) the document gives its `{"message": ...}` body as well, since
-an HTTP API cannot change it. Summaries and descriptions come from the handlers' docstrings.
+added here, once, when the document is built: 400 `malformed_json` and 415
+`unsupported_media_type` for a JSON body, 422 `validation_error` for any input, 401 for a
+signed-in route, 404 `route_not_found` for a path parameter. Where API Gateway itself
+answers (a missing or invalid token, a path that fits no route once decoded) the document
+gives its `{"message": ...}` body as well, since an HTTP API cannot change it. Summaries
+and descriptions come from the handlers' docstrings.
 
 Nothing here runs while a request is served: only `infra.openapi` and the registry build
 the document.
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
 
-from tavla.errors import DomainError, Unauthorized, Unavailable
+from tavla.errors import DomainError, Unauthorized, Unavailable, UnsupportedMediaType
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.event_handler.api_gateway import Route
@@ -108,6 +109,7 @@ def _implied(route: Route) -> dict[int, set[str]]:
     implied: dict[int, set[str]] = {}
     if route.body_field is not None:
         implied[400] = {MALFORMED_JSON}
+        implied[UnsupportedMediaType.status] = {UnsupportedMediaType.code}
     inputs = (dependant.path_params, dependant.query_params, dependant.header_params, dependant.body_params)
     if any(inputs):
         implied[422] = {VALIDATION_ERROR}

@@ -93,6 +93,13 @@ class ForgedPass(BadRequest):
     code = "invalid_pass"
 
 
+class UnsupportedMediaType(DomainError):
+    """A body that is not JSON: the API reads nothing else."""
+
+    status = 415
+    code = "unsupported_media_type"
+
+
 class Unavailable(DomainError):
     """A temporary condition: the same request may succeed after `Retry-After` seconds."""
 

@@ -18,7 +18,7 @@ from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 
 from tavla.contract import MALFORMED_JSON, ROUTE_NOT_FOUND, VALIDATION_ERROR, Resolver
-from tavla.errors import DomainError, RuleBroken, Unauthorized
+from tavla.errors import DomainError, RuleBroken, Unauthorized, UnsupportedMediaType
 from tavla.rules.errors import RuleViolation
 
 # Marks a route as needing a signed-in user (the API Gateway JWT authorizer in the cloud,
@@ -64,6 +64,32 @@ def parse_json(text: str) -> Any:
     return json.loads(text)
 
 
+def is_json(content_type: str) -> bool:
+    """application/json, with any parameters (a charset); no type at all is read as JSON too."""
+    return content_type.split(";")[0].strip().lower() in ("", "application/json")
+
+
+class JsonResolver(Resolver):
+    """The resolver of a JSON API: a body of any other media type is refused before parsing.
+
+    Powertools would otherwise parse form and multipart bodies (and, for multipart without
+    a boundary, raise a ValueError: a 500). Refused here, every route answers 415 alike.
+    """
+
+    def resolve(self, event: dict[str, Any], context: Any) -> dict[str, Any]:
+        content_type = str((event.get("headers") or {}).get("content-type", ""))
+        if event.get("body") and not is_json(content_type):
+            refused = UnsupportedMediaType(f"Send the body as application/json, not {content_type}.")
+            body = json.dumps({"error": {"code": refused.code, "message": refused.message}})
+            return {
+                "statusCode": refused.status,
+                "headers": {"Content-Type": "application/json"},
+                "body": body,
+                "isBase64Encoded": False,
+            }
+        return super().resolve(event, context)
+
+
 def _describe(errors: Any) -> str:
     parts = []
     for error in errors:
@@ -76,9 +102,9 @@ API_TITLE = "Tavla API"
 API_VERSION = "0.1.0"
 
 
-def make_resolver() -> Resolver:
+def make_resolver() -> JsonResolver:
     """A resolver with validation on, the API's error mapping and its OpenAPI identity."""
-    app = Resolver(enable_validation=True, json_body_deserializer=parse_json)
+    app = JsonResolver(enable_validation=True, json_body_deserializer=parse_json)
     app.configure_openapi(
         title=API_TITLE,
         version=API_VERSION,

@@ -47,3 +47,44 @@ def test_every_body_route_is_covered() -> None:
         if route.method in ("POST", "PUT", "PATCH")
     }
     assert with_body - {("POST", "/tournaments/{tournament_id}/checkins/close")} == set(BODY_ROUTES)
+
+
+NOT_JSON = [
+    "multipart/form-data",  # no boundary: Powertools' multipart parser raised a ValueError (500)
+    "multipart/form-data; boundary=xyz",
+    "application/x-www-form-urlencoded",
+    "text/plain",
+]
+
+
+@pytest.mark.parametrize("content_type", NOT_JSON)
+@pytest.mark.parametrize(("method", "template"), BODY_ROUTES)
+def test_a_body_that_is_not_json_is_415_and_changes_nothing(
+    api: Api, method: str, template: str, content_type: str
+) -> None:
+    """The API reads JSON only: any other media type is refused before parsing, in the API's body."""
+    create_player(api, ORGANISER)
+    tid = create_tournament(api, name="Athens Open")
+    reply = api.call(
+        method,
+        template,
+        params={"tournament_id": tid},
+        raw_body='{"name": "Changed"}',
+        headers={"Content-Type": content_type},
+        user=ORGANISER,
+        groups=("organisers", "admins"),
+    )
+    assert (reply.status, reply.error) == (415, "unsupported_media_type")
+    assert api.call("GET", "/me", user=ORGANISER).body["name"] != "Changed"
+    assert [t["name"] for t in api.call("GET", "/tournaments").body["tournaments"]] == ["Athens Open"]
+
+
+def test_json_with_a_charset_is_json(api: Api) -> None:
+    reply = api.call(
+        "POST",
+        "/players",
+        raw_body='{"name": "Eleni"}',
+        headers={"Content-Type": "application/json; charset=utf-8"},
+        user="eleni",
+    )
+    assert reply.status == 201, reply.body
