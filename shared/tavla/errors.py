@@ -98,3 +98,15 @@ class RequestInProgress(Conflict):
     """The same request (same Idempotency-Key) is still being processed."""
 
     code = "request_in_progress"
+
+
+class PhoneTaken(Conflict):
+    """One account per phone number: the number is another account's."""
+
+    code = "phone_taken"
+
+
+class InvalidCursor(Invalid):
+    """A pagination cursor this query did not hand out (stale, from another query, or forged)."""
+
+    code = "invalid_cursor"

@@ -9,21 +9,18 @@ one place; nothing a client sends reaches the caller as a 500.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
 
+from tavla.caller import Caller
 from tavla.errors import DomainError, Unauthorized
 
 # Marks a route as needing a signed-in user (the API Gateway JWT authorizer in the cloud,
 # the local stack's check of the same token locally). Routes without it are public.
 SIGNED_IN: list[dict[str, list[str]]] = [{"bearerAuth": []}]
-
-ADMINS = "admins"
-ORGANISERS = "organisers"
 
 
 def error_response(status: int, code: str, message: str) -> Response[str]:
@@ -77,22 +74,6 @@ def make_resolver() -> APIGatewayHttpResolver:
         return error_response(404, "route_not_found", "No such route.")
 
     return app
-
-
-@dataclass(frozen=True)
-class Caller:
-    """The signed-in user as the JWT authorizer saw them."""
-
-    sub: str
-    groups: frozenset[str]
-
-    @property
-    def is_admin(self) -> bool:
-        return ADMINS in self.groups
-
-    @property
-    def is_organiser(self) -> bool:
-        return ORGANISERS in self.groups or self.is_admin
 
 
 def _groups(raw: Any) -> frozenset[str]:

@@ -8,17 +8,18 @@ from datetime import datetime
 from typing import Any
 
 from tavla import events, ids
+from tavla.caller import Caller
 from tavla.errors import Busy, Invalid, RegistrationClosed, TournamentNotFound
-from tavla.http import Caller
 from tavla.models.common import Money
 from tavla.models.registrations import Entries, Entry, RegistrationResult, WithdrawalResult
 from tavla.rules.refunds import refund_due
-from tavla.store import keys
+from tavla.services.access import player_actor
 from tavla.store import players as player_store
-from tavla.store import registrations as store
-from tavla.store.audit import audit_put
-from tavla.store.dynamo import Item, deserialize
-from tavla.store.tournaments import calendar_sort_key
+from tavla.store import registrations as registration_store
+from tavla.store import snapshots
+from tavla.store.audit import entry as audit_entry
+from tavla.store.records import ProfileRecord, RegistrationRecord, TournamentRecord
+from tavla.store.registrations import REGISTERED, WAITLISTED
 
 _system_random = random.SystemRandom()
 MAX_ATTEMPTS = 60
@@ -29,14 +30,26 @@ def _backoff(attempt: int, rng: random.Random) -> None:
     time.sleep(rng.uniform(0, min(0.5, 0.01 * 2 ** min(attempt, 6))))
 
 
-def _snapshot(sub: str, tournament_id: str) -> tuple[str, Item]:
-    snap = store.snapshot(tournament_id, sub=sub)
+def has_free_place(tournament: TournamentRecord) -> bool:
+    """A newcomer may take a main-list place: one is free and nobody is waiting for it."""
+    return tournament.registered < tournament.capacity and not tournament.waiting
+
+
+def _snapshot(sub: str, tournament_id: str) -> tuple[str, TournamentRecord]:
+    snap = snapshots.snapshot(tournament_id, sub=sub)
     if snap.tournament is None:
         raise TournamentNotFound(f"No tournament {tournament_id}.")
     if snap.tavla_id is None:
         player_store.tavla_id_of(sub)  # raises ProfileMissing with the API's message
     assert snap.tavla_id is not None
     return snap.tavla_id, snap.tournament
+
+
+def _fresh(tournament_id: str) -> TournamentRecord:
+    fresh = snapshots.snapshot(tournament_id).tournament
+    if fresh is None:
+        raise TournamentNotFound(f"No tournament {tournament_id}.")
+    return fresh
 
 
 def register(
@@ -52,39 +65,39 @@ def register(
     under contention for the waiting list the transaction is retried with fresh state.
     """
     tavla_id, tournament = _snapshot(caller.sub, tournament_id)
-    if division not in {d["id"] for d in tournament.get("divisions", [{"id": "main"}])}:
+    if division not in {d["id"] for d in tournament.settings.get("divisions", [{"id": "main"}])}:
         raise Invalid(f"division: this tournament has no division '{division}'.")
-    if tournament["status"] != "open" or tournament["closes_epoch"] <= now.timestamp():
+    if not tournament.is_open or tournament.closes_epoch <= now.timestamp():
         raise RegistrationClosed("Registration for this tournament is closed.")
     code = ids.checkin_code(rng)
     for attempt in range(MAX_ATTEMPTS):
-        entry = {
-            **deserialize(keys.registration(tournament_id, tavla_id)),
-            "tournament_id": tournament_id,
-            "tavla_id": tavla_id,
-            "division": division,
-            "checkin_code": code,
-            "registered_at": now.isoformat(),
-            "listed_at": now.isoformat(),
-            "gsi1pk": keys.player_pk(tavla_id),
-            "gsi1sk": calendar_sort_key(datetime.fromisoformat(tournament["starts_at"]), tournament_id),
-        }
+        entry = RegistrationRecord(
+            tournament_id=tournament_id,
+            tavla_id=tavla_id,
+            division=division,
+            status=REGISTERED,
+            checkin_code=code,
+            registered_at=now.isoformat(),
+            listed_at=now.isoformat(),
+            starts_at=tournament.starts_at,
+        )
         try:
-            if store.has_free_place(tournament):
-                store.add_registered(tournament_id, {**entry, "status": "registered"}, now)
-                return RegistrationResult(status="registered", checkin_code=code)
-            position = store.add_waiting(tournament_id, {**entry, "status": "waitlisted"}, tournament, now)
-            return RegistrationResult(status="waitlisted", position=position, checkin_code=code)
-        except store.CodeTaken:
+            if has_free_place(tournament):
+                registration_store.add_registered(entry, now)
+                return RegistrationResult(status=REGISTERED, checkin_code=code)
+            position = registration_store.add_waiting(entry, tournament, now)
+            return RegistrationResult(status=WAITLISTED, position=position, checkin_code=code)
+        except registration_store.CodeTaken:
             code = ids.checkin_code(rng)
-        except store.Full:
-            tournament = {**tournament, "registered": tournament["capacity"]}
+        except registration_store.Full as full:
+            tournament = full.current  # as it was when the place was refused: no read needed
             continue
-        except (store.NotFull, store.Contended):
-            _backoff(attempt, rng)
-        fresh = store.snapshot(tournament_id).tournament
-        assert fresh is not None
-        tournament = fresh
+        except registration_store.WaitingListMoved as moved:
+            if has_free_place(moved.current):
+                tournament = moved.current  # a place opened meanwhile: take it at once
+                continue
+            _backoff(attempt, rng)  # another player joined the waiting list first
+        tournament = _fresh(tournament_id)
     raise Busy("Many players are registering right now; please try again.")
 
 
@@ -93,34 +106,34 @@ def withdraw(
 ) -> WithdrawalResult:
     """Withdraw the caller; the first waiting player is promoted in the same step and told (R3.2)."""
     tavla_id, tournament = _snapshot(caller.sub, tournament_id)
-    if tournament["status"] != "open":
+    if not tournament.is_open:
         raise RegistrationClosed("The draw has been made: withdraw at the referee table.")
-    audit = audit_put(tournament_id, caller.sub, "withdrawn", now, tavla_id=tavla_id)
+    withdrawn = audit_entry(player_actor(caller, tavla_id), "withdrawn", now, tavla_id=tavla_id)
     for attempt in range(MAX_ATTEMPTS):
-        head = next(iter(store.first_waiting(tournament_id)), None)
+        head = next(iter(registration_store.first_waiting(tournament_id)), None)
         try:
-            store.withdraw(tournament_id, tavla_id, head, now, audit)
-        except store.WaitingWithdrawal:
-            store.withdraw_waiting(tournament_id, tavla_id, audit)
+            registration_store.withdraw(tournament_id, tavla_id, head, now, [withdrawn])
+        except registration_store.WaitingWithdrawal:
+            registration_store.withdraw_waiting(tournament_id, tavla_id, [withdrawn])
             return WithdrawalResult(refund_due=Money(amount=_refund(tournament, now)))
-        except store.Contended:
+        except registration_store.Contended:
             _backoff(attempt, rng)
             continue
         if head is not None:
             _announce_promotion(tournament, head, now)
         return WithdrawalResult(
-            refund_due=Money(amount=_refund(tournament, now)), promoted=head["tavla_id"] if head else None
+            refund_due=Money(amount=_refund(tournament, now)), promoted=head.tavla_id if head else None
         )
     raise Busy("Many players are withdrawing right now; please try again.")
 
 
-def _announce_promotion(tournament: Item, promoted: Item, now: datetime) -> None:
+def _announce_promotion(tournament: TournamentRecord, promoted: RegistrationRecord, now: datetime) -> None:
     events.publish(
         events.REGISTRATION_PROMOTED,
         {
-            "tournament_id": tournament["id"],
-            "tournament_name": tournament["name"],
-            "tavla_id": promoted["tavla_id"],
+            "tournament_id": tournament.id,
+            "tournament_name": tournament.name,
+            "tavla_id": promoted.tavla_id,
             "promoted_at": now.isoformat(),
         },
     )
@@ -137,55 +150,56 @@ def fill_free_places(tournament_id: str, now: datetime, rng: random.Random = _sy
     """
     promoted: list[str] = []
     for attempt in range(MAX_ATTEMPTS):
-        tournament = store.snapshot(tournament_id).tournament
-        if tournament is None or tournament["status"] != "open":
+        tournament = snapshots.snapshot(tournament_id).tournament
+        if tournament is None or not tournament.is_open:
             return promoted
-        free = min(int(tournament["capacity"]) - int(tournament["registered"]), int(tournament["waiting"]))
+        free = min(tournament.capacity - tournament.registered, tournament.waiting)
         if free <= 0:
             return promoted
-        heads = store.first_waiting(tournament_id, min(free, PROMOTION_BATCH))
+        heads = registration_store.first_waiting(tournament_id, min(free, PROMOTION_BATCH))
         try:
-            store.promote(tournament_id, heads, tournament, now)
-        except store.Contended:
+            registration_store.promote(tournament, heads, now)
+        except registration_store.Contended:
             _backoff(attempt, rng)
             continue
         for head in heads:
             _announce_promotion(tournament, head, now)
-        promoted.extend(h["tavla_id"] for h in heads)
+        promoted.extend(h.tavla_id for h in heads)
     raise Busy("The waiting list is changing fast; the remaining places will be filled on the next change.")
 
 
-def _refund(tournament: Item, now: datetime) -> int:
-    policy = tournament.get("refund_policy") or {}
+def _refund(tournament: TournamentRecord, now: datetime) -> int:
+    policy = tournament.settings.get("refund_policy") or {}
     return refund_due(
         0,  # payments arrive with the payments feature; nothing collected yet means nothing due
         policy.get("kind", "full"),
         withdrawn_at=now,
-        registration_closes_at=datetime.fromisoformat(tournament["registration_closes_at"]),
-        drawn=tournament["status"] != "open",
+        registration_closes_at=datetime.fromisoformat(tournament.settings["registration_closes_at"]),
+        drawn=not tournament.is_open,
         percentage=policy.get("percentage"),
         deduction=(policy.get("deduction") or {}).get("amount"),
     )
 
 
-def ordered(registrations: list[Item]) -> tuple[list[Item], list[Item]]:
+def ordered(
+    registrations: list[RegistrationRecord],
+) -> tuple[list[RegistrationRecord], list[RegistrationRecord]]:
     """Main list in order of listing (players promoted together in waiting-list order),
     waiting list in arrival order."""
     main = sorted(
-        (r for r in registrations if r["status"] == "registered"),
-        key=lambda r: (r["listed_at"], r.get("waited_q", ""), r["tavla_id"]),
+        (r for r in registrations if r.status == REGISTERED),
+        key=lambda r: (r.listed_at, r.waited_seq or 0, r.tavla_id),
     )
-    waiting = sorted((r for r in registrations if r["status"] == "waitlisted"), key=lambda r: r["wait_q"])
+    waiting = sorted((r for r in registrations if r.status == WAITLISTED), key=lambda r: r.wait_seq or 0)
     return main, waiting
 
 
 def entries(tournament_id: str) -> Entries:
     """The public entry list: public fields only (R12.1)."""
-    snap = store.snapshot(tournament_id)
-    if snap.tournament is None:
+    if snapshots.snapshot(tournament_id).tournament is None:
         raise TournamentNotFound(f"No tournament {tournament_id}.")
-    main, waiting = ordered(store.all_entries(tournament_id))
-    profiles = player_store.get_profiles([r["tavla_id"] for r in main + waiting])
+    main, waiting = ordered(registration_store.all_entries(tournament_id))
+    profiles = player_store.get_profiles([r.tavla_id for r in main + waiting])
 
     return Entries(
         main=[Entry(**entry_fields(r, i, profiles)) for i, r in enumerate(main, 1)],
@@ -193,16 +207,18 @@ def entries(tournament_id: str) -> Entries:
     )
 
 
-def entry_fields(registration: Item, position: int, profiles: dict[str, Item]) -> dict[str, Any]:
+def entry_fields(
+    registration: RegistrationRecord, position: int, profiles: dict[str, ProfileRecord]
+) -> dict[str, Any]:
     """One line of an entry list: the registration with the player's public profile."""
-    tavla_id = registration["tavla_id"]
-    profile = profiles.get(tavla_id, {})
+    tavla_id = registration.tavla_id
+    profile = profiles.get(tavla_id)
     return {
         "tavla_id": tavla_id,
-        "name": profile.get("name", tavla_id),
-        "club": profile.get("club"),
-        "city": profile.get("city"),
-        "status": registration["status"],
+        "name": profile.name if profile else tavla_id,
+        "club": profile.club if profile else None,
+        "city": profile.city if profile else None,
+        "status": registration.status,
         "position": position,
-        "checked_in": "checked_in_at" in registration,
+        "checked_in": registration.checked_in_at is not None,
     }
