@@ -43,13 +43,12 @@ def create_tournament(
 @app.get("/tournaments", tags=["tournaments"])
 def list_tournaments(
     limit: Annotated[int, Query(ge=1, le=100)] = 50,
-    after: Annotated[
-        str | None, Query(max_length=128, pattern=r"^\d{4}-\d\d-\d\dT[^#]+#[0-9a-f]{16}$")
-    ] = None,
+    after: Annotated[str | None, Query(max_length=256)] = None,
     upcoming: bool = True,
 ) -> dict[str, Any]:
     """The calendar by start time (upcoming only unless `upcoming=false`); pass `next` back
-    as `after` for the following page."""
+    as `after`, with the same `upcoming`, for the following page (an opaque cursor: a stale
+    or foreign one is 422 `invalid_cursor`)."""
     return tournaments.calendar(limit, after, upcoming, clock.now())
 
 

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import base64
+from datetime import UTC, datetime, timedelta
+
+from tavla import clock
 from tests.service.conftest import Api
 from tests.service.helpers import (
     ORGANISER,
     appoint_referee,
     create_player,
     create_tournament,
+    future,
     tournament_body,
 )
 
@@ -232,3 +237,36 @@ def test_calendar_is_in_time_order_whatever_the_offset_and_hides_the_past(api: A
 def test_a_malformed_page_cursor_is_a_validation_error(api: Api) -> None:
     reply = api.call("GET", "/tournaments", query={"after": "garbage"})
     assert reply.status == 422
+    assert api.call("GET", "/tournaments", query={"after": "x" * 600}).status == 422
+
+
+def test_a_stale_foreign_or_forged_page_cursor_is_refused(api: Api) -> None:
+    """Cursors are opaque: one from another query, from before the upcoming window, or made
+    up by the client is 422 invalid_cursor, never a 500 (DynamoDB refuses such start keys)."""
+    for days in (2, 3, 4):
+        create_tournament(
+            api,
+            starts_at=(datetime.now(UTC) + timedelta(days=days)).isoformat(),
+            registration_closes_at=future(1),
+        )
+    upcoming = api.call("GET", "/tournaments", query={"limit": "1"}).body["next"]
+    everything = api.call("GET", "/tournaments", query={"limit": "1", "upcoming": "false"}).body["next"]
+    assert api.call("GET", "/tournaments", query={"after": upcoming}).status == 200
+    forged = [
+        everything,  # from the other query
+        "2020-05-01T07:00:00+00:00#0123456789abcdef",  # a raw sort key from before the window
+        base64.urlsafe_b64encode(
+            b'{"q": "upcoming", "k": "2020-01-01T00:00:00+00:00#0123456789abcdef"}'
+        ).decode(),
+        base64.urlsafe_b64encode(b"not json").decode(),
+        "garbage",
+    ]
+    for cursor in forged:
+        reply = api.call("GET", "/tournaments", query={"after": cursor})
+        assert (reply.status, reply.error) == (422, "invalid_cursor"), cursor
+    clock.advance(timedelta(days=3))  # the first page's last tournament is now in the past
+    try:
+        stale = api.call("GET", "/tournaments", query={"after": upcoming})
+    finally:
+        clock.reset()
+    assert (stale.status, stale.error) == (422, "invalid_cursor")

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import base64
+import json
+import re
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from tavla.errors import Conflict, TournamentNotFound
+from tavla.errors import Conflict, InvalidCursor, TournamentNotFound
 from tavla.store import audit, keys
 from tavla.store.dynamo import client, deserialize, table_name
 from tavla.store.records import AuditRecord, StaffMember, TournamentRecord
@@ -37,10 +40,45 @@ def get(tournament_id: str) -> TournamentRecord:
     return TournamentRecord.from_item(deserialize(response["Item"]))
 
 
+_SORT_KEY = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?\+00:00#[0-9a-f]{16}$")
+_STALE = "This page cursor is out of date or not from this query: start again from the first page."
+
+
+def _cursor(query: str, sort_key: str) -> str:
+    """An opaque page cursor: the query it belongs to and the last sort key seen."""
+    payload = json.dumps({"q": query, "k": sort_key}, separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(payload).decode().rstrip("=")
+
+
+def _start_key(cursor: str, query: str, starting_from: str | None) -> dict[str, Any]:
+    """The ExclusiveStartKey a cursor stands for; InvalidCursor unless this query handed it out
+    and it still lies inside the query's range (DynamoDB refuses one outside it)."""
+    try:
+        payload = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+        sort_key = payload["k"] if payload["q"] == query else None
+    except (ValueError, TypeError, KeyError) as error:
+        raise InvalidCursor(_STALE) from error
+    if not isinstance(sort_key, str) or not _SORT_KEY.match(sort_key):
+        raise InvalidCursor(_STALE)
+    if starting_from is not None and sort_key < starting_from:
+        raise InvalidCursor(_STALE)
+    return {
+        "gsi1pk": {"S": keys.CALENDAR},
+        "gsi1sk": {"S": sort_key},
+        **keys.tournament(sort_key.rsplit("#", 1)[-1]),
+    }
+
+
 def calendar(
     limit: int, after: str | None, starting_from: datetime | None
 ) -> tuple[list[TournamentRecord], str | None]:
-    """Tournaments by start time (public calendar), paginated by the last sort key seen."""
+    """Tournaments by start time (the public calendar), a page at a time.
+
+    `after` is the opaque cursor the previous page returned; InvalidCursor when it is stale,
+    from the other query (upcoming or not), or forged.
+    """
+    which = "all" if starting_from is None else "upcoming"
+    start = None if starting_from is None else starting_from.astimezone(UTC).isoformat()
     query: dict[str, Any] = {
         "TableName": table_name(MAIN),
         "IndexName": MAIN.index("gsi1").name,
@@ -48,19 +86,15 @@ def calendar(
         "ExpressionAttributeValues": {":cal": {"S": keys.CALENDAR}},
         "Limit": limit,
     }
-    if starting_from is not None:
+    if start is not None:
         query["KeyConditionExpression"] += " AND gsi1sk >= :start"
-        query["ExpressionAttributeValues"][":start"] = {"S": starting_from.astimezone(UTC).isoformat()}
+        query["ExpressionAttributeValues"][":start"] = {"S": start}
     if after:
-        query["ExclusiveStartKey"] = {
-            "gsi1pk": {"S": keys.CALENDAR},
-            "gsi1sk": {"S": after},
-            **keys.tournament(after.rsplit("#", 1)[-1]),
-        }
+        query["ExclusiveStartKey"] = _start_key(after, which, start)
     response = client().query(**query)
     found = [TournamentRecord.from_item(deserialize(i)) for i in response.get("Items", [])]
     last = response.get("LastEvaluatedKey")
-    return found, (last["gsi1sk"]["S"] if last else None)
+    return found, (_cursor(which, last["gsi1sk"]["S"]) if last else None)
 
 
 def update_settings(current: TournamentRecord, settings: Mapping[str, Any], change: AuditRecord) -> None:
