@@ -6,7 +6,7 @@ from datetime import datetime
 
 from tavla import passes, phones
 from tavla.caller import Caller
-from tavla.errors import NotRegistered, PlayerNotFound, TournamentNotFound
+from tavla.errors import ForgedPass, NotRegistered, PlayerNotFound, TournamentNotFound
 from tavla.models.registrations import (
     CheckinRequest,
     CheckinResult,
@@ -24,25 +24,40 @@ from tavla.store.audit import entry as audit_entry
 from tavla.store.records import ProfileRecord, RegistrationRecord
 
 
-def _who(body: CheckinRequest, now: datetime) -> str:
+def _named(body: CheckinRequest, now: datetime) -> tuple[str | None, ForgedPass | None]:
+    """The Tavla ID the body names without any lookup (a pass is checked, its verdict kept back)."""
     if body.pass_ is not None:
-        return passes.verify(body.pass_, now, passes.signing_key())
-    if body.tavla_id is not None:
-        return body.tavla_id
-    assert body.phone is not None
-    found = player_store.tavla_id_by_phone(phones.normalise(body.phone))
+        try:
+            return passes.verify(body.pass_, now, passes.signing_key()), None
+        except ForgedPass as forged:
+            return None, forged
+    return body.tavla_id, None
+
+
+def _by_phone(phone: str) -> str:
+    found = player_store.tavla_id_by_phone(phones.normalise(phone))
     if found is None:
         raise PlayerNotFound("No player has this phone number.")
     return found
 
 
 def check_in(caller: Caller, tournament_id: str, body: CheckinRequest, now: datetime) -> CheckinResult:
-    """Mark a player present. Scanning twice is fine; a waiting-list player may check in (R4.2)."""
-    tavla_id = _who(body, now)
+    """Mark a player present. Scanning twice is fine; a waiting-list player may check in (R4.2).
+
+    The staff check comes before anything about the player is looked up or told: a caller
+    who is not this tournament's staff gets 403 whatever the body (no phone-number oracle).
+    """
+    tavla_id, forged = _named(body, now)
     snap = snapshots.snapshot(tournament_id, tavla_id=tavla_id)
     if snap.tournament is None:
         raise TournamentNotFound(f"No tournament {tournament_id}.")
     referee = require_staff(snap.tournament, caller)
+    if forged is not None:
+        raise forged
+    if tavla_id is None:
+        assert body.phone is not None
+        tavla_id = _by_phone(body.phone)
+        snap = snapshots.snapshot(tournament_id, tavla_id=tavla_id)
     registration, profile = snap.registration, snap.profile
     if profile is None:
         raise PlayerNotFound(f"No player with Tavla ID {tavla_id}.")
