@@ -16,6 +16,7 @@ environment, so no table name is spelt by hand.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from botocore.exceptions import ClientError
@@ -24,6 +25,7 @@ from tavla.store.dynamo import Item, client, deserialize, error_code, serialize,
 from tavla.store.schema import TableSpec
 
 MAX_ITEMS = 100  # DynamoDB's limit per transaction
+CONFLICT_RETRIES = 3  # a cancellation by TransactionConflict alone (no condition false) is retried
 _CONDITION_FAILED = "ConditionalCheckFailed"
 
 
@@ -44,6 +46,11 @@ class Cancelled(Exception):
         """The named item as it was when its condition failed (asked for with `return_old`)."""
         raw = self.reasons.get(name, {}).get("Item")
         return deserialize(raw) if raw else None
+
+    @property
+    def conflicted(self) -> bool:
+        """Another transaction was using one of the items at the same moment."""
+        return any(r.get("Code") == "TransactionConflict" for r in self.reasons.values())
 
     @property
     def any_failed(self) -> bool:
@@ -150,12 +157,17 @@ class Transaction:
             return
         if len(self._items) > MAX_ITEMS:
             raise ValueError(f"a transaction holds at most {MAX_ITEMS} items, not {len(self._items)}")
-        try:
-            client().transact_write_items(TransactItems=[item for _, item in self._items])
-        except ClientError as error:
-            reasons = (getattr(error, "response", {}) or {}).get("CancellationReasons")
-            if error_code(error) != "TransactionCanceledException" or not reasons:
-                raise
-            raise Cancelled(
-                {name: reason for (name, _), reason in zip(self._items, reasons, strict=False)}
-            ) from error
+        names = [name for name, _ in self._items]
+        for attempt in range(CONFLICT_RETRIES + 1):
+            try:
+                client().transact_write_items(TransactItems=[item for _, item in self._items])
+                return
+            except ClientError as error:
+                reasons = (getattr(error, "response", {}) or {}).get("CancellationReasons")
+                if error_code(error) != "TransactionCanceledException" or not reasons:
+                    raise
+                cancelled = Cancelled(dict(zip(names, reasons, strict=False)))
+                if cancelled.any_failed or not cancelled.conflicted or attempt == CONFLICT_RETRIES:
+                    raise cancelled from error
+            # another transaction held one of the items and nothing was written: write again
+            time.sleep(0.02 * (attempt + 1))
