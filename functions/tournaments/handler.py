@@ -11,6 +11,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from tavla import clock
 from tavla.http import SIGNED_IN, caller, make_resolver
 from tavla.idempotency import IdempotencyKey, once
+from tavla.models.audit import AuditTrail
 from tavla.models.tournaments import StaffUpdate, Tournament, TournamentCreate, TournamentUpdate
 from tavla.services import tournaments
 
@@ -70,10 +71,8 @@ def put_staff(tournament_id: TournamentId, body: StaffUpdate) -> dict[str, Any]:
 
 
 @app.get("/tournaments/<tournament_id>/audit", security=SIGNED_IN, tags=["tournaments"])
-def get_audit(
-    tournament_id: TournamentId, limit: Annotated[int, Query(ge=1, le=500)] = 100
-) -> dict[str, Any]:
-    """The audit trail (its staff): who did what, when, newest first."""
+def get_audit(tournament_id: TournamentId, limit: Annotated[int, Query(ge=1, le=500)] = 100) -> AuditTrail:
+    """The audit trail (its staff): who did what, when, newest first; actors by Tavla ID and role."""
     return tournaments.audit_trail(caller(app), tournament_id, limit)
 
 

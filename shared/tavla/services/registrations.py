@@ -18,7 +18,7 @@ from tavla.store import players as player_store
 from tavla.store import registrations as registration_store
 from tavla.store import snapshots
 from tavla.store.audit import entry as audit_entry
-from tavla.store.records import ProfileRecord, RegistrationRecord, TournamentRecord
+from tavla.store.records import SYSTEM, AuditRecord, ProfileRecord, RegistrationRecord, TournamentRecord
 from tavla.store.registrations import REGISTERED, WAITLISTED
 
 _system_random = random.SystemRandom()
@@ -70,6 +70,11 @@ def register(
     if not tournament.is_open or tournament.closes_epoch <= now.timestamp():
         raise RegistrationClosed("Registration for this tournament is closed.")
     code = ids.checkin_code(rng)
+    player = player_actor(caller, tavla_id)
+
+    def registered(**details: Any) -> AuditRecord:
+        return audit_entry(player, "registered", now, tavla_id=tavla_id, division=division, **details)
+
     for attempt in range(MAX_ATTEMPTS):
         entry = RegistrationRecord(
             tournament_id=tournament_id,
@@ -83,9 +88,10 @@ def register(
         )
         try:
             if has_free_place(tournament):
-                registration_store.add_registered(entry, now)
+                registration_store.add_registered(entry, now, [registered(list="main")])
                 return RegistrationResult(status=REGISTERED, checkin_code=code)
-            position = registration_store.add_waiting(entry, tournament, now)
+            waiting = registered(list="waiting", position=tournament.waiting + 1)
+            position = registration_store.add_waiting(entry, tournament, now, [waiting])
             return RegistrationResult(status=WAITLISTED, position=position, checkin_code=code)
         except registration_store.CodeTaken:
             code = ids.checkin_code(rng)
@@ -108,12 +114,16 @@ def withdraw(
     tavla_id, tournament = _snapshot(caller.sub, tournament_id)
     if not tournament.is_open:
         raise RegistrationClosed("The draw has been made: withdraw at the referee table.")
-    withdrawn = audit_entry(player_actor(caller, tavla_id), "withdrawn", now, tavla_id=tavla_id)
+    player = player_actor(caller, tavla_id)
     for attempt in range(MAX_ATTEMPTS):
         head = next(iter(registration_store.first_waiting(tournament_id)), None)
+        changes = [audit_entry(player, "withdrawn", now, tavla_id=tavla_id, list="main")]
+        if head is not None:
+            changes.append(_promoted(head, now, reason="withdrawal", place_of=tavla_id))
         try:
-            registration_store.withdraw(tournament_id, tavla_id, head, now, [withdrawn])
+            registration_store.withdraw(tournament_id, tavla_id, head, now, changes)
         except registration_store.WaitingWithdrawal:
+            withdrawn = audit_entry(player, "withdrawn", now, tavla_id=tavla_id, list="waiting")
             registration_store.withdraw_waiting(tournament_id, tavla_id, [withdrawn])
             return WithdrawalResult(refund_due=Money(amount=_refund(tournament, now)))
         except registration_store.Contended:
@@ -139,8 +149,13 @@ def _announce_promotion(tournament: TournamentRecord, promoted: RegistrationReco
     )
 
 
-# A transaction holds at most 100 items: promote in batches, the tournament item included.
-PROMOTION_BATCH = 99
+def _promoted(head: RegistrationRecord, now: datetime, **details: Any) -> AuditRecord:
+    return audit_entry(SYSTEM, "promoted", now, tavla_id=head.tavla_id, **details)
+
+
+# A transaction holds at most 100 items: promote in batches of two items per player (the
+# entry and its audit record), the tournament item included.
+PROMOTION_BATCH = 49
 
 
 def fill_free_places(tournament_id: str, now: datetime, rng: random.Random = _system_random) -> list[str]:
@@ -158,7 +173,8 @@ def fill_free_places(tournament_id: str, now: datetime, rng: random.Random = _sy
             return promoted
         heads = registration_store.first_waiting(tournament_id, min(free, PROMOTION_BATCH))
         try:
-            registration_store.promote(tournament, heads, now)
+            promotions = [_promoted(h, now, reason="capacity_raised") for h in heads]
+            registration_store.promote(tournament, heads, now, promotions)
         except registration_store.Contended:
             _backoff(attempt, rng)
             continue

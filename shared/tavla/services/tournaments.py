@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from dataclasses import asdict
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -12,6 +11,7 @@ from pydantic import ValidationError
 from tavla import ids
 from tavla.caller import Caller
 from tavla.errors import Conflict, Forbidden, Invalid, PlayerNotFound
+from tavla.models.audit import AuditActor, AuditEntry, AuditTrail
 from tavla.models.tournaments import (
     EffectiveRules,
     StaffUpdate,
@@ -162,7 +162,20 @@ def put_staff(caller: Caller, tournament_id: str, body: StaffUpdate, now: dateti
     return {"staff": [{"tavla_id": m.tavla_id, "role": m.role} for m in body.staff]}
 
 
-def audit_trail(caller: Caller, tournament_id: str, limit: int) -> dict[str, Any]:
-    """Who did what, when: every staff action on this tournament (its staff only)."""
+def audit_trail(caller: Caller, tournament_id: str, limit: int) -> AuditTrail:
+    """Who did what, when: every change to this tournament and its lists (its staff only).
+
+    Actors are shown by Tavla ID and role; their user ids stay internal.
+    """
     require_staff(tournament_store.get(tournament_id), caller)
-    return {"records": [{**asdict(r), "actor": r.actor.sub} for r in audit.records(tournament_id, limit)]}
+    return AuditTrail(
+        records=[
+            AuditEntry(
+                at=r.at,
+                action=r.action,
+                actor=AuditActor(role=r.actor.role, tavla_id=r.actor.tavla_id),
+                details=dict(r.details),
+            )
+            for r in audit.records(tournament_id, limit)
+        ]
+    )

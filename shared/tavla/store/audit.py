@@ -28,7 +28,8 @@ def record(tx: Transaction, tournament_id: str, audit: AuditRecord) -> None:
     unique = uuid.uuid4().hex[:12]
     item = {
         "pk": keys.tournament_pk(tournament_id),
-        "sk": f"{keys.AUDIT_PREFIX}{audit.at}#{unique}",
+        # records written together share `at`: their place in the transaction keeps their order
+        "sk": f"{keys.AUDIT_PREFIX}{audit.at}#{len(tx):03d}{unique}",
         "actor": {k: v for k, v in vars(audit.actor).items() if v is not None},
         "action": audit.action,
         "at": audit.at,
