@@ -34,9 +34,10 @@ def register(
     """
     who, division = caller(app), body.division if body else "main"
     result = once(
-        f"register.{tournament_id}",
+        "register",
         who.sub,
         idempotency_key,
+        {"tournament_id": tournament_id, "division": division},
         lambda: registrations.register(who, tournament_id, division, clock.now()),
         RegistrationResult,
         app.lambda_context,

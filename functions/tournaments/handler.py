@@ -34,6 +34,7 @@ def create_tournament(
         "create_tournament",
         who.sub,
         idempotency_key,
+        body.model_dump(mode="json"),
         lambda: tournaments.create(who, body, clock.now()),
         Tournament,
         app.lambda_context,

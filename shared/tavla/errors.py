@@ -110,3 +110,9 @@ class InvalidCursor(Invalid):
     """A pagination cursor this query did not hand out (stale, from another query, or forged)."""
 
     code = "invalid_cursor"
+
+
+class IdempotencyKeyReused(Invalid):
+    """The Idempotency-Key was already used for a different request."""
+
+    code = "idempotency_key_reused"

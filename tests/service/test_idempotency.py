@@ -7,13 +7,9 @@ from tests.service.helpers import ORGANISER, create_player, create_tournament, e
 
 
 def test_retried_tournament_creation_creates_one_tournament(api: Api) -> None:
-    key = {"Idempotency-Key": "create-athens-open-1"}
-    first = api.call(
-        "POST", "/tournaments", body=tournament_body(), user=ORGANISER, groups=("organisers",), headers=key
-    )
-    again = api.call(
-        "POST", "/tournaments", body=tournament_body(), user=ORGANISER, groups=("organisers",), headers=key
-    )
+    key, body = {"Idempotency-Key": "create-athens-open-1"}, tournament_body()  # a retry resends it
+    first = api.call("POST", "/tournaments", body=body, user=ORGANISER, groups=("organisers",), headers=key)
+    again = api.call("POST", "/tournaments", body=body, user=ORGANISER, groups=("organisers",), headers=key)
     assert (first.status, again.status) == (201, 201)
     assert again.body["id"] == first.body["id"]
     assert [t["id"] for t in api.call("GET", "/tournaments").body["tournaments"]] == [first.body["id"]]
@@ -74,3 +70,35 @@ def test_an_overlong_key_is_a_validation_error(api: Api) -> None:
     )
     assert reply.status == 422
     assert api.call("GET", "/tournaments").body["tournaments"] == []
+
+
+def test_a_key_reused_with_another_body_is_refused_and_changes_nothing(api: Api) -> None:
+    """A client bug that reuses a key for a different request must not get the first answer."""
+    key = {"Idempotency-Key": "create-athens-open-1"}
+    first = api.call(
+        "POST", "/tournaments", body=tournament_body(), user=ORGANISER, groups=("organisers",), headers=key
+    )
+    reused = api.call(
+        "POST",
+        "/tournaments",
+        body=tournament_body(name="Thessaloniki Open"),
+        user=ORGANISER,
+        groups=("organisers",),
+        headers=key,
+    )
+    assert first.status == 201
+    assert (reused.status, reused.error) == (422, "idempotency_key_reused")
+    assert [t["name"] for t in api.call("GET", "/tournaments").body["tournaments"]] == [first.body["name"]]
+
+
+def test_a_registration_key_reused_for_another_tournament_is_refused(api: Api) -> None:
+    """R3.1: the key names one request; sent to another tournament it is a client bug, not a retry."""
+    athens, patras = create_tournament(api), create_tournament(api)
+    create_player(api, "u1")
+    path = "/tournaments/{tournament_id}/registrations"
+    key = {"Idempotency-Key": "reg-u1-attempt"}
+    first = api.call("POST", path, params={"tournament_id": athens}, user="u1", headers=key)
+    reused = api.call("POST", path, params={"tournament_id": patras}, user="u1", headers=key)
+    assert first.status == 201
+    assert (reused.status, reused.error) == (422, "idempotency_key_reused")
+    assert entries(api, patras)["main"] == []
