@@ -51,6 +51,25 @@ def withdraw(tournament_id: TournamentId) -> WithdrawalResult:
     return registrations.withdraw(caller(app), tournament_id, clock.now())
 
 
+PlayerId = Annotated[str, Path(pattern=r"^[A-Za-z0-9]{7}$", description="the player's Tavla ID")]
+
+
+@app.post(
+    "/tournaments/<tournament_id>/registrations/<tavla_id>/approve", security=SIGNED_IN, tags=["registration"]
+)
+def approve(tournament_id: TournamentId, tavla_id: PlayerId) -> RegistrationResult:
+    """Approve a pending entry (its organisers; R3.7): a place if one is free, else the waiting list."""
+    return registrations.approve(caller(app), tournament_id, tavla_id.upper(), clock.now())
+
+
+@app.post(
+    "/tournaments/<tournament_id>/registrations/<tavla_id>/refuse", security=SIGNED_IN, tags=["registration"]
+)
+def refuse(tournament_id: TournamentId, tavla_id: PlayerId) -> RegistrationResult:
+    """Refuse a pending entry (its organisers; R3.7): no reason needed, recorded for the federation."""
+    return registrations.refuse(caller(app), tournament_id, tavla_id.upper(), clock.now())
+
+
 @app.get("/tournaments/<tournament_id>/entries", tags=["registration"])
 def entries(tournament_id: TournamentId) -> Entries:
     """The main list and the waiting list, in order, public fields only (R12.1)."""

@@ -116,3 +116,9 @@ class IdempotencyKeyReused(Invalid):
     """The Idempotency-Key was already used for a different request."""
 
     code = "idempotency_key_reused"
+
+
+class NotPending(Conflict):
+    """The entry to approve or refuse is not waiting for approval (R3.7)."""
+
+    code = "not_pending"

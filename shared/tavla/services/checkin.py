@@ -22,6 +22,7 @@ from tavla.store import snapshots
 from tavla.store import tournaments as tournament_store
 from tavla.store.audit import entry as audit_entry
 from tavla.store.records import ProfileRecord, RegistrationRecord
+from tavla.store.registrations import PENDING, REGISTERED, WAITLISTED
 
 
 def _named(body: CheckinRequest, now: datetime) -> tuple[str | None, ForgedPass | None]:
@@ -61,8 +62,8 @@ def check_in(caller: Caller, tournament_id: str, body: CheckinRequest, now: date
     registration, profile = snap.registration, snap.profile
     if profile is None:
         raise PlayerNotFound(f"No player with Tavla ID {tavla_id}.")
-    if registration is None:
-        raise NotRegistered(f"{tavla_id} is not registered for this tournament.")
+    if registration is None or registration.status not in (REGISTERED, WAITLISTED):
+        raise NotRegistered(f"{tavla_id} is not on this tournament's lists.")
     if registration.checked_in_at is not None:
         return _result(profile, registration, registration.checked_in_at, already=True)
     change = audit_entry(referee, "checked_in", now, tavla_id=tavla_id)
@@ -97,8 +98,10 @@ def entries_with_contacts(caller: Caller, tournament_id: str) -> EntriesWithCont
     """The entry lists with phone and e-mail, for this tournament's staff only (R12.1)."""
     tournament = tournament_store.get(tournament_id)
     require_staff(tournament, caller)
-    main, waiting = ordered(registration_store.all_entries(tournament_id))
-    ids = [r.tavla_id for r in main + waiting]
+    everyone = registration_store.all_entries(tournament_id)
+    main, waiting = ordered(everyone)
+    pending = sorted((r for r in everyone if r.status == PENDING), key=lambda r: r.registered_at)
+    ids = [r.tavla_id for r in main + waiting + pending]
     profiles = player_store.get_profiles(ids)
     contacts = player_store.get_contacts(ids)
 
@@ -113,4 +116,5 @@ def entries_with_contacts(caller: Caller, tournament_id: str) -> EntriesWithCont
     return EntriesWithContacts(
         main=[line(r, i) for i, r in enumerate(main, 1)],
         waiting=[line(r, i) for i, r in enumerate(waiting, 1)],
+        pending=[line(r, i) for i, r in enumerate(pending, 1)],
     )

@@ -4,22 +4,31 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from tavla import events, ids
 from tavla.caller import Caller
-from tavla.errors import Busy, Invalid, RegistrationClosed, TournamentNotFound
+from tavla.errors import Busy, Invalid, NotPending, NotRegistered, RegistrationClosed, TournamentNotFound
 from tavla.models.common import Money
 from tavla.models.registrations import Entries, Entry, RegistrationResult, WithdrawalResult
 from tavla.rules.refunds import refund_due
-from tavla.services.access import player_actor
+from tavla.services.access import player_actor, require_organiser
 from tavla.store import players as player_store
 from tavla.store import registrations as registration_store
 from tavla.store import snapshots
 from tavla.store.audit import entry as audit_entry
-from tavla.store.records import SYSTEM, AuditRecord, ProfileRecord, RegistrationRecord, TournamentRecord
-from tavla.store.registrations import REGISTERED, WAITLISTED
+from tavla.store.records import (
+    SYSTEM,
+    Actor,
+    AuditRecord,
+    ProfileRecord,
+    RegistrationRecord,
+    TournamentRecord,
+)
+from tavla.store.registrations import PENDING, REFUSED, REGISTERED, WAITLISTED
 
 _system_random = random.SystemRandom()
 MAX_ATTEMPTS = 60
@@ -59,7 +68,8 @@ def register(
     now: datetime,
     rng: random.Random = _system_random,
 ) -> RegistrationResult:
-    """Register the caller: a free place if there is one, else the end of the waiting list.
+    """Register the caller: a free place if there is one, else the end of the waiting list;
+    where entries need the organiser's approval (R3.7), a pending entry that takes no place.
 
     One BatchGetItem (identity + tournament) and one transaction in the usual case;
     under contention for the waiting list the transaction is retried with fresh state.
@@ -69,13 +79,13 @@ def register(
         raise Invalid(f"division: this tournament has no division '{division}'.")
     if not tournament.is_open or tournament.closes_epoch <= now.timestamp():
         raise RegistrationClosed("Registration for this tournament is closed.")
-    code = ids.checkin_code(rng)
     player = player_actor(caller, tavla_id)
 
     def registered(**details: Any) -> AuditRecord:
         return audit_entry(player, "registered", now, tavla_id=tavla_id, division=division, **details)
 
-    for attempt in range(MAX_ATTEMPTS):
+    code = ids.checkin_code(rng)
+    for _ in range(MAX_ATTEMPTS):
         entry = RegistrationRecord(
             tournament_id=tournament_id,
             tavla_id=tavla_id,
@@ -87,14 +97,33 @@ def register(
             starts_at=tournament.starts_at,
         )
         try:
-            if has_free_place(tournament):
-                registration_store.add_registered(entry, now, [registered(list="main")])
-                return RegistrationResult(status=REGISTERED, checkin_code=code)
-            waiting = registered(list="waiting", position=tournament.waiting + 1)
-            position = registration_store.add_waiting(entry, tournament, now, [waiting])
-            return RegistrationResult(status=WAITLISTED, position=position, checkin_code=code)
+            if tournament.settings.get("requires_approval"):
+                registration_store.add_pending(entry, now, [registered(list="pending")])
+                return RegistrationResult(status=PENDING, checkin_code=code)
+            return _take_place(tournament, entry, now, registered, rng)
         except registration_store.CodeTaken:
             code = ids.checkin_code(rng)
+    raise Busy("Many players are registering right now; please try again.")  # pragma: no cover
+
+
+def _take_place(
+    tournament: TournamentRecord,
+    entry: RegistrationRecord,
+    now: datetime,
+    audited: Callable[..., AuditRecord],
+    rng: random.Random,
+    *,
+    approving: bool = False,
+) -> RegistrationResult:
+    """A free place if there is one, else the end of the waiting list (retried under contention)."""
+    for attempt in range(MAX_ATTEMPTS):
+        try:
+            if has_free_place(tournament):
+                registration_store.add_registered(entry, now, [audited(list="main")], approving=approving)
+                return RegistrationResult(status=REGISTERED, checkin_code=entry.checkin_code)
+            waiting = audited(list="waiting", position=tournament.waiting + 1)
+            position = registration_store.add_waiting(entry, tournament, now, [waiting], approving=approving)
+            return RegistrationResult(status=WAITLISTED, position=position, checkin_code=entry.checkin_code)
         except registration_store.Full as full:
             tournament = full.current  # as it was when the place was refused: no read needed
             continue
@@ -103,8 +132,54 @@ def register(
                 tournament = moved.current  # a place opened meanwhile: take it at once
                 continue
             _backoff(attempt, rng)  # another player joined the waiting list first
-        tournament = _fresh(tournament_id)
+        tournament = _fresh(tournament.id)
     raise Busy("Many players are registering right now; please try again.")
+
+
+def _pending_entry(
+    caller: Caller, tournament_id: str, tavla_id: str
+) -> tuple[Actor, TournamentRecord, RegistrationRecord]:
+    snap = snapshots.snapshot(tournament_id, tavla_id=tavla_id)
+    if snap.tournament is None:
+        raise TournamentNotFound(f"No tournament {tournament_id}.")
+    organiser = require_organiser(snap.tournament, caller)
+    if snap.registration is None or snap.registration.status != PENDING:
+        raise NotPending(f"{tavla_id} has no entry waiting for approval in this tournament.")
+    return organiser, snap.tournament, snap.registration
+
+
+def approve(
+    caller: Caller, tournament_id: str, tavla_id: str, now: datetime, rng: random.Random = _system_random
+) -> RegistrationResult:
+    """The organiser approves a pending entry (R3.7): a place if one is free, else the waiting
+    list, by the same conditions as a registration."""
+    organiser, tournament, pending = _pending_entry(caller, tournament_id, tavla_id)
+    if not tournament.is_open or tournament.closes_epoch <= now.timestamp():
+        raise RegistrationClosed("Registration for this tournament is closed.")
+
+    def approved(**details: Any) -> AuditRecord:
+        return audit_entry(
+            organiser, "approved", now, tavla_id=tavla_id, division=pending.division, **details
+        )
+
+    try:
+        return _take_place(
+            tournament, replace(pending, listed_at=now.isoformat()), now, approved, rng, approving=True
+        )
+    except registration_store.NotPending as error:
+        raise NotPending(f"{tavla_id} has no entry waiting for approval in this tournament.") from error
+
+
+def refuse(caller: Caller, tournament_id: str, tavla_id: str, now: datetime) -> RegistrationResult:
+    """The organiser refuses a pending entry (R3.7): no reason needed; kept as refused and in
+    the audit trail for the federation report; it held no place, so it frees none."""
+    organiser, _, pending = _pending_entry(caller, tournament_id, tavla_id)
+    change = audit_entry(organiser, "refused", now, tavla_id=tavla_id, division=pending.division)
+    try:
+        registration_store.refuse(tournament_id, tavla_id, now, change)
+    except registration_store.NotPending as error:
+        raise NotPending(f"{tavla_id} has no entry waiting for approval in this tournament.") from error
+    return RegistrationResult(status=REFUSED, checkin_code=pending.checkin_code)
 
 
 def withdraw(
@@ -122,9 +197,15 @@ def withdraw(
             changes.append(_promoted(head, now, reason="withdrawal", place_of=tavla_id))
         try:
             registration_store.withdraw(tournament_id, tavla_id, head, now, changes)
-        except registration_store.WaitingWithdrawal:
-            withdrawn = audit_entry(player, "withdrawn", now, tavla_id=tavla_id, list="waiting")
-            registration_store.withdraw_waiting(tournament_id, tavla_id, [withdrawn])
+        except registration_store.WaitingWithdrawal as other_list:
+            status = other_list.registration.status
+            if status not in (WAITLISTED, PENDING):
+                raise NotRegistered("You are not on this tournament's lists.") from other_list
+            withdrawn = audit_entry(player, "withdrawn", now, tavla_id=tavla_id, list=_LIST_NAME[status])
+            if status == PENDING:
+                registration_store.withdraw_pending(tournament_id, tavla_id, [withdrawn])
+            else:
+                registration_store.withdraw_waiting(tournament_id, tavla_id, [withdrawn])
             return WithdrawalResult(refund_due=Money(amount=_refund(tournament, now)))
         except registration_store.Contended:
             _backoff(attempt, rng)
@@ -147,6 +228,9 @@ def _announce_promotion(tournament: TournamentRecord, promoted: RegistrationReco
             "promoted_at": now.isoformat(),
         },
     )
+
+
+_LIST_NAME = {WAITLISTED: "waiting", PENDING: "pending"}
 
 
 def _promoted(head: RegistrationRecord, now: datetime, **details: Any) -> AuditRecord:

@@ -7,7 +7,7 @@ from datetime import datetime
 from tavla.errors import CheckinClosed, NotRegistered
 from tavla.store import audit, keys
 from tavla.store.records import AuditRecord
-from tavla.store.registrations import OPEN
+from tavla.store.registrations import OPEN, REGISTERED, WAITLISTED
 from tavla.store.schema import MAIN
 from tavla.store.transactions import Cancelled, Transaction
 
@@ -34,8 +34,14 @@ def check_in(
         MAIN,
         keys.registration(tournament_id, tavla_id),
         setting,
-        condition="attribute_exists(pk) AND attribute_not_exists(checked_in_at)",
-        values={"now": now.isoformat(), **({"referee": referee} if referee else {})},
+        condition="#status IN (:registered, :waitlisted) AND attribute_not_exists(checked_in_at)",
+        names={"#status": "status"},
+        values={
+            "now": now.isoformat(),
+            "registered": REGISTERED,
+            "waitlisted": WAITLISTED,
+            **({"referee": referee} if referee else {}),
+        },
         return_old=True,
     )
     audit.record(tx, tournament_id, change)
@@ -45,7 +51,8 @@ def check_in(
         if cancelled.failed("tournament"):
             raise CheckinClosed("Check-in for this tournament is closed.") from cancelled
         if cancelled.failed("registration"):
-            if cancelled.old("registration") is None:
+            old = cancelled.old("registration")
+            if old is None or old.get("status") not in (REGISTERED, WAITLISTED):
                 raise NotRegistered(f"{tavla_id} is not on this tournament's lists.") from cancelled
             return False
         raise

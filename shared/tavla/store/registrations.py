@@ -24,6 +24,8 @@ from tavla.store.transactions import Cancelled, Transaction
 OPEN = "open"
 REGISTERED = "registered"
 WAITLISTED = "waitlisted"
+PENDING = "pending"  # waits for the organiser's approval (R3.7); takes no place
+REFUSED = "refused"  # kept for the federation report; took nothing
 
 
 class WaitingListMoved(Exception):
@@ -81,7 +83,28 @@ def _open_condition() -> str:
     return "#status = :open AND closes_epoch > :now"
 
 
-def _add_entry(tx: Transaction, registration: RegistrationRecord) -> None:
+class NotPending(Exception):
+    """The entry to approve or refuse is no longer pending (decided, withdrawn) or absent."""
+
+
+def _add_entry(tx: Transaction, registration: RegistrationRecord, approving: bool) -> None:
+    if approving:  # a pending entry takes its place: it exists, its code too
+        wait_q = registration.wait_seq
+        tx.update(
+            "registration",
+            MAIN,
+            keys.registration(registration.tournament_id, registration.tavla_id),
+            "SET #status = :status, listed_at = :now" + (", wait_q = :wait_q" if wait_q else ""),
+            condition="#status = :pending",
+            names={"#status": "status"},
+            values={
+                "status": registration.status,
+                "now": registration.listed_at,
+                "pending": PENDING,
+                **({"wait_q": keys.wait_q(wait_q)} if wait_q else {}),
+            },
+        )
+        return
     tx.put("registration", MAIN, to_item(registration), condition="attribute_not_exists(pk)")
     code = {
         **keys.plain(keys.checkin_code(registration.checkin_code)),
@@ -91,8 +114,10 @@ def _add_entry(tx: Transaction, registration: RegistrationRecord) -> None:
     tx.put("code", MAIN, code, condition="attribute_not_exists(pk)")
 
 
-def _raise_for_entry(cancelled: Cancelled, now: datetime) -> None:
+def _raise_for_entry(cancelled: Cancelled, now: datetime, approving: bool) -> None:
     if cancelled.failed("registration"):
+        if approving:
+            raise NotPending from cancelled
         raise AlreadyRegistered("You are already registered for this tournament.") from cancelled
     current = cancelled.old("tournament")
     if current is not None and (
@@ -104,7 +129,11 @@ def _raise_for_entry(cancelled: Cancelled, now: datetime) -> None:
 
 
 def add_registered(
-    registration: RegistrationRecord, now: datetime, changes: Sequence[AuditRecord] = ()
+    registration: RegistrationRecord,
+    now: datetime,
+    changes: Sequence[AuditRecord] = (),
+    *,
+    approving: bool = False,
 ) -> None:
     """Take a place on the main list: never beyond capacity, never twice, never ahead of
     anyone already waiting (R3.1, R3.2). Raises Full when that is not possible."""
@@ -119,13 +148,13 @@ def add_registered(
         values={"one": 1, "zero": 0, "open": OPEN, "now": int(now.timestamp())},
         return_old=True,
     )
-    _add_entry(tx, replace(registration, status=REGISTERED))
+    _add_entry(tx, replace(registration, status=REGISTERED), approving)
     for change in changes:
         audit.record(tx, registration.tournament_id, change)
     try:
         tx.run()
     except Cancelled as cancelled:
-        _raise_for_entry(cancelled, now)
+        _raise_for_entry(cancelled, now, approving)
         current = cancelled.old("tournament")
         if current is not None:
             raise Full(TournamentRecord.from_item(current)) from cancelled
@@ -137,6 +166,8 @@ def add_waiting(
     seen: TournamentRecord,
     now: datetime,
     changes: Sequence[AuditRecord] = (),
+    *,
+    approving: bool = False,
 ) -> int:
     """Join the end of the waiting list; returns the position.
 
@@ -163,18 +194,82 @@ def add_waiting(
         },
         return_old=True,
     )
-    _add_entry(tx, replace(registration, status=WAITLISTED, wait_seq=sequence + 1))
+    _add_entry(tx, replace(registration, status=WAITLISTED, wait_seq=sequence + 1), approving)
     for change in changes:
         audit.record(tx, registration.tournament_id, change)
     try:
         tx.run()
     except Cancelled as cancelled:
-        _raise_for_entry(cancelled, now)
+        _raise_for_entry(cancelled, now, approving)
         current = cancelled.old("tournament")
         if current is not None:
             raise WaitingListMoved(TournamentRecord.from_item(current)) from cancelled
         raise
     return waiting + 1
+
+
+def add_pending(registration: RegistrationRecord, now: datetime, changes: Sequence[AuditRecord] = ()) -> None:
+    """Enter a registration that waits for the organiser's approval (R3.7): no place taken."""
+    tx = Transaction()
+    tx.check(
+        "tournament",
+        MAIN,
+        keys.tournament(registration.tournament_id),
+        _open_condition(),
+        names={"#status": "status"},
+        values={"open": OPEN, "now": int(now.timestamp())},
+        return_old=True,
+    )
+    _add_entry(tx, replace(registration, status=PENDING), approving=False)
+    for change in changes:
+        audit.record(tx, registration.tournament_id, change)
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        _raise_for_entry(cancelled, now, approving=False)
+        raise
+
+
+def refuse(tournament_id: str, tavla_id: str, now: datetime, change: AuditRecord) -> None:
+    """Refuse a pending entry; it stays, as refused, for the federation report. Frees nothing."""
+    tx = Transaction()
+    tx.update(
+        "registration",
+        MAIN,
+        keys.registration(tournament_id, tavla_id),
+        "SET #status = :refused, refused_at = :now",
+        condition="#status = :pending",
+        names={"#status": "status"},
+        values={"refused": REFUSED, "pending": PENDING, "now": now.isoformat()},
+    )
+    audit.record(tx, tournament_id, change)
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        if cancelled.failed("registration"):
+            raise NotPending from cancelled
+        raise
+
+
+def withdraw_pending(tournament_id: str, tavla_id: str, changes: Sequence[AuditRecord] = ()) -> None:
+    """Withdraw an entry still waiting for approval: it held no place, so no counter moves."""
+    tx = Transaction()
+    tx.delete(
+        "leaver",
+        MAIN,
+        keys.registration(tournament_id, tavla_id),
+        condition="#status = :pending",
+        names={"#status": "status"},
+        values={"pending": PENDING},
+    )
+    for change in changes:
+        audit.record(tx, tournament_id, change)
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        if cancelled.failed("leaver"):
+            raise NotRegistered("You are not on this tournament's lists.") from cancelled
+        raise
 
 
 def first_waiting(tournament_id: str, count: int = 1) -> list[RegistrationRecord]:
