@@ -12,7 +12,14 @@ from tavla import clock
 from tavla.http import SIGNED_IN, caller, make_resolver
 from tavla.idempotency import IdempotencyKey, once
 from tavla.models.audit import AuditTrail
-from tavla.models.tournaments import StaffUpdate, Tournament, TournamentCreate, TournamentUpdate
+from tavla.models.tournaments import (
+    Placement,
+    PlacementRequest,
+    StaffUpdate,
+    Tournament,
+    TournamentCreate,
+    TournamentUpdate,
+)
 from tavla.services import tournaments
 
 logger = Logger()
@@ -69,6 +76,17 @@ def patch_tournament(tournament_id: TournamentId, body: TournamentUpdate) -> Tou
 def put_staff(tournament_id: TournamentId, body: StaffUpdate) -> dict[str, Any]:
     """Set this tournament's referees and organisers (R1.3)."""
     return tournaments.put_staff(caller(app), tournament_id, body, clock.now())
+
+
+@app.put("/tournaments/<tournament_id>/placements/<tavla_id>", security=SIGNED_IN, tags=["tournaments"])
+def put_placement(
+    tournament_id: TournamentId,
+    tavla_id: Annotated[str, Path(pattern=r"^[A-Za-z0-9]{7}$", description="the player's Tavla ID")],
+    body: PlacementRequest,
+) -> Placement:
+    """Place a player in a division (its organisers; R3.7): barred from the divisions below it,
+    invited to it when it is above their usual one. Divisions are listed highest first."""
+    return tournaments.place(caller(app), tournament_id, tavla_id.upper(), body, clock.now())
 
 
 @app.get("/tournaments/<tournament_id>/audit", security=SIGNED_IN, tags=["tournaments"])

@@ -122,3 +122,9 @@ class NotPending(Conflict):
     """The entry to approve or refuse is not waiting for approval (R3.7)."""
 
     code = "not_pending"
+
+
+class DivisionBarred(Conflict):
+    """The organiser placed the player in a higher division than the one asked for (R3.7)."""
+
+    code = "division_barred"

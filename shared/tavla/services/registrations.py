@@ -11,7 +11,15 @@ from typing import Any
 
 from tavla import events, ids
 from tavla.caller import Caller
-from tavla.errors import Busy, Invalid, NotPending, NotRegistered, RegistrationClosed, TournamentNotFound
+from tavla.errors import (
+    Busy,
+    DivisionBarred,
+    Invalid,
+    NotPending,
+    NotRegistered,
+    RegistrationClosed,
+    TournamentNotFound,
+)
 from tavla.models.common import Money
 from tavla.models.registrations import Entries, Entry, RegistrationResult, WithdrawalResult
 from tavla.rules.refunds import refund_due
@@ -75,10 +83,11 @@ def register(
     under contention for the waiting list the transaction is retried with fresh state.
     """
     tavla_id, tournament = _snapshot(caller.sub, tournament_id)
-    if division not in {d["id"] for d in tournament.settings.get("divisions", [{"id": "main"}])}:
+    if division not in division_order(tournament):
         raise Invalid(f"division: this tournament has no division '{division}'.")
     if not tournament.is_open or tournament.closes_epoch <= now.timestamp():
         raise RegistrationClosed("Registration for this tournament is closed.")
+    _check_placement(tournament, tavla_id, division)
     player = player_actor(caller, tavla_id)
 
     def registered(**details: Any) -> AuditRecord:
@@ -104,6 +113,22 @@ def register(
         except registration_store.CodeTaken:
             code = ids.checkin_code(rng)
     raise Busy("Many players are registering right now; please try again.")  # pragma: no cover
+
+
+def division_order(tournament: TournamentRecord) -> list[str]:
+    """The tournament's division ids, highest first (the order its settings list them in)."""
+    return [str(d["id"]) for d in tournament.settings.get("divisions") or [{"id": "main"}]]
+
+
+def _check_placement(tournament: TournamentRecord, tavla_id: str, division: str) -> None:
+    """The organiser's placement (R3.7): no division below the one the player is placed in
+    (divisions are listed highest first)."""
+    placed = tournament.placements.get(tavla_id)
+    order = division_order(tournament)
+    if placed in order and order.index(division) > order.index(placed):
+        raise DivisionBarred(
+            f"The organiser placed you in division '{placed}': you may not enter '{division}'."
+        )
 
 
 def _take_place(

@@ -14,6 +14,8 @@ from tavla.errors import Conflict, Forbidden, Invalid, PlayerNotFound
 from tavla.models.audit import AuditActor, AuditEntry, AuditTrail
 from tavla.models.tournaments import (
     EffectiveRules,
+    Placement,
+    PlacementRequest,
     StaffUpdate,
     Tournament,
     TournamentCreate,
@@ -179,3 +181,17 @@ def audit_trail(caller: Caller, tournament_id: str, limit: int) -> AuditTrail:
             for r in audit.records(tournament_id, limit)
         ]
     )
+
+
+def place(
+    caller: Caller, tournament_id: str, tavla_id: str, body: PlacementRequest, now: datetime
+) -> Placement:
+    """Place a player (R3.7; its organisers): barred below `division`, invited up to it."""
+    current = tournament_store.get(tournament_id)
+    organiser = require_organiser(current, caller)
+    if body.division is not None and body.division not in registrations.division_order(current):
+        raise Invalid(f"division: this tournament has no division '{body.division}'.")
+    player_store.get_profile(tavla_id)  # PlayerNotFound for an unknown Tavla ID
+    change = audit_entry(organiser, "placed", now, tavla_id=tavla_id, division=body.division or "any")
+    tournament_store.set_placement(current, tavla_id, body.division, change)
+    return Placement(tavla_id=tavla_id, division=body.division)

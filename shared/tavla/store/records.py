@@ -49,6 +49,8 @@ class TournamentRecord:
     created_by: str  # internal: the creator's user sub
     staff: Mapping[str, StaffMember]  # by user sub (internal)
     settings: Mapping[str, Any]  # TournamentSettings in JSON mode, plus `rules` and `closes_epoch`
+    # the organiser's placements (R3.7): Tavla ID -> the lowest division the player may enter
+    placements: Mapping[str, str] = field(default_factory=dict)
 
     STATE = (
         "id",
@@ -90,14 +92,18 @@ class TournamentRecord:
     def from_item(cls, item: Item) -> TournamentRecord:
         staff = {sub: StaffMember(**member) for sub, member in (item.get("staff") or {}).items()}
         state = {k: item[k] for k in cls.STATE}
-        settings = {
-            k: v for k, v in item.items() if k not in (*cls.STATE, "staff") and k not in KEY_ATTRIBUTES
-        }
-        return cls(**state, staff=staff, settings=settings)
+        apart = (*cls.STATE, "staff", "placements")
+        settings = {k: v for k, v in item.items() if k not in apart and k not in KEY_ATTRIBUTES}
+        return cls(**state, staff=staff, settings=settings, placements=dict(item.get("placements") or {}))
 
     def to_item(self) -> Item:
         staff = {sub: {k: v for k, v in vars(m).items() if v is not None} for sub, m in self.staff.items()}
-        return {**self.settings, **{k: getattr(self, k) for k in self.STATE}, "staff": staff}
+        return {
+            **self.settings,
+            **{k: getattr(self, k) for k in self.STATE},
+            "staff": staff,
+            "placements": dict(self.placements),
+        }
 
 
 @dataclass(frozen=True)

@@ -168,3 +168,30 @@ def update_staff(current: TournamentRecord, staff: Mapping[str, StaffMember], ch
         if cancelled.failed("tournament"):
             raise Conflict("The tournament changed meanwhile; read it again and retry.") from cancelled
         raise
+
+
+def set_placement(
+    current: TournamentRecord, tavla_id: str, division: str | None, change: AuditRecord
+) -> None:
+    """Place a player (R3.7): `division` is the lowest they may enter; None lifts the placement."""
+    tx = Transaction()
+    if division is None:
+        expression, named = "REMOVE placements.#player SET version = :next", {}
+    else:
+        expression, named = "SET placements.#player = :division, version = :next", {"division": division}
+    tx.update(
+        "tournament",
+        MAIN,
+        keys.tournament(current.id),
+        expression,
+        condition="version = :version",
+        names={"#player": tavla_id},
+        values={**named, "version": current.version, "next": current.version + 1},
+    )
+    audit.record(tx, current.id, change)
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        if cancelled.failed("tournament"):
+            raise Conflict("The tournament changed meanwhile; read it again and retry.") from cancelled
+        raise

@@ -1,4 +1,4 @@
-"""Entries subject to the organiser's approval (R3.7): pending, approved, refused, on moto."""
+"""The organiser's control of entries (R3.7): approval (pending, approved, refused), placements."""
 
 from __future__ import annotations
 
@@ -141,3 +141,89 @@ def test_without_approval_nothing_is_pending(api: Api) -> None:
         409,
         "not_pending",
     )
+
+
+DIVISIONS = [
+    {"id": "open", "name": "Open"},
+    {"id": "inter", "name": "Intermediate"},
+    {"id": "novice", "name": "Novice"},
+]
+
+
+def place(api: Api, tid: str, tavla_id: str, division: str | None, user: str = ORGANISER):
+    return api.call(
+        "PUT",
+        "/tournaments/{tournament_id}/placements/{tavla_id}",
+        params={"tournament_id": tid, "tavla_id": tavla_id},
+        body={"division": division},
+        user=user,
+    )
+
+
+def enter(api: Api, tid: str, user: str, division: str):
+    return api.call(
+        "POST",
+        "/tournaments/{tournament_id}/registrations",
+        params={"tournament_id": tid},
+        body={"division": division},
+        user=user,
+    )
+
+
+def test_a_placed_player_is_barred_below_their_division_and_invited_up_to_it(api: Api) -> None:
+    """hbf 1.4 / cnb 1.4.2: divisions are listed highest first; a placement bars the lower ones."""
+    tid = create_tournament(api, capacity=8, divisions=DIVISIONS)
+    strong, novice = create_player(api, "strong"), create_player(api, "novice")
+    assert place(api, tid, strong, "inter").body == {"tavla_id": strong, "division": "inter"}
+    barred = enter(api, tid, "strong", "novice")
+    assert (barred.status, barred.error) == (409, "division_barred")
+    assert entries(api, tid)["main"] == []
+    assert enter(api, tid, "strong", "open").status == 201  # higher is always allowed
+    assert place(api, tid, novice, "open").status == 200  # an invitation to the top division
+    assert (enter(api, tid, "novice", "inter").error, enter(api, tid, "novice", "open").status) == (
+        "division_barred",
+        201,
+    )
+    trail = api.call(
+        "GET", "/tournaments/{tournament_id}/audit", params={"tournament_id": tid}, user=ORGANISER
+    )
+    placed = [r["details"] for r in trail.body["records"] if r["action"] == "placed"]
+    assert placed == [{"tavla_id": novice, "division": "open"}, {"tavla_id": strong, "division": "inter"}]
+
+
+def test_a_placement_can_be_lifted_and_only_its_organisers_place(api: Api) -> None:
+    tid = create_tournament(api, capacity=8, divisions=DIVISIONS)
+    a = create_player(api, "a")
+    referee = create_player(api, "ref")
+    appoint_referee(api, tid, referee)
+    assert place(api, tid, a, "open").status == 200
+    for user in ("a", "ref"):
+        refused = place(api, tid, a, "novice", user=user)
+        assert (refused.status, refused.error) == (403, "not_organiser")
+    assert place(api, tid, a, None).body == {"tavla_id": a, "division": None}
+    assert enter(api, tid, "a", "novice").status == 201
+
+
+def test_placement_bad_input_is_refused_and_changes_nothing(api: Api) -> None:
+    tid = create_tournament(api, capacity=8, divisions=DIVISIONS)
+    a = create_player(api, "a")
+    assert place(api, tid, a, "seniors").status == 422  # no such division
+    assert place(api, tid, "ZZZZZZZ", "open").error == "player_not_found"
+    assert place(api, tid, "bad id!", "open").status == 422
+    assert place(api, "nosuchtournament", a, "open").error == "tournament_not_found"
+    malformed = api.call(
+        "PUT",
+        "/tournaments/{tournament_id}/placements/{tavla_id}",
+        params={"tournament_id": tid, "tavla_id": a},
+        body={"division": "open", "extra": 1},
+        user=ORGANISER,
+    )
+    assert malformed.status == 422
+    anonymous = api.call(
+        "PUT",
+        "/tournaments/{tournament_id}/placements/{tavla_id}",
+        params={"tournament_id": tid, "tavla_id": a},
+        body={"division": "open"},
+    )
+    assert anonymous.status == 401
+    assert enter(api, tid, "a", "novice").status == 201  # nothing was placed
