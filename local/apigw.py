@@ -13,6 +13,7 @@ import time
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
+from http import HTTPStatus
 from typing import Any
 from urllib.parse import parse_qsl, unquote
 
@@ -41,8 +42,8 @@ class RouteEntry:
         return tuple(self.path.strip("/").split("/")) if self.path.strip("/") else ()
 
     def bind(self, path: str) -> dict[str, str] | None:
-        """The path parameters if `path` fits this route's template, else None."""
-        parts = [unquote(p) for p in path.strip("/").split("/")] if path.strip("/") else []
+        """The path parameters if `path` (already decoded, see `decoded_path`) fits this route's template."""
+        parts = path.strip("/").split("/") if path.strip("/") else []
         template = self.segments
         greedy = bool(template) and template[-1].endswith("+}")
         if len(parts) != len(template) and not (greedy and len(parts) >= len(template)):
@@ -83,6 +84,14 @@ class RouteTable:
         if not found:
             return None
         return min(found, key=lambda pair: pair[0].specificity())
+
+
+def decoded_path(raw: str) -> str:
+    """The path as an HTTP API hands it on: percent-decoded before routing, so `%2F` is a `/`.
+
+    Both `rawPath` and the path parameters hold the decoded text.
+    """
+    return unquote(raw)
 
 
 def is_text(content_type: str | None) -> bool:
@@ -182,6 +191,15 @@ def http_response(result: Any) -> HttpResponse:
 
 
 def error(status: int, code: str, message: str) -> HttpResponse:
-    """The API's error body (tavla.http's shape) for answers the gateway gives itself."""
+    """The API's error body (tavla.http's shape), for the local-only routes."""
     body = json.dumps({"error": {"code": code, "message": message}}).encode()
+    return HttpResponse(status, [("content-type", "application/json")], body)
+
+
+def gateway_error(status: int) -> HttpResponse:
+    """What API Gateway itself answers (no route: 404, no or bad token: 401): `{"message": ...}`.
+
+    An HTTP API cannot change these bodies, so the local stack does not either (API.md).
+    """
+    body = json.dumps({"message": HTTPStatus(status).phrase}).encode()
     return HttpResponse(status, [("content-type", "application/json")], body)

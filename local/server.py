@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import mimetypes
 import time
 from collections.abc import Callable
@@ -22,14 +23,24 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from local import aws, npm
-from local.apigw import HttpResponse, RouteTable, error, http_event, http_response
+from local.apigw import (
+    HttpResponse,
+    RouteTable,
+    decoded_path,
+    error,
+    gateway_error,
+    http_event,
+    http_response,
+)
 from local.auth import Authority, InvalidToken, authorizer_context
 from local.bus import Bus
 from local.lambdas import Environments, HandlerError
 from local.scheduler import Scheduler
 from tavla import clock
+from tavla.http import parse_json
 
 log = logging.getLogger("local.server")
+MAX_CLOCK_ADVANCE = timedelta(days=3653)
 DOCS_PAGE = Path(__file__).with_name("docs.html")
 
 
@@ -73,9 +84,10 @@ class Gateway:
             return local(body)
         if method == "GET" and url.path.startswith("/docs/"):
             return self._asset(url.path.removeprefix("/docs/"))
-        matched = self.platform.routes.match(method, url.path)
+        path = decoded_path(url.path)
+        matched = self.platform.routes.match(method, path)
         if matched is None:
-            return error(404, "route_not_found", f"No route {method} {url.path}.")
+            return gateway_error(404)
         route, parameters = matched
         authorizer = None
         if not route.public:
@@ -83,12 +95,13 @@ class Gateway:
             try:
                 authorizer = authorizer_context(self.platform.authority.verify(authorization))
             except InvalidToken as refused:
-                return error(401, "unauthorized", str(refused))
+                log.info("401 on %s %s: %s", method, url.path, refused)
+                return gateway_error(401)
         event = http_event(
             route=route,
             path_parameters=parameters,
             method=method,
-            raw_path=url.path,
+            raw_path=path,
             raw_query=url.query,
             headers=headers,
             body=body,
@@ -103,7 +116,7 @@ class Gateway:
 
     def _token(self, body: bytes) -> HttpResponse:
         try:
-            request = json.loads(body or b"{}")
+            request = parse_json(body.decode("utf-8", errors="replace") or "{}")
         except json.JSONDecodeError:
             return error(400, "malformed_json", "The request body is not valid JSON.")
         user = request.get("user") if isinstance(request, dict) else None
@@ -116,11 +129,14 @@ class Gateway:
 
     def _clock(self, body: bytes) -> HttpResponse:
         try:
-            seconds = float(json.loads(body or b"{}").get("advance_seconds", 0))
-        except (json.JSONDecodeError, AttributeError, TypeError, ValueError):
-            return error(422, "validation_error", 'Send {"advance_seconds": <number>}.')
-        if seconds < 0:
-            return error(422, "validation_error", "The clock only moves forward.")
+            request = parse_json(body.decode("utf-8", errors="replace") or "{}")
+        except json.JSONDecodeError:
+            return error(400, "malformed_json", "The request body is not valid JSON.")
+        seconds = request.get("advance_seconds", 0) if isinstance(request, dict) else None
+        if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not math.isfinite(seconds):
+            return error(422, "validation_error", 'Send {"advance_seconds": <number of seconds>}.')
+        if not 0 <= seconds <= MAX_CLOCK_ADVANCE.total_seconds():
+            return error(422, "validation_error", "The clock moves forward, by at most ten years at a time.")
         fired = self.platform.scheduler.advance(timedelta(seconds=seconds))
         delivered = self.platform.bus.drain()
         return _json(200, {"now": clock.now().isoformat(), "fired": fired, "delivered": delivered})

@@ -9,8 +9,20 @@ from aws_lambda_powertools.event_handler.openapi.params import Path
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from tavla import clock
+from tavla.contract import errors
+from tavla.errors import (
+    CheckinClosed,
+    Conflict,
+    ForgedPass,
+    Invalid,
+    NotOrganiser,
+    NotRegistered,
+    NotStaff,
+    PlayerNotFound,
+    TournamentNotFound,
+)
 from tavla.http import SIGNED_IN, caller, make_resolver
-from tavla.models.registrations import CheckinRequest, CheckinResult, EntriesWithContacts
+from tavla.models.registrations import CheckinRequest, CheckinResult, CheckinState, EntriesWithContacts
 from tavla.services import checkin
 
 logger = Logger()
@@ -19,21 +31,55 @@ app = make_resolver()
 TournamentId = Annotated[str, Path(max_length=64)]
 
 
-@app.post("/tournaments/<tournament_id>/checkins", security=SIGNED_IN, tags=["check-in"])
+@app.post(
+    "/tournaments/<tournament_id>/checkins",
+    security=SIGNED_IN,
+    tags=["check-in"],
+    responses=errors(
+        ForgedPass,
+        TournamentNotFound,
+        NotStaff,
+        PlayerNotFound,
+        NotRegistered,
+        CheckinClosed,
+        Conflict,
+        Invalid,
+    ),
+)
 def check_in(tournament_id: TournamentId, body: CheckinRequest) -> CheckinResult:
-    """Check a player in by pass, Tavla ID or phone (its staff); scanning twice is fine (R4)."""
+    """Check a player in.
+
+    By pass, Tavla ID or phone, at the referee table (R4; its staff only). Scanning twice
+    is fine; a waiting-list player may check in too.
+    """
     return checkin.check_in(caller(app), tournament_id, body, clock.now())
 
 
-@app.post("/tournaments/<tournament_id>/checkins/close", security=SIGNED_IN, tags=["check-in"])
-def close_checkin(tournament_id: TournamentId) -> dict[str, bool]:
-    """Close check-in (its organisers); players not checked in are not in the draw (R4.2)."""
+@app.post(
+    "/tournaments/<tournament_id>/checkins/close",
+    security=SIGNED_IN,
+    tags=["check-in"],
+    responses=errors(TournamentNotFound, NotOrganiser),
+)
+def close_checkin(tournament_id: TournamentId) -> CheckinState:
+    """Close check-in.
+
+    Players not checked in are not in the draw (R4.2; its organisers only).
+    """
     return checkin.close(caller(app), tournament_id, clock.now())
 
 
-@app.get("/tournaments/<tournament_id>/entries/contacts", security=SIGNED_IN, tags=["check-in"])
+@app.get(
+    "/tournaments/<tournament_id>/entries/contacts",
+    security=SIGNED_IN,
+    tags=["check-in"],
+    responses=errors(TournamentNotFound, NotStaff),
+)
 def entries_with_contacts(tournament_id: TournamentId) -> EntriesWithContacts:
-    """The entry lists with phone and e-mail (its staff only)."""
+    """A tournament's entry lists with contacts.
+
+    The same lists with phone and e-mail, for its referees and organisers (R12.1).
+    """
     return checkin.entries_with_contacts(caller(app), tournament_id)
 
 

@@ -9,12 +9,24 @@ from aws_lambda_powertools.event_handler.openapi.params import Path
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from tavla import clock
+from tavla.contract import errors
+from tavla.errors import (
+    Conflict,
+    Forbidden,
+    Invalid,
+    PhoneTaken,
+    PlayerNotFound,
+    ProfileExists,
+    ProfileMissing,
+)
 from tavla.http import SIGNED_IN, caller, make_resolver
 from tavla.models.players import (
     CheckinPass,
     MergeRequest,
+    MyData,
     MyProfile,
     Notification,
+    PrivacyNotice,
     ProfileCreate,
     ProfileUpdate,
     PublicProfile,
@@ -25,54 +37,103 @@ logger = Logger()
 app = make_resolver()
 
 
-@app.post("/players", security=SIGNED_IN, tags=["players"], status_code=201)
+@app.post(
+    "/players",
+    security=SIGNED_IN,
+    tags=["players"],
+    status_code=201,
+    responses=errors(ProfileExists, Invalid, PhoneTaken),
+)
 def create_profile(body: ProfileCreate) -> tuple[MyProfile, int]:
-    """Create my player profile; assigns my Tavla ID (R1.1)."""
+    """Create my player profile.
+
+    Assigns my Tavla ID, the short ID staff type at the referee table (R1.1). One profile
+    per signed-in user: a second one is a 409.
+    """
     return players.create(caller(app), body, clock.now()), 201
 
 
-@app.get("/me", security=SIGNED_IN, tags=["players"])
+@app.get("/me", security=SIGNED_IN, tags=["players"], responses=errors(ProfileMissing))
 def get_me() -> MyProfile:
+    """My profile.
+
+    Public fields and my private ones (phone, e-mail, gender, birth year; R1.2).
+    """
     return players.me(caller(app))
 
 
-@app.patch("/me", security=SIGNED_IN, tags=["players"])
+@app.patch(
+    "/me",
+    security=SIGNED_IN,
+    tags=["players"],
+    responses=errors(ProfileMissing, Invalid, PhoneTaken, Conflict),
+)
 def patch_me(body: ProfileUpdate) -> MyProfile:
+    """Correct my profile.
+
+    Only the fields sent change; `null` clears an optional field (R12.2).
+    """
     return players.update_me(caller(app), body)
 
 
-@app.get("/me/checkin-pass", security=SIGNED_IN, tags=["players"])
+@app.get("/me/checkin-pass", security=SIGNED_IN, tags=["players"], responses=errors(ProfileMissing))
 def get_checkin_pass() -> CheckinPass:
-    """My signed, expiring check-in token and its QR code (R4.1)."""
+    """My check-in pass.
+
+    A signed, expiring token and its QR code, scanned at the referee table (R4.1).
+    """
     return players.checkin_pass(caller(app), clock.now())
 
 
-@app.get("/me/notifications", security=SIGNED_IN, tags=["players"])
+@app.get("/me/notifications", security=SIGNED_IN, tags=["players"], responses=errors(ProfileMissing))
 def get_notifications() -> list[Notification]:
+    """My notifications.
+
+    The in-app feed, newest first: promotions from a waiting list and the like.
+    """
     return players.notifications(caller(app))
 
 
-@app.get("/me/data", security=SIGNED_IN, tags=["players"])
-def get_my_data() -> dict[str, Any]:
-    """Everything held about me (R12.2)."""
+@app.get("/me/data", security=SIGNED_IN, tags=["players"], responses=errors(ProfileMissing))
+def get_my_data() -> MyData:
+    """Everything held about me.
+
+    Profile, private fields, entries, notifications and the privacy notice (R12.2).
+    """
     return players.my_data(caller(app))
 
 
 @app.get("/privacy", tags=["players"])
-def get_privacy_notice() -> dict[str, Any]:
-    """The data protection notice (R12.2): what is public, what is private, who sees it."""
+def get_privacy_notice() -> PrivacyNotice:
+    """The data protection notice.
+
+    What is public, what is private, who sees it and why (R12.2).
+    """
     return players.PRIVACY_NOTICE
 
 
-@app.get("/players/<tavla_id>", tags=["players"])
+@app.get("/players/<tavla_id>", tags=["players"], responses=errors(PlayerNotFound))
 def get_player(tavla_id: Annotated[str, Path(max_length=32)]) -> PublicProfile:
-    """A player's public profile: never phone or e-mail (R12.1)."""
+    """A player's public profile.
+
+    Name, club, city and rating; never phone or e-mail (R12.1). A merged-away Tavla ID
+    shows the account it was merged into.
+    """
     return players.public_profile(tavla_id)
 
 
-@app.post("/admin/players/merge", security=SIGNED_IN, tags=["admin"])
+@app.post(
+    "/admin/players/merge",
+    security=SIGNED_IN,
+    tags=["admin"],
+    responses=errors(Forbidden, PlayerNotFound, Conflict, Invalid),
+)
 def merge_players(body: MergeRequest) -> MyProfile:
-    """Merge a duplicate account into the one kept (R1.1; admins only)."""
+    """Merge a duplicate account.
+
+    The merged account's entries and sign-in move to the one kept (R1.1; platform admins
+    only). Refused while both are entered in the same tournament.
+    """
     return players.merge(caller(app), body.keep, body.merge, clock.now())
 
 

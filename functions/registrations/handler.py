@@ -9,6 +9,21 @@ from aws_lambda_powertools.event_handler.openapi.params import Path
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from tavla import clock
+from tavla.contract import errors
+from tavla.errors import (
+    AlreadyRegistered,
+    Busy,
+    DivisionBarred,
+    IdempotencyKeyReused,
+    Invalid,
+    NotOrganiser,
+    NotPending,
+    NotRegistered,
+    ProfileMissing,
+    RegistrationClosed,
+    RequestInProgress,
+    TournamentNotFound,
+)
 from tavla.http import SIGNED_IN, caller, make_resolver
 from tavla.idempotency import IdempotencyKey, once
 from tavla.models.registrations import Entries, RegistrationRequest, RegistrationResult, WithdrawalResult
@@ -21,16 +36,31 @@ TournamentId = Annotated[str, Path(max_length=64)]
 
 
 @app.post(
-    "/tournaments/<tournament_id>/registrations", security=SIGNED_IN, tags=["registration"], status_code=201
+    "/tournaments/<tournament_id>/registrations",
+    security=SIGNED_IN,
+    tags=["registration"],
+    status_code=201,
+    responses=errors(
+        TournamentNotFound,
+        ProfileMissing,
+        Invalid,
+        AlreadyRegistered,
+        DivisionBarred,
+        RegistrationClosed,
+        RequestInProgress,
+        IdempotencyKeyReused,
+        Busy,
+    ),
 )
 def register(
     tournament_id: TournamentId,
     body: RegistrationRequest | None = None,
     idempotency_key: IdempotencyKey = None,
 ) -> tuple[RegistrationResult, int]:
-    """Register myself: a place if one is free, else the waiting list (R3.1, R3.2).
+    """Register myself for a tournament.
 
-    With an `Idempotency-Key` header a retry returns the first answer, not a 409.
+    A place if one is free, else the end of the waiting list (R3.1, R3.2). With an
+    `Idempotency-Key` header a retry returns the first answer, not a 409.
     """
     who, division = caller(app), body.division if body else "main"
     result = once(
@@ -45,9 +75,18 @@ def register(
     return result, 201
 
 
-@app.delete("/tournaments/<tournament_id>/registrations/me", security=SIGNED_IN, tags=["registration"])
+@app.delete(
+    "/tournaments/<tournament_id>/registrations/me",
+    security=SIGNED_IN,
+    tags=["registration"],
+    responses=errors(TournamentNotFound, ProfileMissing, NotRegistered, RegistrationClosed, Busy),
+)
 def withdraw(tournament_id: TournamentId) -> WithdrawalResult:
-    """Withdraw; the first waiting player is promoted in the same step and notified (R3.2, R3.5)."""
+    """Withdraw from a tournament.
+
+    The first waiting player is promoted in the same step and notified; the answer says
+    what refund is due (R3.2, R3.5).
+    """
     return registrations.withdraw(caller(app), tournament_id, clock.now())
 
 
@@ -55,24 +94,41 @@ PlayerId = Annotated[str, Path(pattern=r"^[A-Za-z0-9]{7}$", description="the pla
 
 
 @app.post(
-    "/tournaments/<tournament_id>/registrations/<tavla_id>/approve", security=SIGNED_IN, tags=["registration"]
+    "/tournaments/<tournament_id>/registrations/<tavla_id>/approve",
+    security=SIGNED_IN,
+    tags=["registration"],
+    responses=errors(TournamentNotFound, NotOrganiser, NotPending, RegistrationClosed, Busy),
 )
 def approve(tournament_id: TournamentId, tavla_id: PlayerId) -> RegistrationResult:
-    """Approve a pending entry (its organisers; R3.7): a place if one is free, else the waiting list."""
+    """Approve a pending entry.
+
+    Its organisers (R3.7): a place if one is free, else the end of the waiting list, by the
+    same conditions as a registration.
+    """
     return registrations.approve(caller(app), tournament_id, tavla_id.upper(), clock.now())
 
 
 @app.post(
-    "/tournaments/<tournament_id>/registrations/<tavla_id>/refuse", security=SIGNED_IN, tags=["registration"]
+    "/tournaments/<tournament_id>/registrations/<tavla_id>/refuse",
+    security=SIGNED_IN,
+    tags=["registration"],
+    responses=errors(TournamentNotFound, NotOrganiser, NotPending),
 )
 def refuse(tournament_id: TournamentId, tavla_id: PlayerId) -> RegistrationResult:
-    """Refuse a pending entry (its organisers; R3.7): no reason needed, recorded for the federation."""
+    """Refuse a pending entry.
+
+    Its organisers (R3.7): no reason needed; the entry is kept as refused and audited for
+    the federation report; it held no place, so it frees none.
+    """
     return registrations.refuse(caller(app), tournament_id, tavla_id.upper(), clock.now())
 
 
-@app.get("/tournaments/<tournament_id>/entries", tags=["registration"])
+@app.get("/tournaments/<tournament_id>/entries", tags=["registration"], responses=errors(TournamentNotFound))
 def entries(tournament_id: TournamentId) -> Entries:
-    """The main list and the waiting list, in order, public fields only (R12.1)."""
+    """A tournament's entry lists.
+
+    The main list and the waiting list, in order, public fields only (R12.1).
+    """
     return registrations.entries(tournament_id)
 
 

@@ -9,12 +9,28 @@ from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from tavla import clock
+from tavla.contract import errors
+from tavla.errors import (
+    Busy,
+    Conflict,
+    Forbidden,
+    IdempotencyKeyReused,
+    Invalid,
+    InvalidCursor,
+    NotOrganiser,
+    NotStaff,
+    PlayerNotFound,
+    RequestInProgress,
+    TournamentNotFound,
+)
 from tavla.http import SIGNED_IN, caller, make_resolver
 from tavla.idempotency import IdempotencyKey, once
 from tavla.models.audit import AuditTrail
 from tavla.models.tournaments import (
+    Calendar,
     Placement,
     PlacementRequest,
+    Staff,
     StaffUpdate,
     Tournament,
     TournamentCreate,
@@ -28,13 +44,20 @@ app = make_resolver()
 TournamentId = Annotated[str, Path(max_length=64)]
 
 
-@app.post("/tournaments", security=SIGNED_IN, tags=["tournaments"], status_code=201)
+@app.post(
+    "/tournaments",
+    security=SIGNED_IN,
+    tags=["tournaments"],
+    status_code=201,
+    responses=errors(Forbidden, Invalid, RequestInProgress, IdempotencyKeyReused),
+)
 def create_tournament(
     body: TournamentCreate, idempotency_key: IdempotencyKey = None
 ) -> tuple[Tournament, int]:
-    """Create a tournament page (organisers); the caller becomes its organiser (R2.1).
+    """Create a tournament page.
 
-    With an `Idempotency-Key` header a retry returns the tournament the first call created.
+    Organisers only; the caller becomes its organiser (R2.1). With an `Idempotency-Key`
+    header a retry returns the tournament the first call created.
     """
     who = caller(app)
     created = once(
@@ -49,49 +72,92 @@ def create_tournament(
     return created, 201
 
 
-@app.get("/tournaments", tags=["tournaments"])
+@app.get("/tournaments", tags=["tournaments"], responses=errors(InvalidCursor))
 def list_tournaments(
     limit: Annotated[int, Query(ge=1, le=100)] = 50,
     after: Annotated[str | None, Query(max_length=256)] = None,
     upcoming: bool = True,
-) -> dict[str, Any]:
-    """The calendar by start time (upcoming only unless `upcoming=false`); pass `next` back
-    as `after`, with the same `upcoming`, for the following page (an opaque cursor: a stale
-    or foreign one is 422 `invalid_cursor`)."""
+) -> Calendar:
+    """The tournament calendar.
+
+    By start time, upcoming only unless `upcoming=false`; pass `next` back as `after`, with
+    the same `upcoming`, for the following page. The cursor is opaque: a stale or foreign
+    one is 422 `invalid_cursor`.
+    """
     return tournaments.calendar(limit, after, upcoming, clock.now())
 
 
-@app.get("/tournaments/<tournament_id>", tags=["tournaments"])
+@app.get("/tournaments/<tournament_id>", tags=["tournaments"], responses=errors(TournamentNotFound))
 def get_tournament(tournament_id: TournamentId) -> Tournament:
+    """A tournament page.
+
+    Its settings, the rules the day is played by, and how full it is (R2.1, R2.2).
+    """
     return tournaments.get(tournament_id)
 
 
-@app.patch("/tournaments/<tournament_id>", security=SIGNED_IN, tags=["tournaments"])
+@app.patch(
+    "/tournaments/<tournament_id>",
+    security=SIGNED_IN,
+    tags=["tournaments"],
+    responses=errors(TournamentNotFound, NotOrganiser, Conflict, Invalid, Busy),
+)
 def patch_tournament(tournament_id: TournamentId, body: TournamentUpdate) -> Tournament:
-    """Change settings (its organisers); the page's rules override the profile's (R2.2)."""
+    """Change a tournament's settings.
+
+    Its organisers only, until the draw; the page's rules override the profile's (R2.2).
+    Raising the capacity promotes waiting players.
+    """
     return tournaments.update(caller(app), tournament_id, body, clock.now())
 
 
-@app.put("/tournaments/<tournament_id>/staff", security=SIGNED_IN, tags=["tournaments"])
-def put_staff(tournament_id: TournamentId, body: StaffUpdate) -> dict[str, Any]:
-    """Set this tournament's referees and organisers (R1.3)."""
+@app.put(
+    "/tournaments/<tournament_id>/staff",
+    security=SIGNED_IN,
+    tags=["tournaments"],
+    responses=errors(TournamentNotFound, NotOrganiser, PlayerNotFound, Conflict),
+)
+def put_staff(tournament_id: TournamentId, body: StaffUpdate) -> Staff:
+    """Set a tournament's staff.
+
+    Its referees and organisers, by Tavla ID (R1.3; its organisers only). The caller stays
+    an organiser.
+    """
     return tournaments.put_staff(caller(app), tournament_id, body, clock.now())
 
 
-@app.put("/tournaments/<tournament_id>/placements/<tavla_id>", security=SIGNED_IN, tags=["tournaments"])
+@app.put(
+    "/tournaments/<tournament_id>/placements/<tavla_id>",
+    security=SIGNED_IN,
+    tags=["tournaments"],
+    responses=errors(TournamentNotFound, NotOrganiser, PlayerNotFound, Invalid, Conflict),
+)
 def put_placement(
     tournament_id: TournamentId,
     tavla_id: Annotated[str, Path(pattern=r"^[A-Za-z0-9]{7}$", description="the player's Tavla ID")],
     body: PlacementRequest,
 ) -> Placement:
-    """Place a player in a division (its organisers; R3.7): barred from the divisions below it,
-    invited to it when it is above their usual one. Divisions are listed highest first."""
+    """Place a player in a division.
+
+    Its organisers (R3.7; hbf 1.4, cnb 1.4.2): the player is barred from the divisions
+    below it and invited to it when it is above their usual one. Divisions are listed
+    highest first; `null` lifts the placement.
+    """
     return tournaments.place(caller(app), tournament_id, tavla_id.upper(), body, clock.now())
 
 
-@app.get("/tournaments/<tournament_id>/audit", security=SIGNED_IN, tags=["tournaments"])
+@app.get(
+    "/tournaments/<tournament_id>/audit",
+    security=SIGNED_IN,
+    tags=["tournaments"],
+    responses=errors(TournamentNotFound, NotStaff),
+)
 def get_audit(tournament_id: TournamentId, limit: Annotated[int, Query(ge=1, le=500)] = 100) -> AuditTrail:
-    """The audit trail (its staff): who did what, when, newest first; actors by Tavla ID and role."""
+    """A tournament's audit trail.
+
+    Who did what, when, newest first (its staff only); each actor by Tavla ID and role
+    (organiser, referee, admin, player or system), never by user id.
+    """
     return tournaments.audit_trail(caller(app), tournament_id, limit)
 
 

@@ -13,6 +13,11 @@ class DomainError(Exception):
         super().__init__(message)
         self.message = message
 
+    @property
+    def headers(self) -> dict[str, str]:
+        """Response headers that go with this refusal (none but for temporary ones)."""
+        return {}
+
 
 class BadRequest(DomainError):
     status = 400
@@ -88,10 +93,28 @@ class ForgedPass(BadRequest):
     code = "invalid_pass"
 
 
-class Busy(Conflict):
+class Unavailable(DomainError):
+    """A temporary condition: the same request may succeed after `Retry-After` seconds."""
+
+    status = 503
+    code = "unavailable"
+    retry_after_seconds = 1
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": str(self.retry_after_seconds)}
+
+
+class Busy(Unavailable):
     """Too many simultaneous changes to the same tournament; the client may retry."""
 
     code = "busy"
+
+
+class RuleBroken(Conflict):
+    """A rule of backgammon or of the tournament refuses the change (tavla.rules' RuleViolation)."""
+
+    code = "rule_violation"
 
 
 class RequestInProgress(Conflict):

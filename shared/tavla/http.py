@@ -9,6 +9,8 @@ one place; nothing a client sends reaches the caller as a 500.
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Mapping
 from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
@@ -16,16 +18,38 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
 
 from tavla.caller import Caller
-from tavla.errors import DomainError, Unauthorized
+from tavla.contract import MALFORMED_JSON, ROUTE_NOT_FOUND, VALIDATION_ERROR, Resolver
+from tavla.errors import DomainError, RuleBroken, Unauthorized
+from tavla.rules.errors import RuleViolation
 
 # Marks a route as needing a signed-in user (the API Gateway JWT authorizer in the cloud,
 # the local stack's check of the same token locally). Routes without it are public.
 SIGNED_IN: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 
 
-def error_response(status: int, code: str, message: str) -> Response[str]:
+def error_response(
+    status: int, code: str, message: str, headers: Mapping[str, str] | None = None
+) -> Response[str]:
     body = json.dumps({"error": {"code": code, "message": message}})
-    return Response(status_code=status, content_type="application/json", body=body)
+    return Response(
+        status_code=status, content_type="application/json", body=body, headers=dict(headers or {})
+    )
+
+
+# Deeper than any body of this API; json.loads would otherwise recurse until RecursionError.
+MAX_JSON_DEPTH = 32
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_JSON_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def parse_json(text: str) -> Any:
+    """json.loads with an explicit nesting limit: a 1,000-level body is malformed JSON, not a crash."""
+    depth = 0
+    for bracket in _JSON_BRACKET.finditer(_JSON_STRING.sub("", text)):
+        depth += 1 if bracket.group() in "[{" else -1
+        if depth > MAX_JSON_DEPTH:
+            raise json.JSONDecodeError(f"nested deeper than {MAX_JSON_DEPTH} levels", text, bracket.start())
+    return json.loads(text)
 
 
 def _describe(errors: Any) -> str:
@@ -40,9 +64,9 @@ API_TITLE = "Tavla API"
 API_VERSION = "0.1.0"
 
 
-def make_resolver() -> APIGatewayHttpResolver:
+def make_resolver() -> Resolver:
     """A resolver with validation on, the API's error mapping and its OpenAPI identity."""
-    app = APIGatewayHttpResolver(enable_validation=True)
+    app = Resolver(enable_validation=True, json_body_deserializer=parse_json)
     app.configure_openapi(
         title=API_TITLE,
         version=API_VERSION,
@@ -56,22 +80,28 @@ def make_resolver() -> APIGatewayHttpResolver:
 
     @app.exception_handler(DomainError)
     def _domain(error: DomainError) -> Response[str]:
-        return error_response(error.status, error.code, error.message)
+        return error_response(error.status, error.code, error.message, error.headers)
+
+    @app.exception_handler(RuleViolation)
+    def _rule(error: RuleViolation) -> Response[str]:
+        # Services turn a violation that is about the input into Invalid (422) themselves.
+        refused = RuleBroken(str(error))
+        return error_response(refused.status, refused.code, refused.message)
 
     @app.exception_handler(RequestValidationError)
     def _validation(error: RequestValidationError) -> Response[str]:
         errors = error.errors()
         if any(e.get("type") == "json_invalid" for e in errors):
-            return error_response(400, "malformed_json", "The request body is not valid JSON.")
-        return error_response(422, "validation_error", _describe(errors))
+            return error_response(400, MALFORMED_JSON, "The request body is not valid JSON.")
+        return error_response(422, VALIDATION_ERROR, _describe(errors))
 
     @app.exception_handler(json.JSONDecodeError)
     def _json(_: json.JSONDecodeError) -> Response[str]:
-        return error_response(400, "malformed_json", "The request body is not valid JSON.")
+        return error_response(400, MALFORMED_JSON, "The request body is not valid JSON.")
 
     @app.not_found
     def _not_found(_: Exception) -> Response[str]:
-        return error_response(404, "route_not_found", "No such route.")
+        return error_response(404, ROUTE_NOT_FOUND, "No such route.")
 
     return app
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 import jwt
 import pytest
 
-from tests.e2e.client import Client, future, players, tournament
+from tests.e2e.client import Client, players, tournament
 
 
 @pytest.fixture(scope="module")
@@ -54,6 +56,12 @@ def test_malformed_json_and_wrong_types_change_nothing(day) -> None:
     )
     assert_error(client.call("PATCH", f"/tournaments/{tid}", {"unknown_setting": 1}, user="org-bad"), 422)
     assert_error(client.call("PATCH", "/me", {"name": "y" * 81}, user=outsider), 422)
+    assert_error(client.call("PATCH", "/me", {"phone": ""}, user=outsider), 422, "validation_error")
+    assert_error(client.call("PATCH", "/me", {"name": "\u200b"}, user=outsider), 422, "validation_error")
+    nested = '{"capacity": ' + "[" * 1000 + "]" * 1000 + "}"
+    assert_error(
+        client.call("PATCH", f"/tournaments/{tid}", raw=nested, user="org-bad"), 400, "malformed_json"
+    )
     assert_error(
         client.call("POST", "/tournaments", {"name": "No venue"}, user="org-bad", groups=("organisers",)), 422
     )
@@ -66,12 +74,19 @@ def test_unknown_ids_are_404(day) -> None:
     assert_error(client.call("GET", "/tournaments/doesnotexist/entries"), 404, "tournament_not_found")
     assert_error(client.call("GET", "/players/ZZZZZZZ"), 404, "player_not_found")
     assert_error(client.call("POST", "/tournaments/doesnotexist/registrations", user=referee), 404)
-    assert_error(client.call("GET", "/no/such/route"), 404, "route_not_found")
+    unknown = client.call("GET", "/no/such/route")
+    assert (unknown.status, unknown.body) == (404, {"message": "Not Found"})  # API Gateway's own
 
 
 def test_registration_after_close_is_409_and_changes_nothing(stack, day) -> None:
     client, _, _, _, (_, _, outsider) = day
-    closing = tournament(client, "org-bad", registration_closes_at=future(0.0005), starts_at=future(1))
+    now = datetime.fromisoformat(stack.now())  # the platform's clock, which other tests moved on
+    closing = tournament(
+        client,
+        "org-bad",
+        registration_closes_at=(now + timedelta(seconds=60)).isoformat(),
+        starts_at=(now + timedelta(days=1)).isoformat(),
+    )
     stack.advance(120)
     before = snapshot(client, closing)
     assert_error(
@@ -134,8 +149,10 @@ def test_referee_of_another_tournament_has_no_power_here(day) -> None:
 def test_expired_or_foreign_tokens_are_401(stack, day) -> None:
     client, tid, _, _, _ = day
     foreign = jwt.encode({"sub": "intruder", "exp": 4102444800}, "guess", algorithm="HS256")
-    assert_error(client.call("PATCH", f"/tournaments/{tid}", {"capacity": 9}, token=foreign), 401)
-    assert_error(client.call("PATCH", f"/tournaments/{tid}", {"capacity": 9}), 401)
+    unauthorized = (401, {"message": "Unauthorized"})  # API Gateway's own body (API.md)
+    for token in (foreign, None):
+        reply = client.call("PATCH", f"/tournaments/{tid}", {"capacity": 9}, token=token)
+        assert (reply.status, reply.body) == unauthorized
 
 
 def test_a_cursor_from_before_the_upcoming_window_is_422_not_500(day) -> None:

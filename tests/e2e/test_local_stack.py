@@ -61,16 +61,25 @@ def test_docs_serve_swagger_ui_from_node_modules(stack):
     assert len(bundle.content) > 100_000
 
 
-def test_unknown_route_is_a_404_json_error(stack):
+def test_unknown_route_is_api_gateways_own_404(stack):
+    """API Gateway answers an unknown route itself, in its own body (API.md)."""
     response = requests.get(f"{stack.url}/no/such/route", timeout=30)
     assert response.status_code == 404
-    assert response.json()["error"]["code"] == "route_not_found"
+    assert response.json() == {"message": "Not Found"}
 
 
 def test_signed_in_route_without_token_is_refused_before_the_handler(stack):
+    """The JWT authorizer refuses in API Gateway's own body (API.md)."""
     response = requests.get(f"{stack.url}/me", timeout=30)
     assert response.status_code == 401
-    assert response.json()["error"]["code"] == "unauthorized"
+    assert response.json() == {"message": "Unauthorized"}
+
+
+def test_path_parameters_reach_the_handler_decoded(stack):
+    """`/tournaments/%C3%A9` asks for tournament "é", as API Gateway hands it on."""
+    response = requests.get(f"{stack.url}/tournaments/%C3%A9", timeout=30)
+    assert response.status_code == 404
+    assert response.json()["error"] == {"code": "tournament_not_found", "message": "No tournament é."}
 
 
 @pytest.mark.parametrize("kind", ["forged", "expired", "wrong_audience", "wrong_issuer", "garbage"])
@@ -91,7 +100,7 @@ def test_invalid_tokens_are_refused_with_401(stack, kind):
         token = "not.a.jwt"
     response = requests.get(f"{stack.url}/me", headers={"Authorization": f"Bearer {token}"}, timeout=30)
     assert response.status_code == 401, response.text
-    assert response.json()["error"]["code"] == "unauthorized"
+    assert response.json() == {"message": "Unauthorized"}
 
 
 def test_minted_token_reaches_the_handler_as_the_caller(stack):

@@ -220,3 +220,15 @@ def test_merge_moves_the_phone_number_to_the_kept_account(api: Api) -> None:
         "POST", "/admin/players/merge", body={"keep": keep, "merge": other}, user="admin", groups=("admins",)
     )
     assert create_player(api, "u5", phone="+306970000004")
+
+
+def test_an_empty_phone_is_a_validation_error_and_null_clears_it(api: Api) -> None:
+    """An empty phone is not a phone (it was written as an empty index key: a 500)."""
+    reply = api.call("POST", "/players", body={"name": "N", "phone": ""}, user="u1")
+    assert (reply.status, reply.error) == (422, "validation_error")
+    assert api.call("GET", "/me", user="u1").status == 404
+    create_player(api, "u1", phone="697 123 4567")
+    reply = api.call("PATCH", "/me", body={"phone": ""}, user="u1")
+    assert (reply.status, reply.error) == (422, "validation_error")
+    assert api.call("GET", "/me", user="u1").body["phone"] == "+306971234567"
+    assert api.call("PATCH", "/me", body={"phone": None}, user="u1").body["phone"] is None

@@ -5,6 +5,8 @@ from __future__ import annotations
 import base64
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from tavla import clock
 from tests.service.conftest import Api
 from tests.service.helpers import (
@@ -221,15 +223,14 @@ def test_a_setting_that_breaks_a_rule_of_the_game_is_refused(api: Api) -> None:
 
 def test_calendar_is_in_time_order_whatever_the_offset_and_hides_the_past(api: Api) -> None:
     """A tournament at 10:00+03:00 starts before one at 08:00+00:00; past ones are not upcoming."""
+    past = create_tournament(api, starts_at=future(1), registration_closes_at=future(0.5))
     later = create_tournament(
         api, starts_at="2030-05-01T08:00:00+00:00", registration_closes_at="2030-04-30T08:00:00+00:00"
     )
     earlier = create_tournament(
         api, starts_at="2030-05-01T10:00:00+03:00", registration_closes_at="2030-04-30T08:00:00+00:00"
     )
-    past = create_tournament(
-        api, starts_at="2020-05-01T10:00:00+03:00", registration_closes_at="2020-04-30T08:00:00+00:00"
-    )
+    clock.advance(timedelta(days=3))  # a page cannot be created in the past: let it become past
     upcoming = [t["id"] for t in api.call("GET", "/tournaments").body["tournaments"]]
     assert upcoming == [earlier, later]
     everything = api.call("GET", "/tournaments", query={"upcoming": "false"}).body["tournaments"]
@@ -349,3 +350,66 @@ def test_my_data_names_the_referee_who_checked_me_in_by_tavla_id(api: Api) -> No
     )
     [entry] = api.call("GET", "/me/data", user="p").body["registrations"]
     assert entry["checked_in_by"] == referee
+
+
+TEN_DAYS = future(10)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"name": "\u200b\u200b\u200b"},  # zero-width spaces only
+        {"name": "Athens\u0000Open"},
+        {"venue": "Caf\u00e9\u0007"},
+        {"name": "\u202eneposnehtA"},  # a right-to-left override
+        {"description": "\u3164"},  # a Hangul filler shows nothing
+        {"starts_at": "2020-05-01T10:00:00+03:00", "registration_closes_at": "2020-04-30T10:00:00+03:00"},
+        {"registration_closes_at": "0607-01-01T10:00:00+00:00"},
+        {"starts_at": "2999-05-01T10:00:00+00:00", "registration_closes_at": "2999-04-30T10:00:00+00:00"},
+        {"starts_at": future(10).replace("+00:00", "+23:00")},
+        {"starts_at": TEN_DAYS, "registration_closes_at": TEN_DAYS},  # closes when it starts
+        {"time_zone": "Mars/Olympus_Mons"},
+        {"time_zone": "../../etc/passwd"},
+        {"time_zone": ""},
+    ],
+)
+def test_unreadable_text_and_impossible_times_are_refused(api: Api, bad: dict[str, str]) -> None:
+    """Names people can read, and times a tournament can really have (a venue's IANA zone)."""
+    reply = api.call(
+        "POST", "/tournaments", body=tournament_body(**bad), user=ORGANISER, groups=("organisers",)
+    )
+    assert (reply.status, reply.error) == (422, "validation_error"), reply.body
+    assert api.call("GET", "/tournaments").body["tournaments"] == []
+
+
+def test_text_and_times_a_real_page_has_are_accepted(api: Api) -> None:
+    tid = create_tournament(
+        api,
+        name="Τάβλι Open \u200d\U0001f3b2",
+        description="Line one\n\tLine two",
+        starts_at=future(10).replace("+00:00", "+14:00"),
+    )
+    page = get(api, tid).body
+    assert page["time_zone"] == "Europe/Athens"
+    reply = api.call(
+        "PATCH",
+        "/tournaments/{tournament_id}",
+        params={"tournament_id": tid},
+        body={"time_zone": "Asia/Nicosia"},
+        user=ORGANISER,
+    )
+    assert (reply.status, reply.body["time_zone"]) == (200, "Asia/Nicosia")
+
+
+def test_a_change_cannot_move_a_time_into_the_past(api: Api) -> None:
+    tid = create_tournament(api)
+    before = get(api, tid).body
+    reply = api.call(
+        "PATCH",
+        "/tournaments/{tournament_id}",
+        params={"tournament_id": tid},
+        body={"registration_closes_at": "2020-01-01T00:00:00+00:00"},
+        user=ORGANISER,
+    )
+    assert (reply.status, reply.error) == (422, "validation_error")
+    assert get(api, tid).body == before

@@ -1,14 +1,64 @@
-"""Values used across the API: money and bounded strings."""
+"""Values used across the API: money, bounded text people can read, times that can be real."""
 
 from __future__ import annotations
 
+import unicodedata
+from datetime import datetime, timedelta
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
 
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
-ShortText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=120)]
-LongText = Annotated[str, StringConstraints(strip_whitespace=True, max_length=2000)]
+# Characters that show nothing: format characters (zero-width space, joiners, bidi marks),
+# separators, unassigned and private-use code points, and combining marks on their own.
+_INVISIBLE = {"Cc", "Cf", "Cn", "Co", "Cs", "Zs", "Zl", "Zp", "Mn", "Me"}
+_BLANK_LETTERS = {"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800"}  # Hangul fillers, blank Braille
+# Bidirectional overrides and isolates reorder what a reader sees ("Trojan Source").
+_BIDI_CONTROLS = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
+
+
+def _readable(text: str, allowed_controls: str = "") -> str:
+    """Refuse control characters and text with nothing visible in it (R12: names shown to people)."""
+    if any(
+        (unicodedata.category(c) == "Cc" and c not in allowed_controls) or c in _BIDI_CONTROLS for c in text
+    ):
+        raise ValueError("control characters are not allowed")
+    if not any(unicodedata.category(c) not in _INVISIBLE and c not in _BLANK_LETTERS for c in text):
+        raise ValueError("needs at least one visible character")
+    return text
+
+
+def _readable_paragraphs(text: str) -> str:
+    """Longer text may break lines and be empty; what it holds must still be readable."""
+    return _readable(text, allowed_controls="\n\t") if text else text
+
+
+Name = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80), AfterValidator(_readable)
+]
+ShortText = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=120), AfterValidator(_readable)
+]
+LongText = Annotated[
+    str, StringConstraints(strip_whitespace=True, max_length=2000), AfterValidator(_readable_paragraphs)
+]
+Phone = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=32),
+    Field(description="Any common format; stored as E.164"),
+]
+
+# Real UTC offsets run from -12:00 to +14:00; pydantic accepts anything up to ±23:59.
+MAX_UTC_OFFSET = timedelta(hours=14)
+
+
+def _real_offset(moment: datetime) -> datetime:
+    offset = moment.utcoffset()
+    if offset is None or abs(offset) > MAX_UTC_OFFSET:
+        raise ValueError("the UTC offset must be between -14:00 and +14:00")
+    return moment
+
+
+Instant = Annotated[AwareDatetime, AfterValidator(_real_offset)]
 TavlaId = Annotated[str, StringConstraints(strip_whitespace=True, to_upper=True, pattern=r"^[A-Za-z0-9]{7}$")]
 OpaqueId = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, EmailStr, Field
 
-from tavla.models.common import Name, ShortText, StrictModel, TavlaId
+from tavla.models.common import Name, Phone, ShortText, StrictModel, TavlaId
 from tavla.rules.rating import START_RATING
 
 Gender = Literal["female", "male", "other"]
@@ -15,7 +15,7 @@ Gender = Literal["female", "male", "other"]
 class PrivateFields(StrictModel):
     """Private data (R1.2, R12): shown only to the player, and phone/e-mail to staff."""
 
-    phone: str | None = Field(default=None, max_length=32, description="Any common format; stored as E.164")
+    phone: Phone | None = None
     email: EmailStr | None = Field(default=None, max_length=254)
     gender: Gender | None = None
     birth_year: int | None = Field(default=None, ge=1900, le=2100)
@@ -64,6 +64,26 @@ class Notification(BaseModel):
     message: str
     created_at: str
     data: dict[str, str] = Field(default_factory=dict)
+
+
+class PrivacyNotice(BaseModel):
+    """The data protection notice (R12.2)."""
+
+    controller: str
+    public: list[str] = Field(description="fields anyone may see")
+    private: list[str] = Field(description="fields only the player, and some the staff, see")
+    who_sees_private_data: str
+    why: str
+    your_rights: str
+
+
+class MyData(BaseModel):
+    """Everything held about me (R12.2)."""
+
+    profile: MyProfile
+    registrations: list[dict[str, Any]]
+    notifications: list[Notification]
+    privacy_notice: PrivacyNotice
 
 
 class MergeRequest(StrictModel):

@@ -6,7 +6,7 @@ from typing import Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from tavla.models.common import Money, OpaqueId, StrictModel, TavlaId
+from tavla.models.common import Money, OpaqueId, Phone, StrictModel, TavlaId
 
 RegistrationStatus = Literal["registered", "waitlisted"]
 # An entry's state, approval included (R3.7): pending entries take no place; refused ones stay.
@@ -63,7 +63,7 @@ class CheckinRequest(StrictModel):
 
     pass_: str | None = Field(default=None, alias="pass", max_length=2048)
     tavla_id: TavlaId | None = None
-    phone: str | None = Field(default=None, max_length=32)
+    phone: Phone | None = None
 
     model_config = ConfigDict(populate_by_name=True, extra="forbid")
 
@@ -73,6 +73,10 @@ class CheckinRequest(StrictModel):
         if len(given) != 1:
             raise ValueError("give exactly one of `pass`, `tavla_id` or `phone`")
         return self
+
+
+class CheckinState(BaseModel):
+    checkin_open: bool = Field(description="false once check-in is closed (R4.2)")
 
 
 class CheckinResult(BaseModel):

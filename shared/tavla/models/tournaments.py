@@ -5,15 +5,38 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal, Self
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
-from tavla.models.common import LongText, Money, Name, OpaqueId, ShortText, StrictModel, TavlaId
+from tavla.models.common import Instant, LongText, Money, Name, OpaqueId, ShortText, StrictModel, TavlaId
 
 Format = Literal["single_elimination", "double_elimination", "swiss", "round_robin", "lives"]
 Level = Literal["local", "regional", "national", "major"]
 Profile = Literal["platform", "hbf", "cnb"]
 SeedingMode = Literal["rating", "random"]
 MatchLength = Annotated[int, Field(ge=1, le=25)]
+DEFAULT_TIME_ZONE = "Europe/Athens"
+
+
+def _iana_zone(name: str) -> str:
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError  # here: only settings pay the import
+
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as error:
+        raise ValueError(f"'{name}' is not an IANA time zone (e.g. Europe/Athens)") from error
+    return name
+
+
+TimeZone = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=64,
+        pattern=r"^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$",
+        description="the venue's IANA time zone",
+    ),
+    AfterValidator(_iana_zone),
+]
 
 
 class RefundPolicy(StrictModel):
@@ -95,13 +118,14 @@ class TournamentSettings(StrictModel):
     name: Name
     venue: ShortText
     city: ShortText | None = None
+    time_zone: TimeZone = DEFAULT_TIME_ZONE
     description: LongText | None = None
-    starts_at: AwareDatetime
-    registration_closes_at: AwareDatetime
+    starts_at: Instant
+    registration_closes_at: Instant
     capacity: int = Field(ge=2, le=4096)
     entry_fee: Money = Field(default_factory=lambda: Money(amount=0))
     early_bird_fee: Money | None = None
-    early_bird_deadline: AwareDatetime | None = None
+    early_bird_deadline: Instant | None = None
     refund_policy: RefundPolicy = Field(default_factory=RefundPolicy)
     format: Format = "single_elimination"
     match_lengths: MatchLengths = Field(default_factory=MatchLengths)
@@ -124,7 +148,7 @@ class TournamentSettings(StrictModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:
-        if self.registration_closes_at > self.starts_at:
+        if self.registration_closes_at >= self.starts_at:
             raise ValueError("registration must close before the tournament starts")
         if (self.early_bird_fee is None) != (self.early_bird_deadline is None):
             raise ValueError("an early-bird fee needs its deadline, and a deadline needs its fee")
@@ -145,13 +169,14 @@ class TournamentUpdate(StrictModel):
     name: Name | None = None
     venue: ShortText | None = None
     city: ShortText | None = None
+    time_zone: TimeZone | None = None
     description: LongText | None = None
-    starts_at: AwareDatetime | None = None
-    registration_closes_at: AwareDatetime | None = None
+    starts_at: Instant | None = None
+    registration_closes_at: Instant | None = None
     capacity: int | None = Field(default=None, ge=2, le=4096)
     entry_fee: Money | None = None
     early_bird_fee: Money | None = None
-    early_bird_deadline: AwareDatetime | None = None
+    early_bird_deadline: Instant | None = None
     refund_policy: RefundPolicy | None = None
     format: Format | None = None
     match_lengths: MatchLengths | None = None
@@ -182,6 +207,12 @@ class StaffUpdate(StrictModel):
     """The tournament's whole staff (R1.3); the caller stays an organiser."""
 
     staff: list[StaffMember] = Field(max_length=50)
+
+
+class Staff(BaseModel):
+    """The referees and organisers just set (R1.3)."""
+
+    staff: list[StaffMember]
 
 
 class EffectiveRules(BaseModel):
@@ -225,6 +256,13 @@ class TournamentSummary(BaseModel):
     capacity: int
     registered: int
     waiting: int
+
+
+class Calendar(BaseModel):
+    """One page of the calendar by start time."""
+
+    tournaments: list[TournamentSummary]
+    next: str | None = Field(default=None, description="pass back as `after` for the following page")
 
 
 class PlacementRequest(StrictModel):

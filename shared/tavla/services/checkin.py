@@ -10,6 +10,7 @@ from tavla.errors import ForgedPass, NotRegistered, PlayerNotFound, TournamentNo
 from tavla.models.registrations import (
     CheckinRequest,
     CheckinResult,
+    CheckinState,
     EntriesWithContacts,
     EntryWithContacts,
 )
@@ -86,12 +87,12 @@ def _result(
     )
 
 
-def close(caller: Caller, tournament_id: str, now: datetime) -> dict[str, bool]:
+def close(caller: Caller, tournament_id: str, now: datetime) -> CheckinState:
     """Close check-in (the organiser's call; the draw closes it too, R4.3)."""
     tournament = tournament_store.get(tournament_id)
     organiser = require_organiser(tournament, caller)
     tournament_store.set_checkin_open(tournament_id, False, audit_entry(organiser, "checkin_closed", now))
-    return {"checkin_open": False}
+    return CheckinState(checkin_open=False)
 
 
 def entries_with_contacts(caller: Caller, tournament_id: str) -> EntriesWithContacts:

@@ -12,8 +12,10 @@ from tavla.caller import Caller
 from tavla.errors import Conflict, Forbidden, Invalid
 from tavla.models.players import (
     CheckinPass,
+    MyData,
     MyProfile,
     Notification,
+    PrivacyNotice,
     ProfileCreate,
     ProfileUpdate,
     PublicProfile,
@@ -104,30 +106,30 @@ def notifications(caller: Caller, limit: int = 50) -> list[Notification]:
     return [Notification.model_validate(asdict(n)) for n in notification_store.latest(tavla_id, limit)]
 
 
-PRIVACY_NOTICE = {
-    "controller": "The federation or club running the tournament, through the Tavla platform.",
-    "public": ["name", "club", "city", "results", "ranking", "rating"],
-    "private": ["phone", "email", "gender", "birth_year"],
-    "who_sees_private_data": "Phone and e-mail are shown only to the organisers and referees of a "
+PRIVACY_NOTICE = PrivacyNotice(
+    controller="The federation or club running the tournament, through the Tavla platform.",
+    public=["name", "club", "city", "results", "ranking", "rating"],
+    private=list(PRIVATE),
+    who_sees_private_data="Phone and e-mail are shown only to the organisers and referees of a "
     "tournament you entered (R12.1); gender and birth year only decide category-prize eligibility, "
     "which is the only thing shown about them.",
-    "why": "To run the tournaments you enter: registration, check-in, table calls, results, "
+    why="To run the tournaments you enter: registration, check-in, table calls, results, "
     "ratings, season points and prizes.",
-    "your_rights": "GET /me/data shows everything held about you; PATCH /me corrects it.",
-}
+    your_rights="GET /me/data shows everything held about you; PATCH /me corrects it.",
+)
 
 
-def my_data(caller: Caller) -> dict[str, Any]:
+def my_data(caller: Caller) -> MyData:
     """Everything held about the caller (R12.2): profile, private fields, entries, messages."""
     tavla_id = player_store.tavla_id_of(caller.sub)
     profile, contacts = player_store.get_profile_and_contacts(tavla_id)
     entries = registration_store.of_player(tavla_id)
-    return {
-        "profile": _mine(profile, contacts).model_dump(),
-        "registrations": [{k: v for k, v in asdict(e).items() if v is not None} for e in entries],
-        "notifications": [n.model_dump() for n in notifications(caller, limit=1000)],
-        "privacy_notice": PRIVACY_NOTICE,
-    }
+    return MyData(
+        profile=_mine(profile, contacts),
+        registrations=[{k: v for k, v in asdict(e).items() if v is not None} for e in entries],
+        notifications=notifications(caller, limit=1000),
+        privacy_notice=PRIVACY_NOTICE,
+    )
 
 
 def merge(caller: Caller, keep: str, merge_id: str, now: datetime) -> MyProfile:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -13,9 +14,11 @@ from tavla.caller import Caller
 from tavla.errors import Conflict, Forbidden, Invalid, PlayerNotFound
 from tavla.models.audit import AuditActor, AuditEntry, AuditTrail
 from tavla.models.tournaments import (
+    Calendar,
     EffectiveRules,
     Placement,
     PlacementRequest,
+    Staff,
     StaffUpdate,
     Tournament,
     TournamentCreate,
@@ -69,6 +72,21 @@ def effective_rules(settings: TournamentSettings) -> EffectiveRules:
     )
 
 
+# A page further ahead than this is a typo, not a plan.
+MAX_AHEAD = timedelta(days=5 * 366)
+_TIMES = ("starts_at", "registration_closes_at", "early_bird_deadline")
+
+
+def _check_times(settings: TournamentSettings, now: datetime, being_set: Iterable[str] = _TIMES) -> None:
+    """The times being set lie ahead, within MAX_AHEAD: no page starting in 2020 or closing in 607."""
+    for name in set(_TIMES) & set(being_set):
+        moment = getattr(settings, name)
+        if moment is not None and moment <= now:
+            raise Invalid(f"{name}: must be in the future.")
+        if moment is not None and moment > now + MAX_AHEAD:
+            raise Invalid(f"{name}: must be within five years from now.")
+
+
 def _stored(settings: TournamentSettings) -> dict[str, Any]:
     """Settings as stored: JSON-mode values plus what conditions compare (capacity, close time)."""
     item = settings.model_dump(mode="json")
@@ -87,6 +105,7 @@ def create(
     """A new tournament page; the caller becomes its organiser (R2.1, R1.3)."""
     if not caller.is_organiser:
         raise Forbidden("Only organisers may create tournaments.")
+    _check_times(body, now)
     tavla_id = player_store.tavla_id_or_none(caller.sub)
     record = TournamentRecord(
         id=ids.opaque(rng),
@@ -110,13 +129,10 @@ def get(tournament_id: str) -> Tournament:
     return _tournament(tournament_store.get(tournament_id))
 
 
-def calendar(limit: int, after: str | None, upcoming: bool, now: datetime) -> dict[str, Any]:
+def calendar(limit: int, after: str | None, upcoming: bool, now: datetime) -> Calendar:
     """The public calendar by start time: by default from yesterday on, so today's stay listed."""
     found, next_key = tournament_store.calendar(limit, after, now - timedelta(days=1) if upcoming else None)
-    return {
-        "tournaments": [TournamentSummary.model_validate(t.public()).model_dump(mode="json") for t in found],
-        "next": next_key,
-    }
+    return Calendar(tournaments=[TournamentSummary.model_validate(t.public()) for t in found], next=next_key)
 
 
 def update(caller: Caller, tournament_id: str, body: TournamentUpdate, now: datetime) -> Tournament:
@@ -133,6 +149,7 @@ def update(caller: Caller, tournament_id: str, body: TournamentUpdate, now: date
         merged = TournamentSettings.model_validate({**settings_now, **changes})
     except ValidationError as error:
         raise Invalid("; ".join(e["msg"] for e in error.errors())) from error
+    _check_times(merged, now, being_set=changes)
     tournament_store.update_settings(
         current,
         _stored(merged),
@@ -143,7 +160,7 @@ def update(caller: Caller, tournament_id: str, body: TournamentUpdate, now: date
     return get(tournament_id)
 
 
-def put_staff(caller: Caller, tournament_id: str, body: StaffUpdate, now: datetime) -> dict[str, Any]:
+def put_staff(caller: Caller, tournament_id: str, body: StaffUpdate, now: datetime) -> Staff:
     """Replace the tournament's referees and organisers (R1.3); the caller stays organiser."""
     current = tournament_store.get(tournament_id)
     organiser = require_organiser(current, caller)
@@ -161,7 +178,7 @@ def put_staff(caller: Caller, tournament_id: str, body: StaffUpdate, now: dateti
         staff,
         audit_entry(organiser, "staff_changed", now, staff=[f"{m.tavla_id}:{m.role}" for m in body.staff]),
     )
-    return {"staff": [{"tavla_id": m.tavla_id, "role": m.role} for m in body.staff]}
+    return Staff(staff=body.staff)
 
 
 def audit_trail(caller: Caller, tournament_id: str, limit: int) -> AuditTrail:

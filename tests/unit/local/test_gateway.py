@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from infra.registry import FUNCTIONS
-from local.apigw import RouteEntry, RouteTable, http_event, http_response
+from local.apigw import RouteEntry, RouteTable, decoded_path, http_event, http_response
 from local.auth import Authority, InvalidToken, authorizer_context
 from local.lambdas import HandlerError
 from local.server import Gateway
@@ -51,8 +51,8 @@ def test_paths_match_whole_segments_and_the_method():
     assert ROUTES.match("GET", "/tournaments//entries") is None
 
 
-def test_path_parameters_are_decoded_and_greedy_parameters_take_the_rest():
-    assert match("GET", "/tournaments/a%20b")[1] == {"id": "a b"}
+def test_path_parameters_come_from_the_decoded_path_and_greedy_parameters_take_the_rest():
+    assert match("GET", decoded_path("/tournaments/a%20b"))[1] == {"id": "a b"}
     assert match("GET", "/files/a/b/c.txt")[1] == {"path": "a/b/c.txt"}
 
 
@@ -193,3 +193,80 @@ def test_create_table_args_follow_the_schema(spec):
     defined = {a["AttributeName"] for a in args["AttributeDefinitions"]}
     keys = {spec.partition, spec.sort, *(i.partition for i in spec.indexes), *(i.sort for i in spec.indexes)}
     assert defined == keys - {None}
+
+
+class Recording:
+    """A stand-in for the Lambda environments: records the event, answers 200."""
+
+    def __init__(self) -> None:
+        self.events: list[dict[str, Any]] = []
+
+    def invoke(self, function: str, event: dict[str, Any]) -> dict[str, Any]:
+        self.events.append(event)
+        return {"statusCode": 200, "body": "{}"}
+
+
+def gateway(tmp_path: Any, environments: Any = None) -> Gateway:
+    platform = SimpleNamespace(
+        routes=ROUTES, authority=Authority(tmp_path), environments=environments or Recording()
+    )
+    return Gateway(platform)  # type: ignore[arg-type]
+
+
+def test_the_path_reaches_the_handler_decoded_as_api_gateway_sends_it(tmp_path):
+    """API Gateway's HTTP API decodes the path before routing: rawPath and parameters alike."""
+    recording = Recording()
+    reply = gateway(tmp_path, recording).handle("GET", "/tournaments/%C3%A9t%C3%A9?x=1", [], b"", "127.0.0.1")
+    assert reply.status == 200
+    event = recording.events[0]
+    assert event["rawPath"] == "/tournaments/été"
+    assert event["requestContext"]["http"]["path"] == "/tournaments/été"
+    assert event["pathParameters"] == {"id": "été"}
+    assert event["rawQueryString"] == "x=1"
+
+
+def test_an_encoded_slash_is_a_path_separator_after_decoding(tmp_path):
+    """`%2F` decodes to `/` before routing, so it cannot smuggle a slash into a parameter."""
+    recording = Recording()
+    reply = gateway(tmp_path, recording).handle("GET", "/tournaments/t1%2Fentries", [], b"", "127.0.0.1")
+    assert reply.status == 200
+    assert recording.events[0]["routeKey"] == "GET /tournaments/{id}/entries"
+
+
+def test_unknown_routes_and_missing_tokens_get_api_gateways_own_bodies(tmp_path):
+    """An HTTP API answers these itself, and cannot be told otherwise (API.md)."""
+    unknown = gateway(tmp_path).handle("GET", "/no/such/route", [], b"", "127.0.0.1")
+    assert (unknown.status, json.loads(unknown.body)) == (404, {"message": "Not Found"})
+    for authorization in ([], [("Authorization", "Bearer not.a.jwt")]):
+        refused = gateway(tmp_path).handle(
+            "GET", "/tournaments/t1/entries/contacts", authorization, b"", "127.0.0.1"
+        )
+        assert (refused.status, json.loads(refused.body)) == (401, {"message": "Unauthorized"})
+
+
+@pytest.mark.parametrize("seconds", ['"1e400"', "1e400", "NaN", "Infinity", '"soon"', "true", "1e12", "-1"])
+def test_the_dev_clock_refuses_what_is_not_a_sane_number_of_seconds(tmp_path, seconds):
+    advanced: list[Any] = []
+
+    def advance(delta: Any) -> list[str]:
+        advanced.append(delta)
+        return []
+
+    platform = SimpleNamespace(
+        routes=ROUTES,
+        authority=Authority(tmp_path),
+        environments=Recording(),
+        scheduler=SimpleNamespace(advance=advance),
+        bus=SimpleNamespace(drain=lambda: 0),
+    )
+    body = f'{{"advance_seconds": {seconds}}}'.encode()
+    reply = Gateway(platform).handle("POST", "/dev/clock", [], body, "127.0.0.1")  # type: ignore[arg-type]
+    assert reply.status == 422, reply.body
+    assert json.loads(reply.body)["error"]["code"] == "validation_error"
+    assert advanced == []
+
+
+def test_the_dev_routes_refuse_deeply_nested_json(tmp_path):
+    reply = gateway(tmp_path).handle("POST", "/dev/token", [], b"[" * 1000 + b"]" * 1000, "127.0.0.1")
+    assert reply.status == 400
+    assert json.loads(reply.body)["error"]["code"] == "malformed_json"
