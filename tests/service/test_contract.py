@@ -47,7 +47,7 @@ def test_every_body_route_is_covered() -> None:
     """A new route with a body joins the list above."""
     from infra.registry import FUNCTIONS
 
-    with_body = {
+    with_body: set[tuple[str, str]] = {
         (route.method, route.path)
         for function in FUNCTIONS
         for route in function.routes()
