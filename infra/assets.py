@@ -5,16 +5,24 @@ The layer is `shared/tavla` plus the third-party runtime dependencies that pypro
 Lambda's Linux on arm64 and the runtime's Python, without Docker. The pip result is cached
 under `build/` keyed by a hash of that list and the target, so that repeated synths are fast
 and need no network after the first.
+
+Everything ships with bytecode compiled by the runtime's own Python version: Lambda's `/opt`
+and `/var/task` are read-only, so a module without a usable `.pyc` is compiled from source
+at every cold start (measured: see the README's cold-start section). The `.pyc` files are
+hash-based and unchecked: the deployment zip does not keep modification times, which a
+timestamp-based `.pyc` would be compared against, and the code never changes in place.
 """
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import os
 import shutil
 import subprocess
 import sys
 import tomllib
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,6 +34,46 @@ PLATFORM = "manylinux2014_aarch64"  # Lambda arm64 (Graviton), glibc 2.17+ wheel
 RUNTIME_PROVIDED = ("boto3", "botocore", "s3transfer")
 
 _IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc")
+# Where a Python of the runtime's version is looked for, after $LAMBDA_PYTHON and the PATH.
+PYENV_ROOT = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv"))
+
+
+class NoRuntimePython(RuntimeError):
+    """No interpreter of the runtime's version to compile the bytecode Lambda will load."""
+
+
+@cache
+def runtime_python(version: str) -> str:
+    """An interpreter of Python `version` (3.13): $LAMBDA_PYTHON, `python3.13` on the PATH,
+    or a pyenv installation; its bytecode is the only kind the runtime will use."""
+    candidates = [
+        os.environ.get("LAMBDA_PYTHON", ""),
+        shutil.which(f"python{version}") or "",
+        *sorted(glob.glob(str(PYENV_ROOT / "versions" / f"{version}.*" / "bin" / f"python{version}"))),
+    ]
+    for candidate in filter(None, candidates):
+        found = subprocess.run(
+            [candidate, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if found.returncode == 0 and found.stdout.strip() == version:
+            return candidate
+    raise NoRuntimePython(
+        f"The Lambda runtime is Python {version}: install it (pyenv install {version}, or your"
+        f" distribution's python{version}) or point LAMBDA_PYTHON at one, so the layer ships"
+        " bytecode Lambda can use."
+    )
+
+
+def compile_bytecode(folder: Path, python_version: str) -> None:
+    """Write `__pycache__/*.cpython-3XY.pyc` for every module under `folder`."""
+    command = [
+        runtime_python(python_version), "-m", "compileall", "-q", "-j", "0",
+        "--invalidation-mode", "unchecked-hash", str(folder),
+    ]  # fmt: skip
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
 
 
 def runtime_dependencies() -> list[str]:
@@ -36,7 +84,7 @@ def runtime_dependencies() -> list[str]:
 
 def _pip_target(python_version: str) -> Path:
     """Where pip's result for this dependency list and target lives (its cache key)."""
-    key = "\n".join([PLATFORM, python_version, *runtime_dependencies()])
+    key = "\n".join([PLATFORM, python_version, "bytecode", *runtime_dependencies()])
     return BUILD / "pip" / hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
@@ -60,12 +108,13 @@ def _install_dependencies(python_version: str) -> Path:
         shutil.rmtree(target / "python" / name, ignore_errors=True)
         for info in (target / "python").glob(f"{name}-*.dist-info"):
             shutil.rmtree(info)
+    compile_bytecode(target / "python", python_version)
     done.touch()
     return target
 
 
 def _fresh_copy(source: Path, destination: Path) -> None:
-    """Copy a tree, hard-linking files where possible (the pip cache is large)."""
+    """Copy a tree with its bytecode, hard-linking files where possible (the pip cache is large)."""
     shutil.rmtree(destination, ignore_errors=True)
 
     def link_or_copy(src: str, dst: str) -> None:
@@ -74,7 +123,7 @@ def _fresh_copy(source: Path, destination: Path) -> None:
         except OSError:
             shutil.copy2(src, dst)
 
-    shutil.copytree(source, destination, ignore=_IGNORED, copy_function=link_or_copy)
+    shutil.copytree(source, destination, copy_function=link_or_copy)
 
 
 def layer_dir(python_version: str) -> Path:
@@ -82,10 +131,11 @@ def layer_dir(python_version: str) -> Path:
     layer = BUILD / "layer"
     _fresh_copy(_install_dependencies(python_version) / "python", layer / "python")
     shutil.copytree(ROOT / "shared" / "tavla", layer / "python" / "tavla", ignore=_IGNORED)
+    compile_bytecode(layer / "python" / "tavla", python_version)
     return layer
 
 
-def function_dir(module: str) -> Path:
+def function_dir(module: str, python_version: str) -> Path:
     """A function's code folder: `functions/__init__.py` and its own package, nothing else.
 
     `module` is the handler's dotted module (functions.<name>.handler); the folder keeps
@@ -97,4 +147,5 @@ def function_dir(module: str) -> Path:
     (folder / package.parent).mkdir(parents=True)
     shutil.copy2(ROOT / package.parent / "__init__.py", folder / package.parent / "__init__.py")
     shutil.copytree(ROOT / package, folder / package, ignore=_IGNORED)
+    compile_bytecode(folder, python_version)
     return folder

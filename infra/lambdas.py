@@ -2,7 +2,9 @@
 
 Each function gets its own role (no managed policies: it may write to its own log group and
 nothing else until the other constructs grant what the registry declares), its own log group
-with a retention, JSON logs and active X-Ray tracing.
+with a retention, JSON logs, active X-Ray tracing (whose role grant CDK adds) and the
+Powertools settings `tavla.observability` reads; metrics go out as EMF log lines, so they
+need no permission beyond writing the log group.
 """
 
 from __future__ import annotations
@@ -17,10 +19,18 @@ from constructs import Construct
 from infra import assets
 from infra.registry import Function
 
-RUNTIME = lambda_.Runtime.PYTHON_3_14
+# The newest runtime whose bytecode the build can compile: a `.pyc` of another minor version
+# is ignored, and then every cold start compiles the layer from source (README: cold start).
+RUNTIME = lambda_.Runtime.PYTHON_3_13
+# What cdk-nag asks for (the newest Python runtime CDK knows); see the suppression below.
+NEWEST_PYTHON = getattr(
+    lambda_.Runtime,
+    max((n for n in dir(lambda_.Runtime) if n.startswith("PYTHON_3_")), key=lambda n: int(n.split("_")[2])),
+)
 ARCHITECTURE = lambda_.Architecture.ARM_64
 LOG_RETENTION = logs.RetentionDays.THREE_MONTHS
 SERVICE_NAME = "tavla"
+METRICS_NAMESPACE = "Tavla"  # CloudWatch namespace of the EMF metrics (tavla.observability)
 
 
 def runtime_python_version() -> str:
@@ -61,7 +71,7 @@ class Lambdas(Construct):
             runtime=RUNTIME,
             architecture=ARCHITECTURE,
             handler=spec.handler,
-            code=lambda_.Code.from_asset(str(assets.function_dir(spec.module))),
+            code=lambda_.Code.from_asset(str(assets.function_dir(spec.module, runtime_python_version()))),
             layers=[self.layer],
             memory_size=spec.memory_mb,
             timeout=Duration.seconds(spec.timeout_seconds),
@@ -69,8 +79,23 @@ class Lambdas(Construct):
             logging_format=lambda_.LoggingFormat.JSON,
             log_group=log_group,
             role=role,
-            environment={"POWERTOOLS_SERVICE_NAME": SERVICE_NAME},
+            environment={
+                "POWERTOOLS_SERVICE_NAME": SERVICE_NAME,
+                "POWERTOOLS_METRICS_NAMESPACE": METRICS_NAMESPACE,
+            },
         )
+        if RUNTIME.name != NEWEST_PYTHON.name:
+            NagSuppressions.add_resource_suppressions(
+                function,
+                [
+                    {
+                        "id": "AwsSolutions-L1",
+                        "reason": f"{RUNTIME.name}, not {NEWEST_PYTHON.name}: the newest runtime whose "
+                        "bytecode the build compiles; without it every cold start compiles the layer "
+                        "from source (README, cold start).",
+                    }
+                ],
+            )
         NagSuppressions.add_resource_suppressions(
             role,
             [

@@ -195,6 +195,13 @@ class _RequestHandler(BaseHTTPRequestHandler):
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = _serve
 
+    def __getattr__(self, name: str) -> Any:
+        """Any other method (TRACE, QUERY ...) reaches the gateway too, which answers 404 for a
+        method no route serves, as API Gateway does, not http.server's own 501 HTML page."""
+        if name.startswith("do_"):
+            return self._serve
+        raise AttributeError(name)
+
     def log_message(self, format: str, *args: Any) -> None:
         pass  # _serve logs one line per request
 

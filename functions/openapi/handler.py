@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from tavla.http import make_resolver
+from tavla.observability import entry
 
 DOCUMENT = Path(__file__).with_name("openapi.json")
 
@@ -41,5 +40,4 @@ def openapi() -> Response[str]:
     return Response(status_code=200, content_type="application/json", body=document())
 
 
-def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    return app.resolve(event, context)
+handler = entry(app)

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
-from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler.openapi.params import Path
-from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from tavla import clock
 from tavla.contract import errors
@@ -31,9 +29,9 @@ from tavla.models.players import (
     ProfileUpdate,
     PublicProfile,
 )
+from tavla.observability import entry
 from tavla.services import players
 
-logger = Logger()
 app = make_resolver()
 
 
@@ -137,6 +135,4 @@ def merge_players(body: MergeRequest) -> MyProfile:
     return players.merge(caller(app), body.keep, body.merge, clock.now())
 
 
-@logger.inject_lambda_context
-def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    return app.resolve(event, context)
+handler = entry(app)

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
-from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler.openapi.params import Path
-from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from tavla import clock
 from tavla.contract import errors
@@ -27,9 +25,9 @@ from tavla.errors import (
 from tavla.http import SIGNED_IN, caller, make_resolver
 from tavla.idempotency import IdempotencyKey, once
 from tavla.models.registrations import Entries, RegistrationRequest, RegistrationResult, WithdrawalResult
+from tavla.observability import entry
 from tavla.services import registrations
 
-logger = Logger()
 app = make_resolver()
 
 TournamentId = Annotated[str, Path(max_length=64)]
@@ -132,6 +130,4 @@ def entries(tournament_id: TournamentId) -> Entries:
     return registrations.entries(tournament_id)
 
 
-@logger.inject_lambda_context
-def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    return app.resolve(event, context)
+handler = entry(app)

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
-from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler.openapi.params import Path, Query
-from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from tavla import clock
 from tavla.contract import errors
@@ -36,9 +34,9 @@ from tavla.models.tournaments import (
     TournamentCreate,
     TournamentUpdate,
 )
+from tavla.observability import entry
 from tavla.services import tournaments
 
-logger = Logger()
 app = make_resolver()
 
 TournamentId = Annotated[str, Path(max_length=64)]
@@ -161,6 +159,4 @@ def get_audit(tournament_id: TournamentId, limit: Annotated[int, Query(ge=1, le=
     return tournaments.audit_trail(caller(app), tournament_id, limit)
 
 
-@logger.inject_lambda_context
-def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    return app.resolve(event, context)
+handler = entry(app)

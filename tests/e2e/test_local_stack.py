@@ -68,6 +68,15 @@ def test_unknown_route_is_api_gateways_own_404(stack):
     assert response.json() == {"message": "Not Found"}
 
 
+@pytest.mark.parametrize("method", ["TRACE", "CONNECT", "QUERY"])
+def test_a_method_no_route_serves_is_a_404_json_error_not_a_server_error(stack, method):
+    """As API Gateway answers it; http.server alone would send a 501 HTML page."""
+    response = requests.request(method, f"{stack.url}/privacy", timeout=30)
+    assert response.status_code == 404
+    assert response.headers["content-type"].startswith("application/json")
+    assert response.json()
+
+
 def test_signed_in_route_without_token_is_refused_before_the_handler(stack):
     """The JWT authorizer refuses in API Gateway's own body (API.md)."""
     response = requests.get(f"{stack.url}/me", timeout=30)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from infra.assets import ROOT, RUNTIME_PROVIDED, runtime_dependencies
+from infra.assets import ROOT, RUNTIME_PROVIDED, runtime_dependencies, runtime_python
 from infra.lambdas import runtime_python_version
 from tests.infra.helpers import Synthesized
 
@@ -50,7 +50,29 @@ def test_layer_holds_every_runtime_dependency_and_tavla(layer: Path) -> None:
         assert _distribution(requirement) in installed, requirement
     assert (layer / "tavla" / "__init__.py").is_file()
     assert (layer / "tavla" / "store" / "schema.py").is_file()
-    assert not list(layer.rglob("__pycache__"))
+
+
+def test_every_module_ships_bytecode_the_runtime_will_use(real: Synthesized, layer: Path) -> None:
+    """/opt and /var/task are read-only: a module without a `.pyc` of the runtime's own
+    Python version (an unchecked hash-based one: the zip keeps no modification times) is
+    compiled from source at every cold start."""
+    version = runtime_python_version()
+    tag = "cpython-" + version.replace(".", "")
+    magic = bytes.fromhex(
+        subprocess.run(
+            [runtime_python(version), "-c", "import importlib.util as u; print(u.MAGIC_NUMBER.hex())"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
+    code = [_asset(real, real.logical_id(real.stack.lambdas.by_name[spec.name])) for spec in real.functions]
+    sources = [source for folder in (layer, *code) for source in folder.rglob("*.py")]
+    assert len(sources) > 1000  # the dependencies are there, not just tavla
+    for source in sources:
+        header = (source.parent / "__pycache__" / f"{source.stem}.{tag}.pyc").read_bytes()[:8]
+        assert header[:4] == magic, source
+        assert int.from_bytes(header[4:], "little") == 0b01, source  # hash-based, not checked
 
 
 def test_layer_does_not_shadow_the_runtimes_aws_sdk(layer: Path) -> None:
@@ -74,7 +96,8 @@ def test_function_code_holds_only_its_own_package(real: Synthesized) -> None:
         code = _asset(real, real.logical_id(real.stack.lambdas.by_name[spec.name]))
         package = spec.module.split(".")[1]
         assert sorted(p.name for p in code.iterdir()) == ["functions"]
-        assert sorted(p.name for p in (code / "functions").iterdir()) == sorted(["__init__.py", package])
+        listed = sorted(p.name for p in (code / "functions").iterdir() if p.name != "__pycache__")
+        assert listed == sorted(["__init__.py", package])  # (the bytecode is checked below)
         assert (code / Path(*spec.module.split("."))).with_suffix(".py").is_file()
 
 
@@ -103,8 +126,10 @@ def test_openapi_function_serves_the_document_from_its_deployed_code(real: Synth
                            "stage": "$default"},
     }  # fmt: skip
     check = (
-        f"{ONLY_CODE_AND_LAYER}; import json; "
-        f"r = importlib.import_module({spec.module!r}).handler(json.loads(sys.argv[1]), None); "
+        f"{ONLY_CODE_AND_LAYER}; import json, types; "
+        "context = types.SimpleNamespace(function_name='openapi', memory_limit_in_mb=128,"
+        " invoked_function_arn='arn:aws:lambda:eu-central-1:1:function:openapi', aws_request_id='r'); "
+        f"r = importlib.import_module({spec.module!r}).handler(json.loads(sys.argv[1]), context); "
         "assert r['statusCode'] == 200, r; assert json.loads(r['body'])['paths']"
     )
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}

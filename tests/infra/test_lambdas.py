@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from infra.lambdas import RUNTIME
-from tests.infra.helpers import Synthesized
+from tests.infra.helpers import Synthesized, as_list, statements
 
 pytestmark = pytest.mark.infra
 
@@ -36,15 +36,14 @@ def test_functions_run_on_arm64_python_with_json_logs_into_their_own_log_group(
         assert each_stack.resources[log_group]["Type"] == "AWS::Logs::LogGroup"
         assert each_stack.resources[log_group]["Properties"]["RetentionInDays"] > 0
         assert props["Environment"]["Variables"]["POWERTOOLS_SERVICE_NAME"] == "tavla"
+        assert props["Environment"]["Variables"]["POWERTOOLS_METRICS_NAMESPACE"] == "Tavla"
+        assert "POWERTOOLS_TRACE_DISABLED" not in props["Environment"]["Variables"]
         log_groups.add(log_group)
     assert len(log_groups) == len(each_stack.functions)
 
 
-def test_python_runtime_is_the_newest_cdk_knows(real: Synthesized) -> None:
-    from aws_cdk import aws_lambda
-
-    def version(name: str) -> tuple[int, ...]:
-        return tuple(int(p) for p in name.removeprefix("PYTHON_").split("_"))
-
-    newest = max((n for n in dir(aws_lambda.Runtime) if n.startswith("PYTHON_3_")), key=version)
-    assert getattr(aws_lambda.Runtime, newest).name == RUNTIME.name
+def test_every_function_may_send_its_traces_to_x_ray(real: Synthesized) -> None:
+    for spec in real.functions:
+        assert {"xray:PutTraceSegments", "xray:PutTelemetryRecords"} <= {
+            action for statement in statements(real, spec.name) for action in as_list(statement["Action"])
+        }

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import importlib
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,30 +26,41 @@ PASS_KEY = "test-pass-signing-key"
 REGION = "eu-central-1"
 
 
-@pytest.fixture(autouse=True)
-def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("AWS_DEFAULT_REGION", REGION)
-    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
-    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
-    monkeypatch.setenv("POWERTOOLS_TRACE_DISABLED", "true")
-    monkeypatch.setenv("POWERTOOLS_SERVICE_NAME", "tavla")
-    for spec in TABLES:
-        monkeypatch.setenv(spec.env_var, f"tavla-test-{spec.name}")
-    monkeypatch.setenv("EVENT_BUS_NAME", "tavla-test-bus")
-    monkeypatch.setenv("PASS_KEY_SECRET_ID", "tavla-test-pass-key")
+@contextmanager
+def mocked_aws(setenv: Callable[[str, str], None]) -> Iterator[None]:
+    """Moto with the tables, bus and pass key the handlers expect, named through `setenv`."""
+    for name, value in {
+        "AWS_DEFAULT_REGION": REGION,
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "POWERTOOLS_TRACE_DISABLED": "true",
+        "POWERTOOLS_SERVICE_NAME": "tavla",
+        "POWERTOOLS_METRICS_NAMESPACE": "Tavla",
+        "EVENT_BUS_NAME": "tavla-test-bus",
+        "PASS_KEY_SECRET_ID": "tavla-test-pass-key",
+        **{spec.env_var: f"tavla-test-{spec.name}" for spec in TABLES},
+    }.items():
+        setenv(name, value)
     with mock_aws():
-        _reset_clients()
+        reset_clients()
         dynamodb = boto3.client("dynamodb")
         for spec in TABLES:
             dynamodb.create_table(**create_table_args(spec, f"tavla-test-{spec.name}"))
         boto3.client("events").create_event_bus(Name="tavla-test-bus")
         boto3.client("secretsmanager").create_secret(Name="tavla-test-pass-key", SecretString=PASS_KEY)
         yield
-        _reset_clients()
+        reset_clients()
+
+
+@pytest.fixture(autouse=True)
+def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    with mocked_aws(monkeypatch.setenv):
+        yield
     clock.reset()
 
 
-def _reset_clients() -> None:
+def reset_clients() -> None:
+    """Forget cached AWS clients and parameters, as a new execution environment would."""
     from aws_lambda_powertools.utilities import parameters
 
     from tavla import events
@@ -95,7 +107,7 @@ class Api:
             for route in function.routes():
                 self.routes[(route.method, route.path)] = function
 
-    def call(
+    def event(
         self,
         method: str,
         template: str,
@@ -107,7 +119,8 @@ class Api:
         groups: tuple[str, ...] = (),
         query: dict[str, str] | None = None,
         headers: dict[str, str] | None = None,
-    ) -> Reply:
+    ) -> tuple[Function, dict[str, Any]]:
+        """The registry function serving this route and the event API Gateway would send it."""
         function = self.routes[(method, template)]
         path = template
         for name, value in (params or {}).items():
@@ -146,8 +159,12 @@ class Api:
         if user is not None:
             claims = {"sub": user, "cognito:groups": "[" + " ".join(groups) + "]"}
             event["requestContext"]["authorizer"] = {"jwt": {"claims": claims, "scopes": None}}
+        return function, event
+
+    def call(self, method: str, template: str, **request: Any) -> Reply:
+        function, event = self.event(method, template, **request)
         module = importlib.import_module(function.module)
-        response = module.app.resolve(event, LambdaContext(function.name))
+        response = module.handler(event, LambdaContext(function.name))
         text = response.get("body") or "null"
         return Reply(response["statusCode"], json.loads(text))
 

@@ -38,6 +38,17 @@ def test_invalid_phone_is_a_validation_error(api: Api) -> None:
     assert api.call("GET", "/me", user="u1").status == 404
 
 
+def test_invalid_email_is_a_validation_error_and_a_valid_one_is_normalised(api: Api) -> None:
+    """The e-mail check runs on first use (not at cold start) and still refuses bad addresses."""
+    for bad in ("not-an-email", "a@b", "x" * 250 + "@example.com"):
+        reply = api.call("POST", "/players", body={"name": "N", "email": bad}, user="u1")
+        assert (reply.status, reply.error) == (422, "validation_error"), bad
+        assert "email" in reply.body["error"]["message"]
+    assert api.call("GET", "/me", user="u1").status == 404
+    create_player(api, "u1", email="Eleni@EXAMPLE.com")
+    assert api.call("GET", "/me", user="u1").body["email"] == "Eleni@example.com"
+
+
 def test_public_profile_never_shows_private_fields(api: Api) -> None:
     """R12.1: name, club, city are public; phone, e-mail, gender, birth year are not."""
     tid = create_player(

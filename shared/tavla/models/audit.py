@@ -4,19 +4,21 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
+
+from tavla.models.common import ApiModel
 
 AuditRole = Literal["organiser", "referee", "admin", "player", "system"]
 
 
-class AuditActor(BaseModel):
+class AuditActor(ApiModel):
     """Who made the change; `tavla_id` is absent for the system and staff without a profile."""
 
     role: AuditRole
     tavla_id: str | None = None
 
 
-class AuditEntry(BaseModel):
+class AuditEntry(ApiModel):
     at: str = Field(description="when, ISO 8601")
     action: str = Field(
         description="tournament_created, settings_changed, staff_changed, registered, withdrawn, "
@@ -26,7 +28,7 @@ class AuditEntry(BaseModel):
     details: dict[str, Any] = Field(default_factory=dict)
 
 
-class AuditTrail(BaseModel):
+class AuditTrail(ApiModel):
     """A tournament's audit trail, newest first."""
 
     records: list[AuditEntry]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, EmailStr, Field
+from pydantic import Field
 
-from tavla.models.common import Name, Phone, ShortText, StrictModel, TavlaId
+from tavla.models.common import ApiModel, Email, Name, Phone, ShortText, StrictModel, TavlaId
 from tavla.rules.rating import START_RATING
 
 Gender = Literal["female", "male", "other"]
@@ -16,7 +16,7 @@ class PrivateFields(StrictModel):
     """Private data (R1.2, R12): shown only to the player, and phone/e-mail to staff."""
 
     phone: Phone | None = None
-    email: EmailStr | None = Field(default=None, max_length=254)
+    email: Email | None = Field(default=None, max_length=254)
     gender: Gender | None = None
     birth_year: int | None = Field(default=None, ge=1900, le=2100)
 
@@ -33,7 +33,7 @@ class ProfileUpdate(PrivateFields):
     city: ShortText | None = None
 
 
-class PublicProfile(BaseModel):
+class PublicProfile(ApiModel):
     """What anyone may see of a player (R12.1): never phone or e-mail."""
 
     tavla_id: str
@@ -51,14 +51,14 @@ class MyProfile(PublicProfile):
     birth_year: int | None = None
 
 
-class CheckinPass(BaseModel):
+class CheckinPass(ApiModel):
     tavla_id: str
     token: str
     expires_at: str
     qr_svg: str
 
 
-class Notification(BaseModel):
+class Notification(ApiModel):
     id: str
     kind: str
     message: str
@@ -66,7 +66,7 @@ class Notification(BaseModel):
     data: dict[str, str] = Field(default_factory=dict)
 
 
-class PrivacyNotice(BaseModel):
+class PrivacyNotice(ApiModel):
     """The data protection notice (R12.2)."""
 
     controller: str
@@ -77,7 +77,7 @@ class PrivacyNotice(BaseModel):
     your_rights: str
 
 
-class MyData(BaseModel):
+class MyData(ApiModel):
     """Everything held about me (R12.2)."""
 
     profile: MyProfile

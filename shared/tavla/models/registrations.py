@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
-from tavla.models.common import Money, OpaqueId, Phone, StrictModel, TavlaId
+from tavla.models.common import ApiModel, Money, OpaqueId, Phone, StrictModel, TavlaId
 
 RegistrationStatus = Literal["registered", "waitlisted"]
 # An entry's state, approval included (R3.7): pending entries take no place; refused ones stay.
@@ -17,18 +17,18 @@ class RegistrationRequest(StrictModel):
     division: OpaqueId = "main"
 
 
-class RegistrationResult(BaseModel):
+class RegistrationResult(ApiModel):
     status: EntryStatus
     position: int | None = Field(default=None, description="waiting-list position, waiting list only")
     checkin_code: str
 
 
-class WithdrawalResult(BaseModel):
+class WithdrawalResult(ApiModel):
     refund_due: Money
     promoted: str | None = Field(default=None, description="Tavla ID of the promoted waiting player")
 
 
-class Entry(BaseModel):
+class Entry(ApiModel):
     """A public entry-list line: public fields only (R12.1)."""
 
     tavla_id: str
@@ -45,12 +45,12 @@ class EntryWithContacts(Entry):
     email: str | None = None
 
 
-class Entries(BaseModel):
+class Entries(ApiModel):
     main: list[Entry]
     waiting: list[Entry]
 
 
-class EntriesWithContacts(BaseModel):
+class EntriesWithContacts(ApiModel):
     main: list[EntryWithContacts]
     waiting: list[EntryWithContacts]
     pending: list[EntryWithContacts] = Field(
@@ -75,11 +75,11 @@ class CheckinRequest(StrictModel):
         return self
 
 
-class CheckinState(BaseModel):
+class CheckinState(ApiModel):
     checkin_open: bool = Field(description="false once check-in is closed (R4.2)")
 
 
-class CheckinResult(BaseModel):
+class CheckinResult(ApiModel):
     tavla_id: str
     name: str
     club: str | None = None

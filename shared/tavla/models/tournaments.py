@@ -5,9 +5,19 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal, Self
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, ConfigDict, Field, model_validator
 
-from tavla.models.common import Instant, LongText, Money, Name, OpaqueId, ShortText, StrictModel, TavlaId
+from tavla.models.common import (
+    ApiModel,
+    Instant,
+    LongText,
+    Money,
+    Name,
+    OpaqueId,
+    ShortText,
+    StrictModel,
+    TavlaId,
+)
 
 Format = Literal["single_elimination", "double_elimination", "swiss", "round_robin", "lives"]
 Level = Literal["local", "regional", "national", "major"]
@@ -209,13 +219,13 @@ class StaffUpdate(StrictModel):
     staff: list[StaffMember] = Field(max_length=50)
 
 
-class Staff(BaseModel):
+class Staff(ApiModel):
     """The referees and organisers just set (R1.3)."""
 
     staff: list[StaffMember]
 
 
-class EffectiveRules(BaseModel):
+class EffectiveRules(ApiModel):
     """The rules the day is played by: the profile's defaults under the page's settings (R2.2)."""
 
     profile: Profile
@@ -246,7 +256,7 @@ class Tournament(TournamentSettings):
     created_at: datetime | None = None
 
 
-class TournamentSummary(BaseModel):
+class TournamentSummary(ApiModel):
     id: str
     name: str
     venue: str
@@ -258,7 +268,7 @@ class TournamentSummary(BaseModel):
     waiting: int
 
 
-class Calendar(BaseModel):
+class Calendar(ApiModel):
     """One page of the calendar by start time."""
 
     tournaments: list[TournamentSummary]
@@ -275,6 +285,6 @@ class PlacementRequest(StrictModel):
     division: OpaqueId | None
 
 
-class Placement(BaseModel):
+class Placement(ApiModel):
     tavla_id: str
     division: str | None = Field(description="the lowest division the player may enter; null: any")

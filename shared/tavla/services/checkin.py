@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from tavla import passes, phones
+from tavla import observability, passes, phones
 from tavla.caller import Caller
 from tavla.errors import ForgedPass, NotRegistered, PlayerNotFound, TournamentNotFound
 from tavla.models.registrations import (
@@ -69,6 +69,7 @@ def check_in(caller: Caller, tournament_id: str, body: CheckinRequest, now: date
         return _result(profile, registration, registration.checked_in_at, already=True)
     change = audit_entry(referee, "checked_in", now, tavla_id=tavla_id)
     if checkin_store.check_in(tournament_id, tavla_id, referee.tavla_id, now, change):
+        observability.count(observability.CHECKED_IN)
         return _result(profile, registration, now.isoformat(), already=False)
     again = snapshots.snapshot(tournament_id, tavla_id=tavla_id).registration or registration
     return _result(profile, again, again.checked_in_at or now.isoformat(), already=True)

@@ -9,7 +9,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from tavla import events, ids
+from tavla import events, ids, observability
 from tavla.caller import Caller
 from tavla.errors import (
     Busy,
@@ -44,6 +44,7 @@ MAX_ATTEMPTS = 60
 
 def _backoff(attempt: int, rng: random.Random) -> None:
     """Full-jitter backoff: simultaneous losers spread out instead of colliding again."""
+    observability.count(observability.CONTENTION_RETRIES)
     time.sleep(rng.uniform(0, min(0.5, 0.01 * 2 ** min(attempt, 6))))
 
 
@@ -145,9 +146,11 @@ def _take_place(
         try:
             if has_free_place(tournament):
                 registration_store.add_registered(entry, now, [audited(list="main")], approving=approving)
+                observability.count(observability.REGISTERED)
                 return RegistrationResult(status=REGISTERED, checkin_code=entry.checkin_code)
             waiting = audited(list="waiting", position=tournament.waiting + 1)
             position = registration_store.add_waiting(entry, tournament, now, [waiting], approving=approving)
+            observability.count(observability.WAITLISTED)
             return RegistrationResult(status=WAITLISTED, position=position, checkin_code=entry.checkin_code)
         except registration_store.Full as full:
             tournament = full.current  # as it was when the place was refused: no read needed
@@ -244,6 +247,7 @@ def withdraw(
 
 
 def _announce_promotion(tournament: TournamentRecord, promoted: RegistrationRecord, now: datetime) -> None:
+    observability.count(observability.PROMOTED)
     events.publish(
         events.REGISTRATION_PROMOTED,
         {

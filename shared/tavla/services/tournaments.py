@@ -26,7 +26,6 @@ from tavla.models.tournaments import (
     TournamentSummary,
     TournamentUpdate,
 )
-from tavla.rules import profiles
 from tavla.rules.errors import RuleViolation
 from tavla.services import registrations
 from tavla.services.access import ORGANISER, require_organiser, require_staff
@@ -52,6 +51,8 @@ def effective_rules(settings: TournamentSettings) -> EffectiveRules:
         "lives": settings.lives,
         "cube_used": settings.cube_used,
     }
+    from tavla.rules import profiles  # ~60 ms of models: paid by the requests that resolve rules
+
     try:
         rules = profiles.resolve(settings.rule_profile, {k: v for k, v in overrides.items() if v is not None})
     except RuleViolation as error:

@@ -1,0 +1,138 @@
+"""One typical request per function, with the AWS answers it gets, recorded on moto.
+
+The cold-start benchmark replays them in fresh interpreters: the handler is imported, then
+the request is resolved against AWS clients that return these recorded answers, so what a
+module defers to its first request is still counted, and no AWS (or moto) is needed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from botocore.client import BaseClient
+
+from infra.registry import function
+from tavla.events import EVENT_SOURCE, REGISTRATION_PROMOTED
+from tests.service.conftest import Api, mocked_aws, reset_clients
+from tests.service.helpers import appoint_referee, create_player, create_tournament, register
+
+Answer = tuple[str, str, dict[str, Any]]  # service, operation, parsed response
+
+
+@dataclass(frozen=True)
+class Recorded:
+    module: str  # the handler's module
+    event: dict[str, Any]
+    answers: list[Answer]
+
+
+@contextmanager
+def _recording(answers: list[Answer]) -> Iterator[None]:
+    original = getattr(BaseClient, "_make_api_call")  # noqa: B009  (private: mypy does not see it)
+
+    def record(client: BaseClient, operation: str, params: dict[str, Any]) -> Any:
+        response = original(client, operation, params)
+        answers.append((client.meta.service_model.service_name, operation, response))
+        return response
+
+    setattr(BaseClient, "_make_api_call", record)  # noqa: B010
+    try:
+        yield
+    finally:
+        setattr(BaseClient, "_make_api_call", original)  # noqa: B010
+
+
+def _record(name: str, event: dict[str, Any]) -> Recorded:
+    """Run `event` through the function as a new execution environment would (no cached
+    clients or parameters) and keep every AWS answer it got."""
+    import importlib
+
+    module = function(name).module
+    handler = importlib.import_module(module).handler
+    reset_clients()
+    answers: list[Answer] = []
+    with _recording(answers):
+        result = handler(event, _Context(name))
+    if isinstance(result, dict) and int(result.get("statusCode", 200)) >= 400:
+        raise AssertionError(f"{name}'s typical request failed while recording: {result}")
+    return Recorded(module, event, answers)
+
+
+@dataclass
+class _Context:
+    function_name: str
+    memory_limit_in_mb: int = 512
+    aws_request_id: str = "bench"
+    invoked_function_arn: str = "arn:aws:lambda:eu-central-1:123456789012:function:bench"
+
+    def get_remaining_time_in_millis(self) -> int:
+        return 10_000
+
+
+def record_all() -> tuple[dict[str, Recorded], dict[str, str]]:
+    """Per function, its typical request: a player's profile, a tournament page, a
+    registration, a check-in by QR pass, the OpenAPI document, a promotion notice; and the
+    environment variables (table names, bus, secret) they were recorded with."""
+    environ = dict(os.environ)
+    try:
+        with mocked_aws(os.environ.__setitem__):
+            variables = {k: v for k, v in os.environ.items() if environ.get(k) != v}
+            api = Api()
+            tournament = create_tournament(api)
+            params = {"tournament_id": tournament}
+            create_player(api, "player", phone="+30 691 234 5678")
+            referee = create_player(api, "referee")
+            appoint_referee(api, tournament, referee)
+            register(api, tournament, "player")
+            create_player(api, "newcomer")
+            pass_ = api.call("GET", "/me/checkin-pass", user="player").body["token"]
+            return {
+                "players": _record("players", api.event("GET", "/me", user="player")[1]),
+                "tournaments": _record(
+                    "tournaments", api.event("GET", "/tournaments/{tournament_id}", params=params)[1]
+                ),
+                "registrations": _record(
+                    "registrations",
+                    api.event(
+                        "POST", "/tournaments/{tournament_id}/registrations", params=params, user="newcomer"
+                    )[1],
+                ),
+                "checkin": _record(
+                    "checkin",
+                    api.event(
+                        "POST",
+                        "/tournaments/{tournament_id}/checkins",
+                        params=params,
+                        body={"pass": pass_},
+                        user="referee",
+                    )[1],
+                ),
+                "openapi": _record("openapi", api.event("GET", "/openapi.json")[1]),
+                "notify": _record("notify", _promotion(tournament, api)),
+            }, variables
+    finally:
+        os.environ.clear()
+        os.environ.update(environ)
+
+
+def _promotion(tournament: str, api: Api) -> dict[str, Any]:
+    """The bus event notify gets when a waiting player is promoted."""
+    player = api.call("GET", "/me", user="player").body
+    return {
+        "version": "0",
+        "id": "bench-event",
+        "detail-type": REGISTRATION_PROMOTED,
+        "source": EVENT_SOURCE,
+        "time": datetime.now(UTC).isoformat(),
+        "detail": {
+            "tournament_id": tournament,
+            "tournament_name": "Athens Open",
+            "tavla_id": player["tavla_id"],
+            "promoted_at": datetime.now(UTC).isoformat(),
+        },
+    }

@@ -1,0 +1,95 @@
+"""Logs, traces and metrics as Powertools does them, and the one entry every function uses.
+
+A handler module ends with `handler = entry(app)` (HTTP) or `handler = event_entry(process)`
+(bus events). Each invocation then gets:
+- JSON logs with the Lambda context and a correlation id: the API Gateway request id for
+  HTTP (so one request's lines are found from the id a client reports), the event id for
+  bus events;
+- an X-Ray segment with a subsegment per AWS call (botocore patched: the AWS calls are what
+  is worth tracing). Tracing is on in the cloud (active tracing) and off locally and in
+  tests (POWERTOOLS_TRACE_DISABLED);
+- CloudWatch metrics in EMF log lines, flushed after the invocation: the counts services
+  add with `count()`, and every refused HTTP request by its error code, counted here once.
+Responses are not attached to traces: they carry phone numbers and e-mail addresses.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
+
+from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.metrics import MetricUnit, single_metric
+
+if TYPE_CHECKING:
+    from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
+    from aws_lambda_powertools.utilities.typing import LambdaContext
+
+Handler = Callable[[dict[str, Any], "LambdaContext"], dict[str, Any]]
+
+# The metrics, by name (dimension: service; rejections also by code).
+REGISTERED = "Registrations"  # a main-list place taken
+WAITLISTED = "WaitingListEntries"  # a registration that joined the waiting list
+CHECKED_IN = "CheckIns"
+PROMOTED = "Promotions"  # a waiting player given a main-list place
+CONTENTION_RETRIES = "ContentionRetries"  # a transaction lost to a concurrent one, retried
+REJECTED = "Rejections"  # a 4xx or 503 answer; dimension `code`, the API's error code
+
+# The stack sets both; the defaults keep a function without them (a test) from failing a request.
+SERVICE = os.environ.get("POWERTOOLS_SERVICE_NAME", "tavla")
+NAMESPACE = os.environ.get("POWERTOOLS_METRICS_NAMESPACE", "Tavla")
+
+logger = Logger(service=SERVICE)
+tracer = Tracer(service=SERVICE, patch_modules=("botocore",))
+metrics = Metrics(service=SERVICE, namespace=NAMESPACE)
+
+# A request that counted nothing (a read) is normal, not worth a warning per invocation.
+warnings.filterwarnings("ignore", message="No application metrics to publish")
+
+
+def count(metric: str, value: int = 1) -> None:
+    """Add `value` to `metric` for this invocation (published when it ends)."""
+    metrics.add_metric(name=metric, unit=MetricUnit.Count, value=value)
+
+
+def _count_rejection(response: dict[str, Any]) -> None:
+    status = int(response.get("statusCode", 200))
+    if status < 400:
+        return
+    try:
+        code = str(json.loads(response.get("body") or "")["error"]["code"])
+    except (ValueError, KeyError, TypeError):
+        code = "unknown"
+    logger.info("request refused", extra={"status": status, "code": code})
+    with single_metric(name=REJECTED, unit=MetricUnit.Count, value=1, namespace=NAMESPACE) as metric:
+        metric.add_dimension(name="code", value=code)
+
+
+def entry(app: APIGatewayHttpResolver) -> Handler:
+    """The Lambda handler of an HTTP function: logged, traced and measured `app.resolve`."""
+
+    @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
+    @tracer.capture_lambda_handler(capture_response=False)
+    @metrics.log_metrics
+    def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+        response = app.resolve(event, context)
+        _count_rejection(response)
+        return response
+
+    return cast("Handler", handler)
+
+
+def event_entry(process: Callable[[dict[str, Any]], dict[str, Any]]) -> Handler:
+    """The Lambda handler of an event-triggered function: logged, traced and measured."""
+
+    @logger.inject_lambda_context(correlation_id_path=correlation_paths.EVENT_BRIDGE)
+    @tracer.capture_lambda_handler(capture_response=False)
+    @metrics.log_metrics
+    def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+        return process(event)
+
+    return cast("Handler", handler)

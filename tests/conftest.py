@@ -1,0 +1,16 @@
+"""Settings for every test level.
+
+Under CI (`CI=true`, as `.ci/run` runs) hypothesis explores the same examples on every run,
+so a landing never depends on the luck of the draw; on a developer's machine it keeps
+exploring new ones (and remembers failures in `.hypothesis/`).
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import settings
+
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")

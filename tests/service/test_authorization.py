@@ -1,0 +1,295 @@
+"""Who may call what: every route x every role has one expected answer, in one table (R1.3, R12.1).
+
+The routes come from the registry (each function's resolver), so a new route without a row
+fails `test_every_route_has_a_row`, and a row for a route that is gone fails too. Each cell
+runs in its own freshly built world, so what one call changes cannot decide another's answer,
+and every request is valid and names things that exist: a cell's answer is about who is
+asking, not about a missing tournament or a malformed body.
+
+The world: tournament T (organised by `org`, refereed by `ref`, with `self` registered in it)
+and tournament U (organised by `org'`, refereed by `ref'`); `other` is a player with no
+business in T; `admin` is in the platform's admins group; every signed-in role has a player
+profile. Anonymous callers of a non-public route get API Gateway's 401 (its JWT authorizer
+answers before the function runs); `test_functions_refuse_anonymous_callers_themselves`
+checks that the functions would refuse them too.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import pytest
+from moto.core.models import DEFAULT_ACCOUNT_ID
+from moto.dynamodb.models import dynamodb_backends
+
+from infra.registry import FUNCTIONS, Route
+from tavla import clock
+from tests.service.conftest import REGION, Api, Reply, mocked_aws
+from tests.service.helpers import tournament_body
+
+ROLES = ("anon", "self", "other", "ref", "ref'", "org", "org'", "admin")
+
+# One row per route (and per body variant where the body changes who may learn what), one
+# column per role; the answer is the HTTP status. 401 for `anon` on a route that needs a
+# token is API Gateway's. Where a signed-in caller gets past authorization but the world
+# says no (already has a profile, not registered), the row says so in a comment.
+MATRIX = """
+route                                                          anon self other  ref ref'  org org' admin
+GET    /openapi.json                                            200  200   200  200  200  200  200  200
+GET    /privacy                                                 200  200   200  200  200  200  200  200
+GET    /players/{tavla_id}                                      200  200   200  200  200  200  200  200
+GET    /tournaments                                             200  200   200  200  200  200  200  200
+GET    /tournaments/{tournament_id}                             200  200   200  200  200  200  200  200
+GET    /tournaments/{tournament_id}/entries                     200  200   200  200  200  200  200  200
+# every signed-in role already has a profile: 409 profile_exists means it got past authorization
+POST   /players                                                 401  409   409  409  409  409  409  409
+GET    /me                                                      401  200   200  200  200  200  200  200
+PATCH  /me                                                      401  200   200  200  200  200  200  200
+GET    /me/checkin-pass                                         401  200   200  200  200  200  200  200
+GET    /me/notifications                                        401  200   200  200  200  200  200  200
+GET    /me/data                                                 401  200   200  200  200  200  200  200
+POST   /admin/players/merge                                     401  403   403  403  403  403  403  200
+POST   /tournaments                                             401  403   403  403  403  201  201  201
+PATCH  /tournaments/{tournament_id}                             401  403   403  403  403  200  403  200
+PUT    /tournaments/{tournament_id}/staff                       401  403   403  403  403  200  403  200
+GET    /tournaments/{tournament_id}/audit                       401  403   403  200  403  200  403  200
+GET    /tournaments/{tournament_id}/entries/contacts            401  403   403  200  403  200  403  200
+POST   /tournaments/{tournament_id}/checkins         tavla_id   401  403   403  200  403  200  403  200
+POST   /tournaments/{tournament_id}/checkins         phone      401  403   403  200  403  200  403  200
+# a phone nobody has: only staff may learn that (404); everyone else is refused first
+POST   /tournaments/{tournament_id}/checkins         new-phone  401  403   403  404  403  404  403  404
+# a garbage pass: only staff learn that it is garbage (400)
+POST   /tournaments/{tournament_id}/checkins         bad-pass   401  403   403  400  403  400  403  400
+POST   /tournaments/{tournament_id}/checkins/close              401  403   403  403  403  200  403  200
+# `self` is registered already (409 already_registered); anyone else with a profile may enter
+POST   /tournaments/{tournament_id}/registrations               401  409   201  201  201  201  201  201
+# only `self` has an entry to withdraw (409 not_registered for the others)
+DELETE /tournaments/{tournament_id}/registrations/me            401  200   409  409  409  409  409  409
+# `self`'s entry is not pending (no approval needed here): 409 not_pending past authorization
+POST   /tournaments/{tournament_id}/registrations/{tavla_id}/approve  401  403  403  403  403  409  403  409
+POST   /tournaments/{tournament_id}/registrations/{tavla_id}/refuse   401  403  403  403  403  409  403  409
+PUT    /tournaments/{tournament_id}/placements/{tavla_id}       401  403   403  403  403  200  403  200
+"""
+
+USERS: dict[str, tuple[str, tuple[str, ...]]] = {  # role -> (Cognito sub, groups)
+    "self": ("player-self", ()),
+    "other": ("player-other", ()),
+    "ref": ("referee-here", ()),
+    "ref'": ("referee-elsewhere", ()),
+    "org": ("organiser-here", ("organisers",)),
+    "org'": ("organiser-elsewhere", ("organisers",)),
+    "admin": ("platform-admin", ("admins",)),
+}
+SELF_PHONE = "+30 697 111 1111"
+NOBODYS_PHONE = "+30 697 999 9999"
+
+
+@dataclass(frozen=True)
+class Row:
+    method: str
+    path: str
+    variant: str
+    expected: dict[str, int]
+
+    @property
+    def name(self) -> str:
+        return " ".join(p for p in (self.method, self.path, self.variant) if p)
+
+
+def _rows(table: str) -> list[Row]:
+    lines = [line.split() for line in table.strip().splitlines() if line.strip() and line[0] != "#"]
+    header, body = lines[0], lines[1:]
+    assert tuple(header[-len(ROLES) :]) == ROLES, header
+    rows = []
+    for cells in body:
+        method, path, *variant = cells[: -len(ROLES)]
+        answers = dict(zip(ROLES, (int(c) for c in cells[-len(ROLES) :]), strict=True))
+        rows.append(Row(method, path, " ".join(variant), answers))
+    return rows
+
+
+ROWS = _rows(MATRIX)
+
+
+@dataclass
+class World:
+    """Two tournaments with their own staff, a registered player, and one spare duplicate account."""
+
+    tavla_ids: dict[str, str] = field(default_factory=dict)  # role (and "duplicate") -> Tavla ID
+    here: str = ""  # tournament T
+    elsewhere: str = ""  # tournament U
+
+
+def _ok(reply: Reply, status: int = 200) -> Reply:
+    assert reply.status == status, reply.body
+    return reply
+
+
+def build_world(api: Api) -> World:
+    world = World()
+    for role, (sub, groups) in {**USERS, "duplicate": ("player-duplicate", ())}.items():
+        fields = {"phone": SELF_PHONE} if role == "self" else {}
+        body = {"name": f"Player {role}", **fields}
+        created = _ok(api.call("POST", "/players", body=body, user=sub, groups=groups), 201)
+        world.tavla_ids[role] = created.body["tavla_id"]
+    for attribute, organiser, referee in (("here", "org", "ref"), ("elsewhere", "org'", "ref'")):
+        sub, groups = USERS[organiser]
+        tournament_id = _ok(
+            api.call("POST", "/tournaments", body=tournament_body(), user=sub, groups=groups), 201
+        ).body["id"]
+        setattr(world, attribute, tournament_id)
+        _ok(
+            api.call(
+                "PUT",
+                "/tournaments/{tournament_id}/staff",
+                params={"tournament_id": tournament_id},
+                body={"staff": [{"tavla_id": world.tavla_ids[referee], "role": "referee"}]},
+                user=sub,
+                groups=groups,
+            )
+        )
+    _ok(
+        api.call(
+            "POST",
+            "/tournaments/{tournament_id}/registrations",
+            params={"tournament_id": world.here},
+            user=USERS["self"][0],
+        ),
+        201,
+    )
+    return world
+
+
+@pytest.fixture(scope="module")
+def built(api: Api) -> Iterator[tuple[World, Any]]:
+    """One moto for the module; the world built through the API once, and its tables as they were then."""
+    with pytest.MonkeyPatch.context() as monkeypatch, mocked_aws(monkeypatch.setenv):
+        world = build_world(api)
+        yield world, copy.deepcopy(dynamodb_backends[DEFAULT_ACCOUNT_ID][REGION].tables)
+    clock.reset()
+
+
+@pytest.fixture(autouse=True)
+def aws(built: tuple[World, Any]) -> None:
+    """Replaces the conftest's fresh moto per test: this module's cells share `built`'s moto."""
+
+
+@pytest.fixture
+def world(built: tuple[World, Any]) -> World:
+    """The world as it was built, for every cell: what one call changed is gone before the next.
+
+    Restored from a copy of the tables rather than built anew: building costs seconds, since
+    moto copies a whole table for every transaction.
+    """
+    world, tables = built
+    dynamodb_backends[DEFAULT_ACCOUNT_ID][REGION].tables = copy.deepcopy(tables)
+    return world
+
+
+@dataclass(frozen=True)
+class Request:
+    params: dict[str, str] = field(default_factory=dict)
+    body: Any = None
+
+
+def _in_t(body: Any = None) -> Callable[[World], Request]:
+    return lambda w: Request({"tournament_id": w.here}, body(w) if callable(body) else body)
+
+
+# The request each row sends, the same for every role: valid, about things that exist.
+REQUESTS: dict[str, Callable[[World], Request]] = {
+    "GET /openapi.json": lambda w: Request(),
+    "GET /privacy": lambda w: Request(),
+    "GET /players/{tavla_id}": lambda w: Request({"tavla_id": w.tavla_ids["self"]}),
+    "GET /tournaments": lambda w: Request(),
+    "GET /tournaments/{tournament_id}": _in_t(),
+    "GET /tournaments/{tournament_id}/entries": _in_t(),
+    "POST /players": lambda w: Request(body={"name": "A Second Me"}),
+    "GET /me": lambda w: Request(),
+    "PATCH /me": lambda w: Request(body={"club": "Tavli Club Plaka"}),
+    "GET /me/checkin-pass": lambda w: Request(),
+    "GET /me/notifications": lambda w: Request(),
+    "GET /me/data": lambda w: Request(),
+    "POST /admin/players/merge": lambda w: Request(
+        body={"keep": w.tavla_ids["self"], "merge": w.tavla_ids["duplicate"]}
+    ),
+    "POST /tournaments": lambda w: Request(body=tournament_body(name="Thessaloniki Open")),
+    "PATCH /tournaments/{tournament_id}": _in_t({"name": "Athens Open, renamed"}),
+    "PUT /tournaments/{tournament_id}/staff": _in_t(
+        lambda w: {"staff": [{"tavla_id": w.tavla_ids["other"], "role": "referee"}]}
+    ),
+    "GET /tournaments/{tournament_id}/audit": _in_t(),
+    "GET /tournaments/{tournament_id}/entries/contacts": _in_t(),
+    "POST /tournaments/{tournament_id}/checkins tavla_id": _in_t(lambda w: {"tavla_id": w.tavla_ids["self"]}),
+    "POST /tournaments/{tournament_id}/checkins phone": _in_t({"phone": SELF_PHONE}),
+    "POST /tournaments/{tournament_id}/checkins new-phone": _in_t({"phone": NOBODYS_PHONE}),
+    "POST /tournaments/{tournament_id}/checkins bad-pass": _in_t({"pass": "not-a-pass"}),
+    "POST /tournaments/{tournament_id}/checkins/close": _in_t(),
+    "POST /tournaments/{tournament_id}/registrations": _in_t(),
+    "DELETE /tournaments/{tournament_id}/registrations/me": _in_t(),
+    "POST /tournaments/{tournament_id}/registrations/{tavla_id}/approve": lambda w: Request(
+        {"tournament_id": w.here, "tavla_id": w.tavla_ids["self"]}
+    ),
+    "POST /tournaments/{tournament_id}/registrations/{tavla_id}/refuse": lambda w: Request(
+        {"tournament_id": w.here, "tavla_id": w.tavla_ids["self"]}
+    ),
+    "PUT /tournaments/{tournament_id}/placements/{tavla_id}": lambda w: Request(
+        {"tournament_id": w.here, "tavla_id": w.tavla_ids["self"]}, {"division": "main"}
+    ),
+}
+
+
+@cache
+def registry_routes() -> dict[tuple[str, str], Route]:
+    return {(r.method, r.path): r for f in FUNCTIONS for r in f.routes()}
+
+
+def answer(api: Api, world: World, row: Row, role: str) -> Reply:
+    """What `role` gets for `row`'s request, through API Gateway to the function."""
+    route = registry_routes()[(row.method, row.path)]
+    if role == "anon" and not route.public:
+        return Reply(401, {"message": "Unauthorized"})  # the JWT authorizer; the function never runs
+    request = REQUESTS[row.name](world)
+    sub, groups = USERS.get(role, (None, ()))
+    return api.call(row.method, row.path, params=request.params, body=request.body, user=sub, groups=groups)
+
+
+def test_every_route_has_a_row() -> None:
+    """A new route must say who may call it; a row for a route that is gone is stale."""
+    routes = set(registry_routes())
+    rows = {(r.method, r.path) for r in ROWS}
+    assert sorted(routes - rows) == [], "routes with no row in MATRIX"
+    assert sorted(rows - routes) == [], "rows in MATRIX for routes the registry no longer has"
+    assert sorted({r.name for r in ROWS} ^ set(REQUESTS)) == [], "rows and REQUESTS must name the same cases"
+
+
+def test_public_routes_are_open_to_every_role() -> None:
+    """The table and the routes' declared security agree: public means every column may read."""
+    routes = registry_routes()
+    for row in ROWS:
+        if routes[(row.method, row.path)].public:
+            assert row.expected["anon"] != 401, row.name
+        else:
+            assert row.expected["anon"] == 401, row.name
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("row", ROWS, ids=lambda r: r.name)
+def test_authorization_matrix(api: Api, world: World, row: Row, role: str) -> None:
+    reply = answer(api, world, row, role)
+    assert reply.status == row.expected[role], f"{role} on {row.name}: {reply.status} {str(reply.body)[:300]}"
+
+
+@pytest.mark.parametrize(
+    "route", [r for r in registry_routes().values() if not r.public], ids=lambda r: f"{r.method} {r.path}"
+)
+def test_functions_refuse_anonymous_callers_themselves(api: Api, world: World, route: Route) -> None:
+    """Defence in depth: a function reached without the authorizer's claims answers 401 too."""
+    row = next(r for r in ROWS if (r.method, r.path) == (route.method, route.path))
+    request = REQUESTS[row.name](world)
+    reply = api.call(route.method, route.path, params=request.params, body=request.body)
+    assert (reply.status, reply.error) == (401, "unauthorized")

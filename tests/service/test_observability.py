@@ -1,0 +1,97 @@
+"""What operators see: one JSON log line per refused request with the API Gateway request id
+as its correlation id, and CloudWatch metrics (EMF) for the counts the issue asks for."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tavla import observability
+from tests.service.conftest import Api
+from tests.service.helpers import create_player, create_tournament, register
+
+
+@pytest.fixture
+def logs() -> Iterator[io.StringIO]:
+    """What the functions' Logger writes (its handler keeps the stream it was created with)."""
+    handler = observability.logger.registered_handler
+    buffer = io.StringIO()
+    previous = handler.setStream(buffer)  # type: ignore[attr-defined]
+    yield buffer
+    handler.setStream(previous)  # type: ignore[attr-defined]
+
+
+def _lines(out: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+
+
+def _metrics(out: str) -> dict[tuple[str, str | None], float]:
+    """EMF blobs -> {(metric, code dimension or None): total}."""
+    totals: dict[tuple[str, str | None], float] = {}
+    for line in _lines(out):
+        for directive in line.get("_aws", {}).get("CloudWatchMetrics", []):
+            assert directive["Namespace"] == "Tavla"
+            for metric in directive["Metrics"]:
+                key = (metric["Name"], line.get("code"))
+                value = line[metric["Name"]]
+                totals[key] = totals.get(key, 0) + sum(value if isinstance(value, list) else [value])
+    return totals
+
+
+def test_registrations_waiting_list_and_promotions_are_counted(
+    api: Api, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tournament = create_tournament(api, capacity=2)
+    for user in ("u1", "u2", "u3"):
+        create_player(api, user)
+    register(api, tournament, "u1")
+    capsys.readouterr()
+    register(api, tournament, "u2")
+    register(api, tournament, "u3")
+    api.call(
+        "DELETE",
+        "/tournaments/{tournament_id}/registrations/me",
+        params={"tournament_id": tournament},
+        user="u1",
+    )
+    counted = _metrics(capsys.readouterr().out)
+    assert counted[("Registrations", None)] == 1
+    assert counted[("WaitingListEntries", None)] == 1
+    assert counted[("Promotions", None)] == 1
+
+
+def test_a_refused_request_is_logged_with_its_request_id_and_counted_by_code(
+    api: Api, capsys: pytest.CaptureFixture[str], logs: io.StringIO
+) -> None:
+    capsys.readouterr()
+    reply = api.call("GET", "/players/{tavla_id}", params={"tavla_id": "NOBODY1"})
+    assert reply.status == 404
+    out = capsys.readouterr().out
+    (refused,) = [line for line in _lines(logs.getvalue()) if line.get("message") == "request refused"]
+    assert refused["correlation_id"] == "req"  # the event's requestContext.requestId
+    assert (refused["status"], refused["code"]) == (404, "player_not_found")
+    assert _metrics(out) == {("Rejections", "player_not_found"): 1}
+
+
+def test_a_check_in_is_counted_once_however_often_the_pass_is_scanned(
+    api: Api, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tournament = create_tournament(api)
+    player = create_player(api, "u1")
+    register(api, tournament, "u1")
+    capsys.readouterr()
+    for _ in range(2):
+        reply = api.call(
+            "POST",
+            "/tournaments/{tournament_id}/checkins",
+            params={"tournament_id": tournament},
+            body={"tavla_id": player},
+            user="org-1",
+            groups=("organisers",),
+        )
+        assert reply.status == 200, reply.body
+    assert _metrics(capsys.readouterr().out) == {("CheckIns", None): 1}
