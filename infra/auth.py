@@ -1,7 +1,7 @@
 """Who may call the API: a Cognito user pool, its platform-wide groups and the app client.
 
 Players sign themselves up with their e-mail; organisers and admins are the two platform-wide
-groups (tavla.http names them); per-tournament staff live with the tournament, not here.
+groups (tavla.caller names them); per-tournament staff live with the tournament, not here.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from aws_cdk import aws_cognito as cognito
 from cdk_nag import NagSuppressions
 from constructs import Construct
 
-from tavla.http import ADMINS, ORGANISERS
+from tavla.caller import ADMINS, ORGANISERS
 
 GROUPS = (ORGANISERS, ADMINS)
 

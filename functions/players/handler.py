@@ -8,7 +8,15 @@ from aws_lambda_powertools.event_handler.openapi.params import Path
 
 from tavla import clock
 from tavla.contract import errors
-from tavla.errors import Conflict, Forbidden, Invalid, PlayerNotFound, ProfileExists, ProfileMissing
+from tavla.errors import (
+    Conflict,
+    Forbidden,
+    Invalid,
+    PhoneTaken,
+    PlayerNotFound,
+    ProfileExists,
+    ProfileMissing,
+)
 from tavla.http import SIGNED_IN, caller, make_resolver
 from tavla.models.players import (
     CheckinPass,
@@ -32,7 +40,7 @@ app = make_resolver()
     security=SIGNED_IN,
     tags=["players"],
     status_code=201,
-    responses=errors(ProfileExists, Invalid),
+    responses=errors(ProfileExists, Invalid, PhoneTaken),
 )
 def create_profile(body: ProfileCreate) -> tuple[MyProfile, int]:
     """Create my player profile.
@@ -52,7 +60,12 @@ def get_me() -> MyProfile:
     return players.me(caller(app))
 
 
-@app.patch("/me", security=SIGNED_IN, tags=["players"], responses=errors(ProfileMissing, Invalid))
+@app.patch(
+    "/me",
+    security=SIGNED_IN,
+    tags=["players"],
+    responses=errors(ProfileMissing, Invalid, PhoneTaken, Conflict),
+)
 def patch_me(body: ProfileUpdate) -> MyProfile:
     """Correct my profile.
 

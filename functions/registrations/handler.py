@@ -11,8 +11,11 @@ from tavla.contract import errors
 from tavla.errors import (
     AlreadyRegistered,
     Busy,
+    DivisionBarred,
     IdempotencyKeyReused,
     Invalid,
+    NotOrganiser,
+    NotPending,
     NotRegistered,
     ProfileMissing,
     RegistrationClosed,
@@ -40,6 +43,7 @@ TournamentId = Annotated[str, Path(max_length=64)]
         ProfileMissing,
         Invalid,
         AlreadyRegistered,
+        DivisionBarred,
         RegistrationClosed,
         RequestInProgress,
         IdempotencyKeyReused,
@@ -82,6 +86,39 @@ def withdraw(tournament_id: TournamentId) -> WithdrawalResult:
     what refund is due (R3.2, R3.5).
     """
     return registrations.withdraw(caller(app), tournament_id, clock.now())
+
+
+PlayerId = Annotated[str, Path(pattern=r"^[A-Za-z0-9]{7}$", description="the player's Tavla ID")]
+
+
+@app.post(
+    "/tournaments/<tournament_id>/registrations/<tavla_id>/approve",
+    security=SIGNED_IN,
+    tags=["registration"],
+    responses=errors(TournamentNotFound, NotOrganiser, NotPending, RegistrationClosed, Busy),
+)
+def approve(tournament_id: TournamentId, tavla_id: PlayerId) -> RegistrationResult:
+    """Approve a pending entry.
+
+    Its organisers (R3.7): a place if one is free, else the end of the waiting list, by the
+    same conditions as a registration.
+    """
+    return registrations.approve(caller(app), tournament_id, tavla_id.upper(), clock.now())
+
+
+@app.post(
+    "/tournaments/<tournament_id>/registrations/<tavla_id>/refuse",
+    security=SIGNED_IN,
+    tags=["registration"],
+    responses=errors(TournamentNotFound, NotOrganiser, NotPending),
+)
+def refuse(tournament_id: TournamentId, tavla_id: PlayerId) -> RegistrationResult:
+    """Refuse a pending entry.
+
+    Its organisers (R3.7): no reason needed; the entry is kept as refused and audited for
+    the federation report; it held no place, so it frees none.
+    """
+    return registrations.refuse(caller(app), tournament_id, tavla_id.upper(), clock.now())
 
 
 @app.get("/tournaments/<tournament_id>/entries", tags=["registration"], responses=errors(TournamentNotFound))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 
@@ -14,6 +14,7 @@ from tavla.errors import (
     Forbidden,
     IdempotencyKeyReused,
     Invalid,
+    InvalidCursor,
     NotOrganiser,
     NotStaff,
     PlayerNotFound,
@@ -22,8 +23,11 @@ from tavla.errors import (
 )
 from tavla.http import SIGNED_IN, caller, make_resolver
 from tavla.idempotency import IdempotencyKey, once
+from tavla.models.audit import AuditTrail
 from tavla.models.tournaments import (
     Calendar,
+    Placement,
+    PlacementRequest,
     Staff,
     StaffUpdate,
     Tournament,
@@ -66,18 +70,17 @@ def create_tournament(
     return created, 201
 
 
-@app.get("/tournaments", tags=["tournaments"])
+@app.get("/tournaments", tags=["tournaments"], responses=errors(InvalidCursor))
 def list_tournaments(
     limit: Annotated[int, Query(ge=1, le=100)] = 50,
-    after: Annotated[
-        str | None, Query(max_length=128, pattern=r"^\d{4}-\d\d-\d\dT[^#]+#[0-9a-f]{16}$")
-    ] = None,
+    after: Annotated[str | None, Query(max_length=256)] = None,
     upcoming: bool = True,
 ) -> Calendar:
     """The tournament calendar.
 
-    By start time, upcoming only unless `upcoming=false`; pass `next` back as `after` for
-    the following page.
+    By start time, upcoming only unless `upcoming=false`; pass `next` back as `after`, with
+    the same `upcoming`, for the following page. The cursor is opaque: a stale or foreign
+    one is 422 `invalid_cursor`.
     """
     return tournaments.calendar(limit, after, upcoming, clock.now())
 
@@ -121,18 +124,37 @@ def put_staff(tournament_id: TournamentId, body: StaffUpdate) -> Staff:
     return tournaments.put_staff(caller(app), tournament_id, body, clock.now())
 
 
+@app.put(
+    "/tournaments/<tournament_id>/placements/<tavla_id>",
+    security=SIGNED_IN,
+    tags=["tournaments"],
+    responses=errors(TournamentNotFound, NotOrganiser, PlayerNotFound, Invalid, Conflict),
+)
+def put_placement(
+    tournament_id: TournamentId,
+    tavla_id: Annotated[str, Path(pattern=r"^[A-Za-z0-9]{7}$", description="the player's Tavla ID")],
+    body: PlacementRequest,
+) -> Placement:
+    """Place a player in a division.
+
+    Its organisers (R3.7; hbf 1.4, cnb 1.4.2): the player is barred from the divisions
+    below it and invited to it when it is above their usual one. Divisions are listed
+    highest first; `null` lifts the placement.
+    """
+    return tournaments.place(caller(app), tournament_id, tavla_id.upper(), body, clock.now())
+
+
 @app.get(
     "/tournaments/<tournament_id>/audit",
     security=SIGNED_IN,
     tags=["tournaments"],
     responses=errors(TournamentNotFound, NotStaff),
 )
-def get_audit(
-    tournament_id: TournamentId, limit: Annotated[int, Query(ge=1, le=500)] = 100
-) -> dict[str, Any]:
+def get_audit(tournament_id: TournamentId, limit: Annotated[int, Query(ge=1, le=500)] = 100) -> AuditTrail:
     """A tournament's audit trail.
 
-    Who did what, when, newest first (its staff only).
+    Who did what, when, newest first (its staff only); each actor by Tavla ID and role
+    (organiser, referee, admin, player or system), never by user id.
     """
     return tournaments.audit_trail(caller(app), tournament_id, limit)
 

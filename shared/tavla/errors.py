@@ -130,7 +130,31 @@ class RequestInProgress(Conflict):
     code = "request_in_progress"
 
 
+class PhoneTaken(Conflict):
+    """One account per phone number: the number is another account's."""
+
+    code = "phone_taken"
+
+
+class InvalidCursor(Invalid):
+    """A pagination cursor this query did not hand out (stale, from another query, or forged)."""
+
+    code = "invalid_cursor"
+
+
 class IdempotencyKeyReused(Invalid):
     """The Idempotency-Key was already used for a different request."""
 
     code = "idempotency_key_reused"
+
+
+class NotPending(Conflict):
+    """The entry to approve or refuse is not waiting for approval (R3.7)."""
+
+    code = "not_pending"
+
+
+class DivisionBarred(Conflict):
+    """The organiser placed the player in a higher division than the one asked for (R3.7)."""
+
+    code = "division_barred"

@@ -11,12 +11,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 
+from tavla.caller import Caller
 from tavla.contract import MALFORMED_JSON, ROUTE_NOT_FOUND, VALIDATION_ERROR, Resolver
 from tavla.errors import DomainError, RuleBroken, Unauthorized, UnsupportedMediaType
 from tavla.rules.errors import RuleViolation
@@ -34,9 +34,6 @@ SECURITY_SCHEMES: Any = {
         "description": "Cognito ID token (locally: POST /dev/token)",
     }
 }
-
-ADMINS = "admins"
-ORGANISERS = "organisers"
 
 
 def error_response(
@@ -138,22 +135,6 @@ def make_resolver() -> JsonResolver:
         return error_response(404, ROUTE_NOT_FOUND, "No such route.")
 
     return app
-
-
-@dataclass(frozen=True)
-class Caller:
-    """The signed-in user as the JWT authorizer saw them."""
-
-    sub: str
-    groups: frozenset[str]
-
-    @property
-    def is_admin(self) -> bool:
-        return ADMINS in self.groups
-
-    @property
-    def is_organiser(self) -> bool:
-        return ORGANISERS in self.groups or self.is_admin
 
 
 def _groups(raw: Any) -> frozenset[str]:

@@ -86,14 +86,22 @@ def tournament(client: Client, organiser: str, **overrides: Any) -> str:
     return str(reply.body["id"])
 
 
+def numbered_phone(phone: str, i: int) -> str:
+    """The i-th of a run of phone numbers starting at `phone` (one account per number)."""
+    return f"{phone[:-3]}{(int(phone[-3:]) + i) % 1000:03d}"
+
+
 def players(client: Client, prefix: str, count: int, **fields: Any) -> dict[str, str]:
-    """`count` users with profiles, created concurrently; user name -> Tavla ID."""
+    """`count` users with profiles, created concurrently; user name -> Tavla ID.
+
+    A `phone` given is the first user's; the others get the numbers after it.
+    """
     users = [f"{prefix}-{i:03d}" for i in range(count)]
-    replies = client.parallel(
-        [
-            ("POST", "/players", {"name": f"Player {u}", "club": f"Club {i % 7}", **fields}, {"user": u})
-            for i, u in enumerate(users)
-        ]
-    )
+
+    def body(i: int, user: str) -> dict[str, Any]:
+        own = {"phone": numbered_phone(fields["phone"], i)} if "phone" in fields else {}
+        return {"name": f"Player {user}", "club": f"Club {i % 7}", **fields, **own}
+
+    replies = client.parallel([("POST", "/players", body(i, u), {"user": u}) for i, u in enumerate(users)])
     assert all(r.status == 201 for r in replies), [r.body for r in replies if r.status != 201][:3]
     return {u: str(r.body["tavla_id"]) for u, r in zip(users, replies, strict=True)}

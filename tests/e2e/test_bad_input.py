@@ -153,3 +153,11 @@ def test_expired_or_foreign_tokens_are_401(stack, day) -> None:
     for token in (foreign, None):
         reply = client.call("PATCH", f"/tournaments/{tid}", {"capacity": 9}, token=token)
         assert (reply.status, reply.body) == unauthorized
+
+
+def test_a_cursor_from_before_the_upcoming_window_is_422_not_500(day) -> None:
+    """DynamoDB Local (like DynamoDB) refuses a start key outside the query's key condition."""
+    client = day[0]
+    assert client.call("GET", "/tournaments?upcoming=false&limit=1").status == 200
+    for cursor in ("2020-05-01T07:00:00%2B00:00%230123456789abcdef", "eyJxIjogInVwY29taW5nIn0"):
+        assert_error(client.call("GET", f"/tournaments?after={cursor}"), 422, "invalid_cursor")

@@ -69,6 +69,10 @@ POST   /tournaments/{tournament_id}/checkins/close              401  403   403  
 POST   /tournaments/{tournament_id}/registrations               401  409   201  201  201  201  201  201
 # only `self` has an entry to withdraw (409 not_registered for the others)
 DELETE /tournaments/{tournament_id}/registrations/me            401  200   409  409  409  409  409  409
+# `self`'s entry is not pending (no approval needed here): 409 not_pending past authorization
+POST   /tournaments/{tournament_id}/registrations/{tavla_id}/approve  401  403  403  403  403  409  403  409
+POST   /tournaments/{tournament_id}/registrations/{tavla_id}/refuse   401  403  403  403  403  409  403  409
+PUT    /tournaments/{tournament_id}/placements/{tavla_id}       401  403   403  403  403  200  403  200
 """
 
 USERS: dict[str, tuple[str, tuple[str, ...]]] = {  # role -> (Cognito sub, groups)
@@ -227,6 +231,15 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     "POST /tournaments/{tournament_id}/checkins/close": _in_t(),
     "POST /tournaments/{tournament_id}/registrations": _in_t(),
     "DELETE /tournaments/{tournament_id}/registrations/me": _in_t(),
+    "POST /tournaments/{tournament_id}/registrations/{tavla_id}/approve": lambda w: Request(
+        {"tournament_id": w.here, "tavla_id": w.tavla_ids["self"]}
+    ),
+    "POST /tournaments/{tournament_id}/registrations/{tavla_id}/refuse": lambda w: Request(
+        {"tournament_id": w.here, "tavla_id": w.tavla_ids["self"]}
+    ),
+    "PUT /tournaments/{tournament_id}/placements/{tavla_id}": lambda w: Request(
+        {"tournament_id": w.here, "tavla_id": w.tavla_ids["self"]}, {"division": "main"}
+    ),
 }
 
 

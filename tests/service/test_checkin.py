@@ -136,3 +136,22 @@ def test_contacts_list_is_for_staff_only(api: Api) -> None:
         "GET", "/tournaments/{tournament_id}/entries/contacts", params={"tournament_id": tid}, user="a"
     )
     assert player.status == 403
+
+
+def test_a_non_staff_caller_learns_nothing_from_a_check_in_whatever_the_body(api: Api) -> None:
+    """No phone-number oracle: 403 before any lookup, for a known phone, an unknown phone,
+    a garbage pass and an unknown Tavla ID alike; nobody is checked in."""
+    tid, _ = setup_day(api)
+    create_player(api, "a", phone="+306971234567")
+    register(api, tid, "a")
+    create_player(api, "nosy")
+    for body in (
+        {"phone": "+306971234567"},
+        {"phone": "+306979999999"},
+        {"pass": "garbage"},
+        {"tavla_id": "ZZZZZZZ"},
+    ):
+        reply = check_in(api, tid, body, user="nosy")
+        assert (reply.status, reply.error) == (403, "not_staff"), body
+    entries = api.call("GET", "/tournaments/{tournament_id}/entries", params={"tournament_id": tid}).body
+    assert not entries["main"][0]["checked_in"]

@@ -172,6 +172,67 @@ def test_data_protection_notice_is_public(api: Api) -> None:
     assert api.call("GET", "/me/data", user="u1").body["privacy_notice"] == notice.body
 
 
+def _set_phone(api: Api, user: str, phone: str | None):
+    return api.call("PATCH", "/me", body={"phone": phone}, user=user)
+
+
+def test_one_account_per_phone_number(api: Api) -> None:
+    """B cannot take A's number, at sign-up or later (409 phone_taken, nothing changed), so
+    check-in by phone always finds A; a number changed or cleared is free again."""
+    a = create_player(api, "a", phone="+306971234567")
+    taken = api.call("POST", "/players", body={"name": "B", "phone": "697 123 4567"}, user="b")
+    assert (taken.status, taken.error) == (409, "phone_taken")
+    assert "one account per phone number" in taken.body["error"]["message"]
+    assert api.call("GET", "/me", user="b").error == "profile_missing"
+    create_player(api, "b", phone="+306970000002")
+    refused = _set_phone(api, "b", "+30 697 123 4567")
+    assert (refused.status, refused.error) == (409, "phone_taken")
+    assert api.call("GET", "/me", user="b").body["phone"] == "+306970000002"
+
+    tid = create_tournament(api)
+    register(api, tid, "a")
+    api.call(
+        "PUT",
+        "/tournaments/{tournament_id}/staff",
+        params={"tournament_id": tid},
+        user="org-1",
+        body={"staff": [{"tavla_id": create_player(api, "ref"), "role": "referee"}]},
+    )
+    found = api.call(
+        "POST",
+        "/tournaments/{tournament_id}/checkins",
+        params={"tournament_id": tid},
+        user="ref",
+        body={"phone": "6971234567"},
+    )
+    assert (found.status, found.body["tavla_id"]) == (200, a)
+
+    assert _set_phone(api, "a", "+306975555555").status == 200  # A moves to a new number ...
+    assert _set_phone(api, "b", "+306971234567").status == 200  # ... so B may take the old one
+    assert _set_phone(api, "b", None).status == 200  # B clears it ...
+    assert _set_phone(api, "a", "+306971234567").status == 200  # ... and A may have it back
+    assert _set_phone(api, "a", "+306971234567").status == 200  # setting one's own number again is fine
+
+
+def test_merge_moves_the_phone_number_to_the_kept_account(api: Api) -> None:
+    keep = create_player(api, "u1")
+    dup = create_player(api, "u2", phone="+306971234567")
+    merged = api.call(
+        "POST", "/admin/players/merge", body={"keep": keep, "merge": dup}, user="admin", groups=("admins",)
+    )
+    assert merged.status == 200 and merged.body["phone"] == "+306971234567"
+    assert (
+        api.call("POST", "/players", body={"name": "C", "phone": "+306971234567"}, user="u3").error
+        == "phone_taken"
+    )
+    other = create_player(api, "u4", phone="+306970000004")
+    # the kept account has a number: the merged account's number is released
+    api.call(
+        "POST", "/admin/players/merge", body={"keep": keep, "merge": other}, user="admin", groups=("admins",)
+    )
+    assert create_player(api, "u5", phone="+306970000004")
+
+
 def test_an_empty_phone_is_a_validation_error_and_null_clears_it(api: Api) -> None:
     """An empty phone is not a phone (it was written as an empty index key: a 500)."""
     reply = api.call("POST", "/players", body={"name": "N", "phone": ""}, user="u1")

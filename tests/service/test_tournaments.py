@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+import base64
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -180,11 +181,13 @@ def test_every_staff_action_is_in_the_audit_trail(api: Api) -> None:
     trail = api.call("GET", "/tournaments/{tournament_id}/audit", params={"tournament_id": tid}, user="ref")
     assert trail.status == 200
     actions = [(r["action"], r["actor"]) for r in trail.body["records"]]
+    organiser = {"role": "organiser", "tavla_id": None}  # this organiser has no player profile
     assert actions == [
-        ("checked_in", "ref"),
-        ("settings_changed", ORGANISER),
-        ("staff_changed", ORGANISER),
-        ("tournament_created", ORGANISER),
+        ("checked_in", {"role": "referee", "tavla_id": referee}),
+        ("registered", {"role": "player", "tavla_id": player}),
+        ("settings_changed", organiser),
+        ("staff_changed", organiser),
+        ("tournament_created", organiser),
     ]
     assert trail.body["records"][0]["details"] == {"tavla_id": player}
     assert all(r["at"] for r in trail.body["records"])
@@ -237,6 +240,116 @@ def test_calendar_is_in_time_order_whatever_the_offset_and_hides_the_past(api: A
 def test_a_malformed_page_cursor_is_a_validation_error(api: Api) -> None:
     reply = api.call("GET", "/tournaments", query={"after": "garbage"})
     assert reply.status == 422
+    assert api.call("GET", "/tournaments", query={"after": "x" * 600}).status == 422
+
+
+def test_a_stale_foreign_or_forged_page_cursor_is_refused(api: Api) -> None:
+    """Cursors are opaque: one from another query, from before the upcoming window, or made
+    up by the client is 422 invalid_cursor, never a 500 (DynamoDB refuses such start keys)."""
+    for days in (2, 3, 4):
+        create_tournament(
+            api,
+            starts_at=(datetime.now(UTC) + timedelta(days=days)).isoformat(),
+            registration_closes_at=future(1),
+        )
+    upcoming = api.call("GET", "/tournaments", query={"limit": "1"}).body["next"]
+    everything = api.call("GET", "/tournaments", query={"limit": "1", "upcoming": "false"}).body["next"]
+    assert api.call("GET", "/tournaments", query={"after": upcoming}).status == 200
+    forged = [
+        everything,  # from the other query
+        "2020-05-01T07:00:00+00:00#0123456789abcdef",  # a raw sort key from before the window
+        base64.urlsafe_b64encode(
+            b'{"q": "upcoming", "k": "2020-01-01T00:00:00+00:00#0123456789abcdef"}'
+        ).decode(),
+        base64.urlsafe_b64encode(b"not json").decode(),
+        "garbage",
+    ]
+    for cursor in forged:
+        reply = api.call("GET", "/tournaments", query={"after": cursor})
+        assert (reply.status, reply.error) == (422, "invalid_cursor"), cursor
+    clock.advance(timedelta(days=3))  # the first page's last tournament is now in the past
+    try:
+        stale = api.call("GET", "/tournaments", query={"after": upcoming})
+    finally:
+        clock.reset()
+    assert (stale.status, stale.error) == (422, "invalid_cursor")
+
+
+def _trail(api: Api, tid: str) -> list[dict]:
+    reply = api.call(
+        "GET", "/tournaments/{tournament_id}/audit", params={"tournament_id": tid}, user=ORGANISER
+    )
+    assert reply.status == 200, reply.body
+    return list(reversed(reply.body["records"]))
+
+
+def test_registrations_withdrawals_and_promotions_are_in_the_audit_trail(api: Api) -> None:
+    """Every change of the lists is auditable, by the actor's Tavla ID and role, never a user id."""
+    tid = create_tournament(api, capacity=2)
+    ids = {u: create_player(api, u) for u in ("p0", "p1", "p2", "p3", "p4")}
+    for user in ids:
+        api.call(
+            "POST", "/tournaments/{tournament_id}/registrations", params={"tournament_id": tid}, user=user
+        )
+    leave = "/tournaments/{tournament_id}/registrations/me"
+    assert api.call("DELETE", leave, params={"tournament_id": tid}, user="p0").status == 200  # p2 promoted
+    assert api.call("DELETE", leave, params={"tournament_id": tid}, user="p4").status == 200  # waiting list
+    raised = api.call(
+        "PATCH",
+        "/tournaments/{tournament_id}",
+        params={"tournament_id": tid},
+        user=ORGANISER,
+        body={"capacity": 3},
+    )
+    assert raised.status == 200  # p3 promoted
+    player = {u: {"role": "player", "tavla_id": t} for u, t in ids.items()}
+    system = {"role": "system", "tavla_id": None}
+    lists = [
+        (r["action"], r["actor"], r["details"])
+        for r in _trail(api, tid)[1:]
+        if r["action"] != "settings_changed"
+    ]
+    assert lists == [
+        ("registered", player["p0"], {"tavla_id": ids["p0"], "list": "main", "division": "main"}),
+        ("registered", player["p1"], {"tavla_id": ids["p1"], "list": "main", "division": "main"}),
+        (
+            "registered",
+            player["p2"],
+            {"tavla_id": ids["p2"], "list": "waiting", "position": 1, "division": "main"},
+        ),
+        (
+            "registered",
+            player["p3"],
+            {"tavla_id": ids["p3"], "list": "waiting", "position": 2, "division": "main"},
+        ),
+        (
+            "registered",
+            player["p4"],
+            {"tavla_id": ids["p4"], "list": "waiting", "position": 3, "division": "main"},
+        ),
+        ("withdrawn", player["p0"], {"tavla_id": ids["p0"], "list": "main"}),
+        ("promoted", system, {"tavla_id": ids["p2"], "reason": "withdrawal", "place_of": ids["p0"]}),
+        ("withdrawn", player["p4"], {"tavla_id": ids["p4"], "list": "waiting"}),
+        ("promoted", system, {"tavla_id": ids["p3"], "reason": "capacity_raised"}),
+    ]
+    assert all(set(r["actor"]) == {"role", "tavla_id"} for r in _trail(api, tid))  # no user ids
+
+
+def test_my_data_names_the_referee_who_checked_me_in_by_tavla_id(api: Api) -> None:
+    tid = create_tournament(api)
+    referee = create_player(api, "ref")
+    appoint_referee(api, tid, referee)
+    player = create_player(api, "p")
+    api.call("POST", "/tournaments/{tournament_id}/registrations", params={"tournament_id": tid}, user="p")
+    api.call(
+        "POST",
+        "/tournaments/{tournament_id}/checkins",
+        params={"tournament_id": tid},
+        user="ref",
+        body={"tavla_id": player},
+    )
+    [entry] = api.call("GET", "/me/data", user="p").body["registrations"]
+    assert entry["checked_in_by"] == referee
 
 
 TEN_DAYS = future(10)

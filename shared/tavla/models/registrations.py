@@ -9,6 +9,8 @@ from pydantic import ConfigDict, Field, model_validator
 from tavla.models.common import ApiModel, Money, OpaqueId, Phone, StrictModel, TavlaId
 
 RegistrationStatus = Literal["registered", "waitlisted"]
+# An entry's state, approval included (R3.7): pending entries take no place; refused ones stay.
+EntryStatus = Literal["registered", "waitlisted", "pending", "refused"]
 
 
 class RegistrationRequest(StrictModel):
@@ -16,7 +18,7 @@ class RegistrationRequest(StrictModel):
 
 
 class RegistrationResult(ApiModel):
-    status: RegistrationStatus
+    status: EntryStatus
     position: int | None = Field(default=None, description="waiting-list position, waiting list only")
     checkin_code: str
 
@@ -33,7 +35,7 @@ class Entry(ApiModel):
     name: str
     club: str | None = None
     city: str | None = None
-    status: RegistrationStatus
+    status: EntryStatus
     position: int
     checked_in: bool = False
 
@@ -51,6 +53,9 @@ class Entries(ApiModel):
 class EntriesWithContacts(ApiModel):
     main: list[EntryWithContacts]
     waiting: list[EntryWithContacts]
+    pending: list[EntryWithContacts] = Field(
+        default_factory=list, description="entries waiting for the organiser's approval (R3.7)"
+    )
 
 
 class CheckinRequest(StrictModel):

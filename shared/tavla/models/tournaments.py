@@ -112,7 +112,11 @@ class SideEvent(StrictModel):
 
 
 class Division(StrictModel):
-    """An event of the tournament (R3.7): Open, Intermediate, Novice ..."""
+    """An event of the tournament (R3.7): Open, Intermediate, Novice ...
+
+    A tournament's divisions are listed highest first: an organiser's placement bars a
+    player from every division listed after the one they are placed in.
+    """
 
     id: OpaqueId
     name: Name
@@ -269,3 +273,18 @@ class Calendar(ApiModel):
 
     tournaments: list[TournamentSummary]
     next: str | None = Field(default=None, description="pass back as `after` for the following page")
+
+
+class PlacementRequest(StrictModel):
+    """Place a player (R3.7; hbf 1.4, cnb 1.4.2): the lowest division they may enter.
+
+    A division above their usual one is an invitation; every division below it is barred.
+    `null` lifts the placement.
+    """
+
+    division: OpaqueId | None
+
+
+class Placement(ApiModel):
+    tavla_id: str
+    division: str | None = Field(description="the lowest division the player may enter; null: any")

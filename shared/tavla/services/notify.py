@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import boto3
 
 from tavla import events
-from tavla.store import notifications as store
+from tavla.store import notifications as notification_store
 from tavla.store import players as player_store
 
 if TYPE_CHECKING:
@@ -40,10 +40,10 @@ def deliver(event: dict[str, Any]) -> bool:
         return False
     kind, text = rendered
     at = datetime.fromisoformat(str(event.get("time", "")).replace("Z", "+00:00"))
-    store.add(
+    notification_store.add(
         tavla_id, str(event.get("id")), kind, text, at, {"tournament_id": detail.get("tournament_id", "")}
     )
-    phone = player_store.get_contacts([tavla_id]).get(tavla_id, {}).get("phone")
-    if phone:
-        _sns().publish(PhoneNumber=phone, Message=f"Tavla: {text}")
+    contacts = player_store.get_contacts([tavla_id]).get(tavla_id)
+    if contacts is not None and contacts.phone:
+        _sns().publish(PhoneNumber=contacts.phone, Message=f"Tavla: {text}")
     return True

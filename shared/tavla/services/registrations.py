@@ -4,21 +4,39 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from tavla import events, ids, observability
-from tavla.errors import Busy, Invalid, RegistrationClosed, TournamentNotFound
-from tavla.http import Caller
+from tavla.caller import Caller
+from tavla.errors import (
+    Busy,
+    DivisionBarred,
+    Invalid,
+    NotPending,
+    NotRegistered,
+    RegistrationClosed,
+    TournamentNotFound,
+)
 from tavla.models.common import Money
 from tavla.models.registrations import Entries, Entry, RegistrationResult, WithdrawalResult
 from tavla.rules.refunds import refund_due
-from tavla.store import keys
+from tavla.services.access import player_actor, require_organiser
 from tavla.store import players as player_store
-from tavla.store import registrations as store
-from tavla.store.audit import audit_put
-from tavla.store.dynamo import Item, deserialize
-from tavla.store.tournaments import calendar_sort_key
+from tavla.store import registrations as registration_store
+from tavla.store import snapshots
+from tavla.store.audit import entry as audit_entry
+from tavla.store.records import (
+    SYSTEM,
+    Actor,
+    AuditRecord,
+    ProfileRecord,
+    RegistrationRecord,
+    TournamentRecord,
+)
+from tavla.store.registrations import PENDING, REFUSED, REGISTERED, WAITLISTED
 
 _system_random = random.SystemRandom()
 MAX_ATTEMPTS = 60
@@ -30,14 +48,26 @@ def _backoff(attempt: int, rng: random.Random) -> None:
     time.sleep(rng.uniform(0, min(0.5, 0.01 * 2 ** min(attempt, 6))))
 
 
-def _snapshot(sub: str, tournament_id: str) -> tuple[str, Item]:
-    snap = store.snapshot(tournament_id, sub=sub)
+def has_free_place(tournament: TournamentRecord) -> bool:
+    """A newcomer may take a main-list place: one is free and nobody is waiting for it."""
+    return tournament.registered < tournament.capacity and not tournament.waiting
+
+
+def _snapshot(sub: str, tournament_id: str) -> tuple[str, TournamentRecord]:
+    snap = snapshots.snapshot(tournament_id, sub=sub)
     if snap.tournament is None:
         raise TournamentNotFound(f"No tournament {tournament_id}.")
     if snap.tavla_id is None:
         player_store.tavla_id_of(sub)  # raises ProfileMissing with the API's message
     assert snap.tavla_id is not None
     return snap.tavla_id, snap.tournament
+
+
+def _fresh(tournament_id: str) -> TournamentRecord:
+    fresh = snapshots.snapshot(tournament_id).tournament
+    if fresh is None:
+        raise TournamentNotFound(f"No tournament {tournament_id}.")
+    return fresh
 
 
 def register(
@@ -47,48 +77,137 @@ def register(
     now: datetime,
     rng: random.Random = _system_random,
 ) -> RegistrationResult:
-    """Register the caller: a free place if there is one, else the end of the waiting list.
+    """Register the caller: a free place if there is one, else the end of the waiting list;
+    where entries need the organiser's approval (R3.7), a pending entry that takes no place.
 
     One BatchGetItem (identity + tournament) and one transaction in the usual case;
     under contention for the waiting list the transaction is retried with fresh state.
     """
     tavla_id, tournament = _snapshot(caller.sub, tournament_id)
-    if division not in {d["id"] for d in tournament.get("divisions", [{"id": "main"}])}:
+    if division not in division_order(tournament):
         raise Invalid(f"division: this tournament has no division '{division}'.")
-    if tournament["status"] != "open" or tournament["closes_epoch"] <= now.timestamp():
+    if not tournament.is_open or tournament.closes_epoch <= now.timestamp():
         raise RegistrationClosed("Registration for this tournament is closed.")
+    _check_placement(tournament, tavla_id, division)
+    player = player_actor(caller, tavla_id)
+
+    def registered(**details: Any) -> AuditRecord:
+        return audit_entry(player, "registered", now, tavla_id=tavla_id, division=division, **details)
+
     code = ids.checkin_code(rng)
-    for attempt in range(MAX_ATTEMPTS):
-        entry = {
-            **deserialize(keys.registration(tournament_id, tavla_id)),
-            "tournament_id": tournament_id,
-            "tavla_id": tavla_id,
-            "division": division,
-            "checkin_code": code,
-            "registered_at": now.isoformat(),
-            "listed_at": now.isoformat(),
-            "gsi1pk": keys.player_pk(tavla_id),
-            "gsi1sk": calendar_sort_key(datetime.fromisoformat(tournament["starts_at"]), tournament_id),
-        }
+    for _ in range(MAX_ATTEMPTS):
+        entry = RegistrationRecord(
+            tournament_id=tournament_id,
+            tavla_id=tavla_id,
+            division=division,
+            status=REGISTERED,
+            checkin_code=code,
+            registered_at=now.isoformat(),
+            listed_at=now.isoformat(),
+            starts_at=tournament.starts_at,
+        )
         try:
-            if store.has_free_place(tournament):
-                store.add_registered(tournament_id, {**entry, "status": "registered"}, now)
-                observability.count(observability.REGISTERED)
-                return RegistrationResult(status="registered", checkin_code=code)
-            position = store.add_waiting(tournament_id, {**entry, "status": "waitlisted"}, tournament, now)
-            observability.count(observability.WAITLISTED)
-            return RegistrationResult(status="waitlisted", position=position, checkin_code=code)
-        except store.CodeTaken:
+            if tournament.settings.get("requires_approval"):
+                registration_store.add_pending(entry, now, [registered(list="pending")])
+                return RegistrationResult(status=PENDING, checkin_code=code)
+            return _take_place(tournament, entry, now, registered, rng)
+        except registration_store.CodeTaken:
             code = ids.checkin_code(rng)
-        except store.Full:
-            tournament = {**tournament, "registered": tournament["capacity"]}
+    raise Busy("Many players are registering right now; please try again.")  # pragma: no cover
+
+
+def division_order(tournament: TournamentRecord) -> list[str]:
+    """The tournament's division ids, highest first (the order its settings list them in)."""
+    return [str(d["id"]) for d in tournament.settings.get("divisions") or [{"id": "main"}]]
+
+
+def _check_placement(tournament: TournamentRecord, tavla_id: str, division: str) -> None:
+    """The organiser's placement (R3.7): no division below the one the player is placed in
+    (divisions are listed highest first)."""
+    placed = tournament.placements.get(tavla_id)
+    order = division_order(tournament)
+    if placed in order and order.index(division) > order.index(placed):
+        raise DivisionBarred(
+            f"The organiser placed you in division '{placed}': you may not enter '{division}'."
+        )
+
+
+def _take_place(
+    tournament: TournamentRecord,
+    entry: RegistrationRecord,
+    now: datetime,
+    audited: Callable[..., AuditRecord],
+    rng: random.Random,
+    *,
+    approving: bool = False,
+) -> RegistrationResult:
+    """A free place if there is one, else the end of the waiting list (retried under contention)."""
+    for attempt in range(MAX_ATTEMPTS):
+        try:
+            if has_free_place(tournament):
+                registration_store.add_registered(entry, now, [audited(list="main")], approving=approving)
+                observability.count(observability.REGISTERED)
+                return RegistrationResult(status=REGISTERED, checkin_code=entry.checkin_code)
+            waiting = audited(list="waiting", position=tournament.waiting + 1)
+            position = registration_store.add_waiting(entry, tournament, now, [waiting], approving=approving)
+            observability.count(observability.WAITLISTED)
+            return RegistrationResult(status=WAITLISTED, position=position, checkin_code=entry.checkin_code)
+        except registration_store.Full as full:
+            tournament = full.current  # as it was when the place was refused: no read needed
             continue
-        except (store.NotFull, store.Contended):
-            _backoff(attempt, rng)
-        fresh = store.snapshot(tournament_id).tournament
-        assert fresh is not None
-        tournament = fresh
+        except registration_store.WaitingListMoved as moved:
+            if has_free_place(moved.current):
+                tournament = moved.current  # a place opened meanwhile: take it at once
+                continue
+            _backoff(attempt, rng)  # another player joined the waiting list first
+        tournament = _fresh(tournament.id)
     raise Busy("Many players are registering right now; please try again.")
+
+
+def _pending_entry(
+    caller: Caller, tournament_id: str, tavla_id: str
+) -> tuple[Actor, TournamentRecord, RegistrationRecord]:
+    snap = snapshots.snapshot(tournament_id, tavla_id=tavla_id)
+    if snap.tournament is None:
+        raise TournamentNotFound(f"No tournament {tournament_id}.")
+    organiser = require_organiser(snap.tournament, caller)
+    if snap.registration is None or snap.registration.status != PENDING:
+        raise NotPending(f"{tavla_id} has no entry waiting for approval in this tournament.")
+    return organiser, snap.tournament, snap.registration
+
+
+def approve(
+    caller: Caller, tournament_id: str, tavla_id: str, now: datetime, rng: random.Random = _system_random
+) -> RegistrationResult:
+    """The organiser approves a pending entry (R3.7): a place if one is free, else the waiting
+    list, by the same conditions as a registration."""
+    organiser, tournament, pending = _pending_entry(caller, tournament_id, tavla_id)
+    if not tournament.is_open or tournament.closes_epoch <= now.timestamp():
+        raise RegistrationClosed("Registration for this tournament is closed.")
+
+    def approved(**details: Any) -> AuditRecord:
+        return audit_entry(
+            organiser, "approved", now, tavla_id=tavla_id, division=pending.division, **details
+        )
+
+    try:
+        return _take_place(
+            tournament, replace(pending, listed_at=now.isoformat()), now, approved, rng, approving=True
+        )
+    except registration_store.NotPending as error:
+        raise NotPending(f"{tavla_id} has no entry waiting for approval in this tournament.") from error
+
+
+def refuse(caller: Caller, tournament_id: str, tavla_id: str, now: datetime) -> RegistrationResult:
+    """The organiser refuses a pending entry (R3.7): no reason needed; kept as refused and in
+    the audit trail for the federation report; it held no place, so it frees none."""
+    organiser, _, pending = _pending_entry(caller, tournament_id, tavla_id)
+    change = audit_entry(organiser, "refused", now, tavla_id=tavla_id, division=pending.division)
+    try:
+        registration_store.refuse(tournament_id, tavla_id, now, change)
+    except registration_store.NotPending as error:
+        raise NotPending(f"{tavla_id} has no entry waiting for approval in this tournament.") from error
+    return RegistrationResult(status=REFUSED, checkin_code=pending.checkin_code)
 
 
 def withdraw(
@@ -96,42 +215,60 @@ def withdraw(
 ) -> WithdrawalResult:
     """Withdraw the caller; the first waiting player is promoted in the same step and told (R3.2)."""
     tavla_id, tournament = _snapshot(caller.sub, tournament_id)
-    if tournament["status"] != "open":
+    if not tournament.is_open:
         raise RegistrationClosed("The draw has been made: withdraw at the referee table.")
-    audit = audit_put(tournament_id, caller.sub, "withdrawn", now, tavla_id=tavla_id)
+    player = player_actor(caller, tavla_id)
     for attempt in range(MAX_ATTEMPTS):
-        head = next(iter(store.first_waiting(tournament_id)), None)
+        head = next(iter(registration_store.first_waiting(tournament_id)), None)
+        changes = [audit_entry(player, "withdrawn", now, tavla_id=tavla_id, list="main")]
+        if head is not None:
+            changes.append(_promoted(head, now, reason="withdrawal", place_of=tavla_id))
         try:
-            store.withdraw(tournament_id, tavla_id, head, now, audit)
-        except store.WaitingWithdrawal:
-            store.withdraw_waiting(tournament_id, tavla_id, audit)
+            registration_store.withdraw(tournament_id, tavla_id, head, now, changes)
+        except registration_store.WaitingWithdrawal as other_list:
+            status = other_list.registration.status
+            if status not in (WAITLISTED, PENDING):
+                raise NotRegistered("You are not on this tournament's lists.") from other_list
+            withdrawn = audit_entry(player, "withdrawn", now, tavla_id=tavla_id, list=_LIST_NAME[status])
+            if status == PENDING:
+                registration_store.withdraw_pending(tournament_id, tavla_id, [withdrawn])
+            else:
+                registration_store.withdraw_waiting(tournament_id, tavla_id, [withdrawn])
             return WithdrawalResult(refund_due=Money(amount=_refund(tournament, now)))
-        except store.Contended:
+        except registration_store.Contended:
             _backoff(attempt, rng)
             continue
         if head is not None:
             _announce_promotion(tournament, head, now)
         return WithdrawalResult(
-            refund_due=Money(amount=_refund(tournament, now)), promoted=head["tavla_id"] if head else None
+            refund_due=Money(amount=_refund(tournament, now)), promoted=head.tavla_id if head else None
         )
     raise Busy("Many players are withdrawing right now; please try again.")
 
 
-def _announce_promotion(tournament: Item, promoted: Item, now: datetime) -> None:
+def _announce_promotion(tournament: TournamentRecord, promoted: RegistrationRecord, now: datetime) -> None:
     observability.count(observability.PROMOTED)
     events.publish(
         events.REGISTRATION_PROMOTED,
         {
-            "tournament_id": tournament["id"],
-            "tournament_name": tournament["name"],
-            "tavla_id": promoted["tavla_id"],
+            "tournament_id": tournament.id,
+            "tournament_name": tournament.name,
+            "tavla_id": promoted.tavla_id,
             "promoted_at": now.isoformat(),
         },
     )
 
 
-# A transaction holds at most 100 items: promote in batches, the tournament item included.
-PROMOTION_BATCH = 99
+_LIST_NAME = {WAITLISTED: "waiting", PENDING: "pending"}
+
+
+def _promoted(head: RegistrationRecord, now: datetime, **details: Any) -> AuditRecord:
+    return audit_entry(SYSTEM, "promoted", now, tavla_id=head.tavla_id, **details)
+
+
+# A transaction holds at most 100 items: promote in batches of two items per player (the
+# entry and its audit record), the tournament item included.
+PROMOTION_BATCH = 49
 
 
 def fill_free_places(tournament_id: str, now: datetime, rng: random.Random = _system_random) -> list[str]:
@@ -141,55 +278,57 @@ def fill_free_places(tournament_id: str, now: datetime, rng: random.Random = _sy
     """
     promoted: list[str] = []
     for attempt in range(MAX_ATTEMPTS):
-        tournament = store.snapshot(tournament_id).tournament
-        if tournament is None or tournament["status"] != "open":
+        tournament = snapshots.snapshot(tournament_id).tournament
+        if tournament is None or not tournament.is_open:
             return promoted
-        free = min(int(tournament["capacity"]) - int(tournament["registered"]), int(tournament["waiting"]))
+        free = min(tournament.capacity - tournament.registered, tournament.waiting)
         if free <= 0:
             return promoted
-        heads = store.first_waiting(tournament_id, min(free, PROMOTION_BATCH))
+        heads = registration_store.first_waiting(tournament_id, min(free, PROMOTION_BATCH))
         try:
-            store.promote(tournament_id, heads, tournament, now)
-        except store.Contended:
+            promotions = [_promoted(h, now, reason="capacity_raised") for h in heads]
+            registration_store.promote(tournament, heads, now, promotions)
+        except registration_store.Contended:
             _backoff(attempt, rng)
             continue
         for head in heads:
             _announce_promotion(tournament, head, now)
-        promoted.extend(h["tavla_id"] for h in heads)
+        promoted.extend(h.tavla_id for h in heads)
     raise Busy("The waiting list is changing fast; the remaining places will be filled on the next change.")
 
 
-def _refund(tournament: Item, now: datetime) -> int:
-    policy = tournament.get("refund_policy") or {}
+def _refund(tournament: TournamentRecord, now: datetime) -> int:
+    policy = tournament.settings.get("refund_policy") or {}
     return refund_due(
         0,  # payments arrive with the payments feature; nothing collected yet means nothing due
         policy.get("kind", "full"),
         withdrawn_at=now,
-        registration_closes_at=datetime.fromisoformat(tournament["registration_closes_at"]),
-        drawn=tournament["status"] != "open",
+        registration_closes_at=datetime.fromisoformat(tournament.settings["registration_closes_at"]),
+        drawn=not tournament.is_open,
         percentage=policy.get("percentage"),
         deduction=(policy.get("deduction") or {}).get("amount"),
     )
 
 
-def ordered(registrations: list[Item]) -> tuple[list[Item], list[Item]]:
+def ordered(
+    registrations: list[RegistrationRecord],
+) -> tuple[list[RegistrationRecord], list[RegistrationRecord]]:
     """Main list in order of listing (players promoted together in waiting-list order),
     waiting list in arrival order."""
     main = sorted(
-        (r for r in registrations if r["status"] == "registered"),
-        key=lambda r: (r["listed_at"], r.get("waited_q", ""), r["tavla_id"]),
+        (r for r in registrations if r.status == REGISTERED),
+        key=lambda r: (r.listed_at, r.waited_seq or 0, r.tavla_id),
     )
-    waiting = sorted((r for r in registrations if r["status"] == "waitlisted"), key=lambda r: r["wait_q"])
+    waiting = sorted((r for r in registrations if r.status == WAITLISTED), key=lambda r: r.wait_seq or 0)
     return main, waiting
 
 
 def entries(tournament_id: str) -> Entries:
     """The public entry list: public fields only (R12.1)."""
-    snap = store.snapshot(tournament_id)
-    if snap.tournament is None:
+    if snapshots.snapshot(tournament_id).tournament is None:
         raise TournamentNotFound(f"No tournament {tournament_id}.")
-    main, waiting = ordered(store.all_entries(tournament_id))
-    profiles = player_store.get_profiles([r["tavla_id"] for r in main + waiting])
+    main, waiting = ordered(registration_store.all_entries(tournament_id))
+    profiles = player_store.get_profiles([r.tavla_id for r in main + waiting])
 
     return Entries(
         main=[Entry(**entry_fields(r, i, profiles)) for i, r in enumerate(main, 1)],
@@ -197,16 +336,18 @@ def entries(tournament_id: str) -> Entries:
     )
 
 
-def entry_fields(registration: Item, position: int, profiles: dict[str, Item]) -> dict[str, Any]:
+def entry_fields(
+    registration: RegistrationRecord, position: int, profiles: dict[str, ProfileRecord]
+) -> dict[str, Any]:
     """One line of an entry list: the registration with the player's public profile."""
-    tavla_id = registration["tavla_id"]
-    profile = profiles.get(tavla_id, {})
+    tavla_id = registration.tavla_id
+    profile = profiles.get(tavla_id)
     return {
         "tavla_id": tavla_id,
-        "name": profile.get("name", tavla_id),
-        "club": profile.get("club"),
-        "city": profile.get("city"),
-        "status": registration["status"],
+        "name": profile.name if profile else tavla_id,
+        "club": profile.club if profile else None,
+        "city": profile.city if profile else None,
+        "status": registration.status,
         "position": position,
-        "checked_in": "checked_in_at" in registration,
+        "checked_in": registration.checked_in_at is not None,
     }

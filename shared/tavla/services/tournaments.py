@@ -10,11 +10,14 @@ from typing import Any
 from pydantic import ValidationError
 
 from tavla import ids
+from tavla.caller import Caller
 from tavla.errors import Conflict, Forbidden, Invalid, PlayerNotFound
-from tavla.http import Caller
+from tavla.models.audit import AuditActor, AuditEntry, AuditTrail
 from tavla.models.tournaments import (
     Calendar,
     EffectiveRules,
+    Placement,
+    PlacementRequest,
     Staff,
     StaffUpdate,
     Tournament,
@@ -28,12 +31,11 @@ from tavla.services import registrations
 from tavla.services.access import ORGANISER, require_organiser, require_staff
 from tavla.store import audit
 from tavla.store import players as player_store
-from tavla.store import tournaments as store
-from tavla.store.audit import audit_put
-from tavla.store.dynamo import Item
+from tavla.store import tournaments as tournament_store
+from tavla.store.audit import entry as audit_entry
+from tavla.store.records import Actor, StaffMember, TournamentRecord
 
 _system_random = random.SystemRandom()
-_STATE = ("id", "status", "checkin_open", "registered", "waiting", "created_at")
 
 
 def effective_rules(settings: TournamentSettings) -> EffectiveRules:
@@ -86,7 +88,7 @@ def _check_times(settings: TournamentSettings, now: datetime, being_set: Iterabl
             raise Invalid(f"{name}: must be within five years from now.")
 
 
-def _stored(settings: TournamentSettings) -> Item:
+def _stored(settings: TournamentSettings) -> dict[str, Any]:
     """Settings as stored: JSON-mode values plus what conditions compare (capacity, close time)."""
     item = settings.model_dump(mode="json")
     item["closes_epoch"] = int(settings.registration_closes_at.timestamp())
@@ -94,8 +96,8 @@ def _stored(settings: TournamentSettings) -> Item:
     return item
 
 
-def _tournament(item: Item) -> Tournament:
-    return Tournament.model_validate(item)
+def _tournament(record: TournamentRecord) -> Tournament:
+    return Tournament.model_validate(record.public())
 
 
 def create(
@@ -105,95 +107,109 @@ def create(
     if not caller.is_organiser:
         raise Forbidden("Only organisers may create tournaments.")
     _check_times(body, now)
-    tournament_id = ids.opaque(rng)
-    item = {
-        **_stored(body),
-        "id": tournament_id,
-        "status": "open",
-        "checkin_open": True,
-        "registered": 0,
-        "waiting": 0,
-        "wait_seq": 0,
-        "version": 1,
-        "staff": {caller.sub: {"role": ORGANISER}},
-        "created_at": now.isoformat(),
-        "created_by": caller.sub,
-        "gsi1pk": "TOURNAMENTS",
-        "gsi1sk": store.calendar_sort_key(body.starts_at, tournament_id),
-    }
-    store.create(item, audit_put(tournament_id, caller.sub, "tournament_created", now))
-    return _tournament(item)
+    tavla_id = player_store.tavla_id_or_none(caller.sub)
+    record = TournamentRecord(
+        id=ids.opaque(rng),
+        status="open",
+        checkin_open=True,
+        registered=0,
+        waiting=0,
+        wait_seq=0,
+        version=1,
+        created_at=now.isoformat(),
+        created_by=caller.sub,
+        staff={caller.sub: StaffMember(role=ORGANISER, tavla_id=tavla_id)},
+        settings=_stored(body),
+    )
+    organiser = Actor(role=ORGANISER, tavla_id=tavla_id, sub=caller.sub)
+    tournament_store.create(record, audit_entry(organiser, "tournament_created", now))
+    return _tournament(record)
 
 
 def get(tournament_id: str) -> Tournament:
-    return _tournament(store.get(tournament_id))
+    return _tournament(tournament_store.get(tournament_id))
 
 
 def calendar(limit: int, after: str | None, upcoming: bool, now: datetime) -> Calendar:
     """The public calendar by start time: by default from yesterday on, so today's stay listed."""
-    items, next_key = store.calendar(limit, after, now - timedelta(days=1) if upcoming else None)
-    return Calendar(tournaments=[TournamentSummary.model_validate(i) for i in items], next=next_key)
+    found, next_key = tournament_store.calendar(limit, after, now - timedelta(days=1) if upcoming else None)
+    return Calendar(tournaments=[TournamentSummary.model_validate(t.public()) for t in found], next=next_key)
 
 
 def update(caller: Caller, tournament_id: str, body: TournamentUpdate, now: datetime) -> Tournament:
     """Change settings; the whole result is validated again, so a change cannot break a rule."""
-    current = store.get(tournament_id)
-    require_organiser(current, caller)
-    if current["status"] != "open":
+    current = tournament_store.get(tournament_id)
+    organiser = require_organiser(current, caller)
+    if not current.is_open:
         raise Conflict("The draw has been made: settings can no longer change.")
     changes = body.model_dump(mode="json", exclude_unset=True)
     settings_now = TournamentSettings.model_validate(
-        {k: v for k, v in current.items() if k in TournamentSettings.model_fields}
+        {k: v for k, v in current.settings.items() if k in TournamentSettings.model_fields}
     ).model_dump(mode="json")
     try:
         merged = TournamentSettings.model_validate({**settings_now, **changes})
     except ValidationError as error:
         raise Invalid("; ".join(e["msg"] for e in error.errors())) from error
     _check_times(merged, now, being_set=changes)
-    stored = _stored(merged)
-    diff = {k: v for k, v in stored.items() if current.get(k) != v}
-    if "starts_at" in diff:
-        diff["gsi1sk"] = store.calendar_sort_key(merged.starts_at, tournament_id)
-    if diff:
-        store.update_settings(
-            tournament_id,
-            int(current["version"]),
-            diff,
-            audit_put(tournament_id, caller.sub, "settings_changed", now, fields=sorted(changes)),
-        )
-    if merged.capacity > current["capacity"]:
+    tournament_store.update_settings(
+        current,
+        _stored(merged),
+        audit_entry(organiser, "settings_changed", now, fields=sorted(changes)),
+    )
+    if merged.capacity > current.capacity:
         registrations.fill_free_places(tournament_id, now)
     return get(tournament_id)
 
 
 def put_staff(caller: Caller, tournament_id: str, body: StaffUpdate, now: datetime) -> Staff:
     """Replace the tournament's referees and organisers (R1.3); the caller stays organiser."""
-    current = store.get(tournament_id)
-    require_organiser(current, caller)
+    current = tournament_store.get(tournament_id)
+    organiser = require_organiser(current, caller)
     profiles = player_store.get_profiles([m.tavla_id for m in body.staff])
-    staff: dict[str, Any] = {}
+    staff: dict[str, StaffMember] = {}
     for member in body.staff:
         profile = profiles.get(member.tavla_id)
-        if profile is None or not profile.get("user_sub"):
+        if profile is None or not profile.user_sub:
             raise PlayerNotFound(f"No player with Tavla ID {member.tavla_id}.")
-        staff[profile["user_sub"]] = {"role": member.role, "tavla_id": member.tavla_id}
-    staff[caller.sub] = {**(current["staff"].get(caller.sub) or {}), "role": ORGANISER}
-    store.update_staff(
-        tournament_id,
-        int(current["version"]),
+        staff[profile.user_sub] = StaffMember(role=member.role, tavla_id=member.tavla_id)
+    mine = current.staff.get(caller.sub)
+    staff[caller.sub] = StaffMember(role=ORGANISER, tavla_id=mine.tavla_id if mine else None)
+    tournament_store.update_staff(
+        current,
         staff,
-        audit_put(
-            tournament_id,
-            caller.sub,
-            "staff_changed",
-            now,
-            staff=[f"{m.tavla_id}:{m.role}" for m in body.staff],
-        ),
+        audit_entry(organiser, "staff_changed", now, staff=[f"{m.tavla_id}:{m.role}" for m in body.staff]),
     )
     return Staff(staff=body.staff)
 
 
-def audit_trail(caller: Caller, tournament_id: str, limit: int) -> dict[str, Any]:
-    """Who did what, when: every staff action on this tournament (its staff only)."""
-    require_staff(store.get(tournament_id), caller)
-    return {"records": audit.records(tournament_id, limit)}
+def audit_trail(caller: Caller, tournament_id: str, limit: int) -> AuditTrail:
+    """Who did what, when: every change to this tournament and its lists (its staff only).
+
+    Actors are shown by Tavla ID and role; their user ids stay internal.
+    """
+    require_staff(tournament_store.get(tournament_id), caller)
+    return AuditTrail(
+        records=[
+            AuditEntry(
+                at=r.at,
+                action=r.action,
+                actor=AuditActor(role=r.actor.role, tavla_id=r.actor.tavla_id),
+                details=dict(r.details),
+            )
+            for r in audit.records(tournament_id, limit)
+        ]
+    )
+
+
+def place(
+    caller: Caller, tournament_id: str, tavla_id: str, body: PlacementRequest, now: datetime
+) -> Placement:
+    """Place a player (R3.7; its organisers): barred below `division`, invited up to it."""
+    current = tournament_store.get(tournament_id)
+    organiser = require_organiser(current, caller)
+    if body.division is not None and body.division not in registrations.division_order(current):
+        raise Invalid(f"division: this tournament has no division '{body.division}'.")
+    player_store.get_profile(tavla_id)  # PlayerNotFound for an unknown Tavla ID
+    change = audit_entry(organiser, "placed", now, tavla_id=tavla_id, division=body.division or "any")
+    tournament_store.set_placement(current, tavla_id, body.division, change)
+    return Placement(tavla_id=tavla_id, division=body.division)

@@ -7,25 +7,38 @@ from datetime import datetime
 from typing import Any
 
 from tavla.store import keys
-from tavla.store.dynamo import client, deserialize, serialize, table_name
+from tavla.store.dynamo import client, deserialize, table_name
+from tavla.store.records import Actor, AuditRecord
 from tavla.store.schema import MAIN
+from tavla.store.transactions import Transaction
 
 
-def audit_put(tournament_id: str, actor: str, action: str, at: datetime, **details: Any) -> dict[str, Any]:
-    """A TransactWriteItems `Put` of one audit record for a tournament."""
-    stamp = at.isoformat()
+def entry(actor: Actor, action: str, at: datetime, **details: Any) -> AuditRecord:
+    """An audit record to write with a change (details that are None are left out)."""
+    return AuditRecord(
+        at=at.isoformat(),
+        action=action,
+        actor=actor,
+        details={k: v for k, v in details.items() if v is not None},
+    )
+
+
+def record(tx: Transaction, tournament_id: str, audit: AuditRecord) -> None:
+    """Add one audit record of a tournament to the transaction that makes the change."""
+    unique = uuid.uuid4().hex[:12]
     item = {
         "pk": keys.tournament_pk(tournament_id),
-        "sk": f"{keys.AUDIT_PREFIX}{stamp}#{uuid.uuid4().hex[:12]}",
-        "actor": actor,
-        "action": action,
-        "at": stamp,
-        "details": {k: v for k, v in details.items() if v is not None},
+        # records written together share `at`: their place in the transaction keeps their order
+        "sk": f"{keys.AUDIT_PREFIX}{audit.at}#{len(tx):03d}{unique}",
+        "actor": {k: v for k, v in vars(audit.actor).items() if v is not None},
+        "action": audit.action,
+        "at": audit.at,
+        "details": dict(audit.details),
     }
-    return {"Put": {"TableName": table_name(MAIN), "Item": serialize(item)}}
+    tx.put(f"audit {unique}", MAIN, item)
 
 
-def records(tournament_id: str, limit: int) -> list[dict[str, Any]]:
+def records(tournament_id: str, limit: int) -> list[AuditRecord]:
     """A tournament's audit trail, newest first."""
     response = client().query(
         TableName=table_name(MAIN),
@@ -37,6 +50,8 @@ def records(tournament_id: str, limit: int) -> list[dict[str, Any]]:
         ScanIndexForward=False,
         Limit=limit,
     )
+    found = [deserialize(i) for i in response.get("Items", [])]
     return [
-        {k: v for k, v in deserialize(i).items() if k not in ("pk", "sk")} for i in response.get("Items", [])
+        AuditRecord(at=i["at"], action=i["action"], actor=Actor(**i["actor"]), details=i.get("details") or {})
+        for i in found
     ]

@@ -74,12 +74,6 @@ def values(**named: Any) -> dict[str, Any]:
     return {f":{k}": value(v) for k, v in named.items()}
 
 
-def cancellation_codes(error: Exception) -> list[str]:
-    """The per-item reasons of a cancelled transaction, in the order of its items."""
-    response = getattr(error, "response", {}) or {}
-    return [r.get("Code", "None") for r in response.get("CancellationReasons", [])]
-
-
 def error_code(error: Exception) -> str:
     response = getattr(error, "response", {}) or {}
     return str(response.get("Error", {}).get("Code", ""))

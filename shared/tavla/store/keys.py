@@ -1,17 +1,23 @@
-"""Key formats of the main table, in one place (the access patterns decide them).
+"""Key formats of every table, in one place (the access patterns decide them).
 
+Main table:
 - a player's public profile ........ PLAYER#<tavla_id> / PROFILE
 - a signed-in user's Tavla ID ....... USER#<sub> / IDENTITY
 - a player's notifications ......... PLAYER#<tavla_id> / NOTE#<time>#<id>
 - a tournament ..................... TOURNAMENT#<id> / META (gsi1: TOURNAMENTS / <start>#<id>)
-- a registration ................... TOURNAMENT#<id> / REG#<tavla_id> (gsi1: PLAYER#<tavla_id>)
+- a registration ................... TOURNAMENT#<id> / REG#<tavla_id> (gsi1: PLAYER#<tavla_id> / <start>#<id>)
 - the waiting list ................. same items, LSI `waitlist` on wait_q (waiting only)
 - a check-in code (unique) ......... CODE#<code> / CODE
 - an audit record .................. TOURNAMENT#<id> / AUDIT#<time>#<id>
+
+Contacts table (private, R12):
+- a player's contacts .............. CONTACTS#<tavla_id>
+- a phone number's owner (unique) .. PHONE#<e164>  (one account per phone number)
 """
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 CALENDAR = "TOURNAMENTS"
@@ -22,6 +28,11 @@ AUDIT_PREFIX = "AUDIT#"
 
 def _key(pk: str, sk: str) -> dict[str, Any]:
     return {"pk": {"S": pk}, "sk": {"S": sk}}
+
+
+def plain(key: dict[str, Any]) -> dict[str, str]:
+    """A key as plain attributes, to spread into an item."""
+    return {name: str(attribute["S"]) for name, attribute in key.items()}
 
 
 def player_pk(tavla_id: str) -> str:
@@ -52,10 +63,19 @@ def checkin_code(code: str) -> dict[str, Any]:
     return _key(f"CODE#{code}", "CODE")
 
 
+def by_start(starts_at: str, tournament_id: str) -> str:
+    """gsi1 sort key: start time in UTC (string order is time order whatever the offset), then the id."""
+    return f"{datetime.fromisoformat(starts_at).astimezone(UTC).isoformat()}#{tournament_id}"
+
+
 def wait_q(sequence: int) -> str:
     """Waiting-list order key: zero-padded so string order is arrival order."""
     return f"{sequence:010d}"
 
 
 def contacts(tavla_id: str) -> dict[str, Any]:
-    return {"tavla_id": {"S": tavla_id}}
+    return {"pk": {"S": f"CONTACTS#{tavla_id}"}}
+
+
+def phone_claim(phone: str) -> dict[str, Any]:
+    return {"pk": {"S": f"PHONE#{phone}"}}

@@ -4,40 +4,40 @@ Capacity (R3.2) is a condition on the tournament's `registered` counter, one reg
 per player (R3.1) is `attribute_not_exists` on REG#<tavla_id>, waiting-list order is the
 monotonic `wait_seq` guarded by an optimistic condition, and promotion on withdrawal is one
 transaction that removes the leaver and promotes the first waiting player only if that
-player is still waiting.
+player is still waiting. Which list a newcomer belongs on is the service's decision.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from botocore.exceptions import ClientError
-
-from tavla.errors import AlreadyRegistered, CheckinClosed, NotRegistered, RegistrationClosed
-from tavla.store import keys
-from tavla.store.dynamo import (
-    Item,
-    batch_get,
-    cancellation_codes,
-    client,
-    deserialize,
-    serialize,
-    table_name,
-    values,
-)
+from tavla.errors import AlreadyRegistered, NotRegistered, RegistrationClosed
+from tavla.store import audit, keys
+from tavla.store.dynamo import Item, client, deserialize, table_name
+from tavla.store.records import AuditRecord, RegistrationRecord, TournamentRecord
 from tavla.store.schema import MAIN
+from tavla.store.transactions import Cancelled, Transaction
 
 OPEN = "open"
+REGISTERED = "registered"
+WAITLISTED = "waitlisted"
+PENDING = "pending"  # waits for the organiser's approval (R3.7); takes no place
+REFUSED = "refused"  # kept for the federation report; took nothing
 
 
-class Full(Exception):
-    """The main list is full: the registration belongs on the waiting list."""
+class WaitingListMoved(Exception):
+    """The tournament's counters changed since they were read; `current` is how they are now."""
+
+    def __init__(self, current: TournamentRecord) -> None:
+        super().__init__(current.id)
+        self.current = current
 
 
-class NotFull(Exception):
-    """A place is free on the main list: the registration belongs there."""
+class Full(WaitingListMoved):
+    """No main-list place for a newcomer (full, or somebody waits): `current` shows why."""
 
 
 class Contended(Exception):
@@ -48,171 +48,231 @@ class CodeTaken(Exception):
     """The randomly drawn check-in code exists; draw another."""
 
 
-@dataclass(frozen=True)
-class Snapshot:
-    """What one BatchGetItem tells: the caller's Tavla ID (if any) and the tournament (if any)."""
+class WaitingWithdrawal(Exception):
+    """The player to withdraw is on the waiting list, not the main list."""
 
-    tavla_id: str | None
-    tournament: Item | None
-    registration: Item | None = None
-    profile: Item | None = None
+    def __init__(self, registration: RegistrationRecord) -> None:
+        super().__init__(registration.tavla_id)
+        self.registration = registration
 
 
-def snapshot(tournament_id: str, *, sub: str | None = None, tavla_id: str | None = None) -> Snapshot:
-    """One call: the tournament, plus the caller's identity (by sub) or a player's
-    registration and public profile (by Tavla ID)."""
-    wanted = [keys.tournament(tournament_id)]
-    if sub is not None:
-        wanted.append(keys.identity(sub))
-    if tavla_id is not None:
-        wanted.append(keys.registration(tournament_id, tavla_id))
-        wanted.append(keys.profile(tavla_id))
-    found = batch_get(MAIN, wanted, consistent=True)
-    by_sk = {i["sk"]: i for i in found}
-    registration = next((i for i in found if i["sk"].startswith(keys.REG_PREFIX)), None)
-    identity = by_sk.get("IDENTITY")
-    return Snapshot(
-        tavla_id=identity["tavla_id"] if identity else tavla_id,
-        tournament=by_sk.get("META"),
-        registration=registration,
-        profile=by_sk.get("PROFILE"),
-    )
+def to_item(registration: RegistrationRecord) -> Item:
+    """The stored item: the record plus its keys (gsi1: the player's tournaments by start)."""
+    fields = registration.to_item()
+    wait_seq, waited_seq = fields.pop("wait_seq", None), fields.pop("waited_seq", None)
+    return {
+        **keys.plain(keys.registration(registration.tournament_id, registration.tavla_id)),
+        **fields,
+        "gsi1pk": keys.player_pk(registration.tavla_id),
+        "gsi1sk": keys.by_start(registration.starts_at, registration.tournament_id),
+        **({"wait_q": keys.wait_q(wait_seq)} if wait_seq is not None else {}),
+        **({"waited_q": keys.wait_q(waited_seq)} if waited_seq is not None else {}),
+    }
+
+
+def from_item(item: Item) -> RegistrationRecord:
+    found = {k: v for k, v in item.items() if k not in ("wait_q", "waited_q")}
+    if "wait_q" in item:
+        found["wait_seq"] = int(item["wait_q"])
+    if "waited_q" in item:
+        found["waited_seq"] = int(item["waited_q"])
+    return RegistrationRecord.from_item(found)
 
 
 def _open_condition() -> str:
     return "#status = :open AND closes_epoch > :now"
 
 
-def _reg_put(registration: Item) -> dict[str, Any]:
-    return {
-        "Put": {
-            "TableName": table_name(MAIN),
-            "Item": serialize(registration),
-            "ConditionExpression": "attribute_not_exists(pk)",
-        }
-    }
+class NotPending(Exception):
+    """The entry to approve or refuse is no longer pending (decided, withdrawn) or absent."""
 
 
-def _code_put(code: str, tournament_id: str, tavla_id: str) -> dict[str, Any]:
-    item = {**deserialize(keys.checkin_code(code)), "tournament_id": tournament_id, "tavla_id": tavla_id}
-    return {
-        "Put": {
-            "TableName": table_name(MAIN),
-            "Item": serialize(item),
-            "ConditionExpression": "attribute_not_exists(pk)",
-        }
-    }
-
-
-def _closed_or(meta_after_failure: Item | None, now: datetime) -> None:
-    if meta_after_failure is None:
-        return
-    if (
-        meta_after_failure.get("status") != OPEN
-        or meta_after_failure.get("closes_epoch", 0) <= now.timestamp()
-    ):
-        raise RegistrationClosed("Registration for this tournament is closed.")
-
-
-def has_free_place(tournament: Item) -> bool:
-    """A newcomer may take a main-list place: one is free and nobody is waiting for it."""
-    return int(tournament.get("registered", 0)) < int(tournament["capacity"]) and not tournament.get(
-        "waiting"
-    )
-
-
-def _old_item(error: ClientError, index: int) -> Item | None:
-    reasons: list[dict[str, Any]] = list(error.response.get("CancellationReasons", []))  # type: ignore[arg-type]
-    if index < len(reasons) and "Item" in reasons[index]:
-        return deserialize(reasons[index]["Item"])
-    return None
-
-
-def _raise_for_entry(error: ClientError, now: datetime) -> None:
-    codes = cancellation_codes(error)
-    if len(codes) > 1 and codes[1] == "ConditionalCheckFailed":
-        raise AlreadyRegistered("You are already registered for this tournament.") from error
-    if codes and codes[0] == "ConditionalCheckFailed":
-        _closed_or(_old_item(error, 0), now)
-    if len(codes) > 2 and codes[2] == "ConditionalCheckFailed":
-        raise CodeTaken from error
-
-
-def add_registered(tournament_id: str, registration: Item, now: datetime) -> None:
-    """Take a place on the main list: never beyond capacity, never twice, never ahead of
-    anyone already waiting (R3.1, R3.2)."""
-    try:
-        client().transact_write_items(
-            TransactItems=[
-                {
-                    "Update": {
-                        "TableName": table_name(MAIN),
-                        "Key": keys.tournament(tournament_id),
-                        "UpdateExpression": "SET registered = registered + :one",
-                        "ConditionExpression": f"{_open_condition()} AND registered < #capacity"
-                        " AND waiting = :zero",
-                        "ExpressionAttributeNames": {"#status": "status", "#capacity": "capacity"},
-                        "ExpressionAttributeValues": values(
-                            one=1, zero=0, open=OPEN, now=int(now.timestamp())
-                        ),
-                        "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
-                    }
-                },
-                _reg_put(registration),
-                _code_put(registration["checkin_code"], tournament_id, registration["tavla_id"]),
-            ]
+def _add_entry(tx: Transaction, registration: RegistrationRecord, approving: bool) -> None:
+    if approving:  # a pending entry takes its place: it exists, its code too
+        wait_q = registration.wait_seq
+        tx.update(
+            "registration",
+            MAIN,
+            keys.registration(registration.tournament_id, registration.tavla_id),
+            "SET #status = :status, listed_at = :now" + (", wait_q = :wait_q" if wait_q else ""),
+            condition="#status = :pending",
+            names={"#status": "status"},
+            values={
+                "status": registration.status,
+                "now": registration.listed_at,
+                "pending": PENDING,
+                **({"wait_q": keys.wait_q(wait_q)} if wait_q else {}),
+            },
         )
-    except ClientError as error:
-        _raise_for_entry(error, now)
-        if cancellation_codes(error)[:1] == ["ConditionalCheckFailed"]:
-            raise Full from error
+        return
+    tx.put("registration", MAIN, to_item(registration), condition="attribute_not_exists(pk)")
+    code = {
+        **keys.plain(keys.checkin_code(registration.checkin_code)),
+        "tournament_id": registration.tournament_id,
+        "tavla_id": registration.tavla_id,
+    }
+    tx.put("code", MAIN, code, condition="attribute_not_exists(pk)")
+
+
+def _raise_for_entry(cancelled: Cancelled, now: datetime, approving: bool) -> None:
+    if cancelled.failed("registration"):
+        if approving:
+            raise NotPending from cancelled
+        raise AlreadyRegistered("You are already registered for this tournament.") from cancelled
+    current = cancelled.old("tournament")
+    if current is not None and (
+        current.get("status") != OPEN or int(current.get("closes_epoch", 0)) <= now.timestamp()
+    ):
+        raise RegistrationClosed("Registration for this tournament is closed.") from cancelled
+    if cancelled.failed("code"):
+        raise CodeTaken from cancelled
+
+
+def add_registered(
+    registration: RegistrationRecord,
+    now: datetime,
+    changes: Sequence[AuditRecord] = (),
+    *,
+    approving: bool = False,
+) -> None:
+    """Take a place on the main list: never beyond capacity, never twice, never ahead of
+    anyone already waiting (R3.1, R3.2). Raises Full when that is not possible."""
+    tx = Transaction()
+    tx.update(
+        "tournament",
+        MAIN,
+        keys.tournament(registration.tournament_id),
+        "SET registered = registered + :one",
+        condition=f"{_open_condition()} AND registered < #capacity AND waiting = :zero",
+        names={"#status": "status", "#capacity": "capacity"},
+        values={"one": 1, "zero": 0, "open": OPEN, "now": int(now.timestamp())},
+        return_old=True,
+    )
+    _add_entry(tx, replace(registration, status=REGISTERED), approving)
+    for change in changes:
+        audit.record(tx, registration.tournament_id, change)
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        _raise_for_entry(cancelled, now, approving)
+        current = cancelled.old("tournament")
+        if current is not None:
+            raise Full(TournamentRecord.from_item(current)) from cancelled
         raise
 
 
-def add_waiting(tournament_id: str, registration: Item, seen: Item, now: datetime) -> int:
-    """Join the end of the waiting list; returns the position. Raises Contended on a race."""
-    waiting, sequence = int(seen.get("waiting", 0)), int(seen.get("wait_seq", 0))
-    entry = {**registration, "wait_q": keys.wait_q(sequence + 1)}
+def add_waiting(
+    registration: RegistrationRecord,
+    seen: TournamentRecord,
+    now: datetime,
+    changes: Sequence[AuditRecord] = (),
+    *,
+    approving: bool = False,
+) -> int:
+    """Join the end of the waiting list; returns the position.
+
+    `seen` is the tournament as read: raises WaitingListMoved when its counters moved since.
+    """
+    waiting, sequence = seen.waiting, seen.wait_seq
+    tx = Transaction()
+    tx.update(
+        "tournament",
+        MAIN,
+        keys.tournament(registration.tournament_id),
+        "SET waiting = :w1, wait_seq = :s1",
+        condition=f"{_open_condition()} AND (registered >= #capacity OR waiting > :zero)"
+        " AND waiting = :w0 AND wait_seq = :s0",
+        names={"#status": "status", "#capacity": "capacity"},
+        values={
+            "open": OPEN,
+            "now": int(now.timestamp()),
+            "zero": 0,
+            "w0": waiting,
+            "w1": waiting + 1,
+            "s0": sequence,
+            "s1": sequence + 1,
+        },
+        return_old=True,
+    )
+    _add_entry(tx, replace(registration, status=WAITLISTED, wait_seq=sequence + 1), approving)
+    for change in changes:
+        audit.record(tx, registration.tournament_id, change)
     try:
-        client().transact_write_items(
-            TransactItems=[
-                {
-                    "Update": {
-                        "TableName": table_name(MAIN),
-                        "Key": keys.tournament(tournament_id),
-                        "UpdateExpression": "SET waiting = :w1, wait_seq = :s1",
-                        "ConditionExpression": f"{_open_condition()}"
-                        " AND (registered >= #capacity OR waiting > :zero)"
-                        " AND waiting = :w0 AND wait_seq = :s0",
-                        "ExpressionAttributeNames": {"#status": "status", "#capacity": "capacity"},
-                        "ExpressionAttributeValues": values(
-                            open=OPEN,
-                            now=int(now.timestamp()),
-                            zero=0,
-                            w0=waiting,
-                            w1=waiting + 1,
-                            s0=sequence,
-                            s1=sequence + 1,
-                        ),
-                        "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
-                    }
-                },
-                _reg_put(entry),
-                _code_put(registration["checkin_code"], tournament_id, registration["tavla_id"]),
-            ]
-        )
-    except ClientError as error:
-        _raise_for_entry(error, now)
-        current = _old_item(error, 0)
-        if current is not None and has_free_place(current):
-            raise NotFull from error
+        tx.run()
+    except Cancelled as cancelled:
+        _raise_for_entry(cancelled, now, approving)
+        current = cancelled.old("tournament")
         if current is not None:
-            raise Contended from error
+            raise WaitingListMoved(TournamentRecord.from_item(current)) from cancelled
         raise
     return waiting + 1
 
 
-def first_waiting(tournament_id: str, count: int = 1) -> list[Item]:
+def add_pending(registration: RegistrationRecord, now: datetime, changes: Sequence[AuditRecord] = ()) -> None:
+    """Enter a registration that waits for the organiser's approval (R3.7): no place taken."""
+    tx = Transaction()
+    tx.check(
+        "tournament",
+        MAIN,
+        keys.tournament(registration.tournament_id),
+        _open_condition(),
+        names={"#status": "status"},
+        values={"open": OPEN, "now": int(now.timestamp())},
+        return_old=True,
+    )
+    _add_entry(tx, replace(registration, status=PENDING), approving=False)
+    for change in changes:
+        audit.record(tx, registration.tournament_id, change)
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        _raise_for_entry(cancelled, now, approving=False)
+        raise
+
+
+def refuse(tournament_id: str, tavla_id: str, now: datetime, change: AuditRecord) -> None:
+    """Refuse a pending entry; it stays, as refused, for the federation report. Frees nothing."""
+    tx = Transaction()
+    tx.update(
+        "registration",
+        MAIN,
+        keys.registration(tournament_id, tavla_id),
+        "SET #status = :refused, refused_at = :now",
+        condition="#status = :pending",
+        names={"#status": "status"},
+        values={"refused": REFUSED, "pending": PENDING, "now": now.isoformat()},
+    )
+    audit.record(tx, tournament_id, change)
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        if cancelled.failed("registration"):
+            raise NotPending from cancelled
+        raise
+
+
+def withdraw_pending(tournament_id: str, tavla_id: str, changes: Sequence[AuditRecord] = ()) -> None:
+    """Withdraw an entry still waiting for approval: it held no place, so no counter moves."""
+    tx = Transaction()
+    tx.delete(
+        "leaver",
+        MAIN,
+        keys.registration(tournament_id, tavla_id),
+        condition="#status = :pending",
+        names={"#status": "status"},
+        values={"pending": PENDING},
+    )
+    for change in changes:
+        audit.record(tx, tournament_id, change)
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        if cancelled.failed("leaver"):
+            raise NotRegistered("You are not on this tournament's lists.") from cancelled
+        raise
+
+
+def first_waiting(tournament_id: str, count: int = 1) -> list[RegistrationRecord]:
     """The head of the waiting list, strongly consistent (local secondary index)."""
     response = client().query(
         TableName=table_name(MAIN),
@@ -222,174 +282,160 @@ def first_waiting(tournament_id: str, count: int = 1) -> list[Item]:
         ConsistentRead=True,
         Limit=count,
     )
-    return [deserialize(i) for i in response.get("Items", [])]
+    return [from_item(deserialize(i)) for i in response.get("Items", [])]
 
 
-def _promotion(tournament_id: str, waiting: Item, now: datetime) -> dict[str, Any]:
+def _promote(tx: Transaction, waiting: RegistrationRecord, now: datetime) -> None:
     """Move one waiting player to the main list, only if they are still waiting."""
-    return {
-        "Update": {
-            "TableName": table_name(MAIN),
-            "Key": keys.registration(tournament_id, waiting["tavla_id"]),
-            "UpdateExpression": "SET #status = :registered, listed_at = :now, promoted_at = :now,"
-            " waited_q = wait_q REMOVE wait_q",
-            "ConditionExpression": "#status = :waitlisted",
-            "ExpressionAttributeNames": {"#status": "status"},
-            "ExpressionAttributeValues": values(
-                registered="registered", waitlisted="waitlisted", now=now.isoformat()
-            ),
-        }
-    }
+    tx.update(
+        f"promotion {waiting.tavla_id}",
+        MAIN,
+        keys.registration(waiting.tournament_id, waiting.tavla_id),
+        "SET #status = :registered, listed_at = :now, promoted_at = :now, waited_q = wait_q REMOVE wait_q",
+        condition="#status = :waitlisted",
+        names={"#status": "status"},
+        values={"registered": REGISTERED, "waitlisted": WAITLISTED, "now": now.isoformat()},
+    )
 
 
-def promote(tournament_id: str, heads: list[Item], seen: Item, now: datetime) -> None:
+def promote(
+    seen: TournamentRecord,
+    heads: Sequence[RegistrationRecord],
+    now: datetime,
+    changes: Sequence[AuditRecord] = (),
+) -> None:
     """Promote the head of the waiting list into places that are free (capacity raised).
 
     `seen` is the tournament as read; raises Contended when its counters moved meanwhile.
     """
+    tx = Transaction()
+    for head in heads:
+        _promote(tx, head, now)
+    tx.update(
+        "tournament",
+        MAIN,
+        keys.tournament(seen.id),
+        "SET registered = registered + :n, waiting = waiting - :n",
+        condition="#status = :open AND registered = :registered AND waiting = :waiting"
+        " AND #capacity = :capacity",
+        names={"#status": "status", "#capacity": "capacity"},
+        values={
+            "n": len(heads),
+            "open": OPEN,
+            "registered": seen.registered,
+            "waiting": seen.waiting,
+            "capacity": seen.capacity,
+        },
+    )
+    for change in changes:
+        audit.record(tx, seen.id, change)
     try:
-        client().transact_write_items(
-            TransactItems=[
-                *(_promotion(tournament_id, head, now) for head in heads),
-                {
-                    "Update": {
-                        "TableName": table_name(MAIN),
-                        "Key": keys.tournament(tournament_id),
-                        "UpdateExpression": "SET registered = registered + :n, waiting = waiting - :n",
-                        "ConditionExpression": "#status = :open AND registered = :registered"
-                        " AND waiting = :waiting AND #capacity = :capacity",
-                        "ExpressionAttributeNames": {"#status": "status", "#capacity": "capacity"},
-                        "ExpressionAttributeValues": values(
-                            n=len(heads),
-                            open=OPEN,
-                            registered=seen["registered"],
-                            waiting=seen["waiting"],
-                            capacity=seen["capacity"],
-                        ),
-                    }
-                },
-            ]
-        )
-    except ClientError as error:
-        if cancellation_codes(error):
-            raise Contended from error
-        raise
+        tx.run()
+    except Cancelled as cancelled:
+        raise Contended from cancelled
 
 
 def withdraw(
     tournament_id: str,
     tavla_id: str,
-    promote: Item | None,
+    promote: RegistrationRecord | None,
     now: datetime,
-    audit: dict[str, Any],
-) -> Item:
+    changes: Sequence[AuditRecord] = (),
+) -> None:
     """Remove a main-list player and, in the same transaction, promote `promote` (if given).
 
-    Returns the removed registration. Raises Contended when `promote` was promoted or left
-    meanwhile (read the head again), NotRegistered when there is nothing to withdraw, and
-    WaitingWithdrawal when the player is on the waiting list (use `withdraw_waiting`).
+    Raises Contended when `promote` was promoted or left meanwhile (read the head again),
+    NotRegistered when there is nothing to withdraw, and WaitingWithdrawal when the player
+    is on the waiting list (use `withdraw_waiting`).
     """
+    tx = Transaction()
+    tx.delete(
+        "leaver",
+        MAIN,
+        keys.registration(tournament_id, tavla_id),
+        condition="#status = :registered",
+        names={"#status": "status"},
+        values={"registered": REGISTERED},
+        return_old=True,
+    )
+    counters: dict[str, Any]
     if promote is not None:
+        _promote(tx, promote, now)
         # the leaver's place goes to the head of the list: the main list stays full
-        counters, condition = "SET waiting = waiting - :one", "#status = :open"
-        counter_values = values(open=OPEN, one=1)
+        counters = {"expression": "SET waiting = waiting - :one", "condition": "#status = :open"}
+        counter_values: dict[str, Any] = {"open": OPEN, "one": 1}
     else:
         # a place opens; only if nobody joined the waiting list meanwhile (else: retry)
-        counters, condition = "SET registered = registered - :one", "#status = :open AND waiting = :zero"
-        counter_values = values(open=OPEN, one=1, zero=0)
-    items: list[dict[str, Any]] = [
-        {
-            "Delete": {
-                "TableName": table_name(MAIN),
-                "Key": keys.registration(tournament_id, tavla_id),
-                "ConditionExpression": "#status = :registered",
-                "ExpressionAttributeNames": {"#status": "status"},
-                "ExpressionAttributeValues": values(registered="registered"),
-                "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
-            }
-        },
-        *([_promotion(tournament_id, promote, now)] if promote is not None else []),
-        {
-            "Update": {
-                "TableName": table_name(MAIN),
-                "Key": keys.tournament(tournament_id),
-                "UpdateExpression": counters,
-                "ConditionExpression": condition,
-                "ExpressionAttributeNames": {"#status": "status"},
-                "ExpressionAttributeValues": counter_values,
-                "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
-            }
-        },
-        audit,
-    ]
+        counters = {
+            "expression": "SET registered = registered - :one",
+            "condition": "#status = :open AND waiting = :zero",
+        }
+        counter_values = {"open": OPEN, "one": 1, "zero": 0}
+    tx.update(
+        "tournament",
+        MAIN,
+        keys.tournament(tournament_id),
+        counters["expression"],
+        condition=counters["condition"],
+        names={"#status": "status"},
+        values=counter_values,
+        return_old=True,
+    )
+    for change in changes:
+        audit.record(tx, tournament_id, change)
     try:
-        client().transact_write_items(TransactItems=items)
-    except ClientError as error:
-        codes = cancellation_codes(error)
-        if codes and codes[0] == "ConditionalCheckFailed":
-            old = _old_item(error, 0)
+        tx.run()
+    except Cancelled as cancelled:
+        if cancelled.failed("leaver"):
+            old = cancelled.old("leaver")
             if old is None:
-                raise NotRegistered("You are not registered for this tournament.") from error
-            raise WaitingWithdrawal(old) from error
-        if promote is not None and codes[1:2] == ["ConditionalCheckFailed"]:
-            raise Contended from error
-        meta_index = len(items) - 2
-        if codes[meta_index : meta_index + 1] == ["ConditionalCheckFailed"]:
-            meta = _old_item(error, meta_index)
+                raise NotRegistered("You are not registered for this tournament.") from cancelled
+            raise WaitingWithdrawal(from_item(old)) from cancelled
+        if promote is not None and cancelled.failed(f"promotion {promote.tavla_id}"):
+            raise Contended from cancelled
+        if cancelled.failed("tournament"):
+            meta = cancelled.old("tournament")
             if meta is not None and meta.get("status") == OPEN:
-                raise Contended from error  # somebody joined the waiting list: promote them
-            raise RegistrationClosed("The draw has been made: withdraw at the referee table.") from error
+                raise Contended from cancelled  # somebody joined the waiting list: promote them
+            raise RegistrationClosed("The draw has been made: withdraw at the referee table.") from cancelled
         raise
-    return {"tavla_id": tavla_id}
 
 
-class WaitingWithdrawal(Exception):
-    """The player to withdraw is on the waiting list, not the main list."""
-
-    def __init__(self, registration: Item) -> None:
-        super().__init__(registration.get("tavla_id"))
-        self.registration = registration
-
-
-def withdraw_waiting(tournament_id: str, tavla_id: str, audit: dict[str, Any]) -> None:
+def withdraw_waiting(tournament_id: str, tavla_id: str, changes: Sequence[AuditRecord] = ()) -> None:
     """Leave the waiting list; those behind move up one place."""
+    tx = Transaction()
+    tx.delete(
+        "leaver",
+        MAIN,
+        keys.registration(tournament_id, tavla_id),
+        condition="#status = :waitlisted",
+        names={"#status": "status"},
+        values={"waitlisted": WAITLISTED},
+    )
+    tx.update(
+        "tournament",
+        MAIN,
+        keys.tournament(tournament_id),
+        "SET waiting = waiting - :one",
+        condition="#status = :open",
+        names={"#status": "status"},
+        values={"one": 1, "open": OPEN},
+    )
+    for change in changes:
+        audit.record(tx, tournament_id, change)
     try:
-        client().transact_write_items(
-            TransactItems=[
-                {
-                    "Delete": {
-                        "TableName": table_name(MAIN),
-                        "Key": keys.registration(tournament_id, tavla_id),
-                        "ConditionExpression": "#status = :waitlisted",
-                        "ExpressionAttributeNames": {"#status": "status"},
-                        "ExpressionAttributeValues": values(waitlisted="waitlisted"),
-                    }
-                },
-                {
-                    "Update": {
-                        "TableName": table_name(MAIN),
-                        "Key": keys.tournament(tournament_id),
-                        "UpdateExpression": "SET waiting = waiting - :one",
-                        "ConditionExpression": "#status = :open",
-                        "ExpressionAttributeNames": {"#status": "status"},
-                        "ExpressionAttributeValues": values(one=1, open=OPEN),
-                    }
-                },
-                audit,
-            ]
-        )
-    except ClientError as error:
-        codes = cancellation_codes(error)
-        if codes and codes[0] == "ConditionalCheckFailed":
-            raise NotRegistered("You are not on this tournament's lists.") from error
-        if len(codes) > 1 and codes[1] == "ConditionalCheckFailed":
-            raise RegistrationClosed("The draw has been made: withdraw at the referee table.") from error
+        tx.run()
+    except Cancelled as cancelled:
+        if cancelled.failed("leaver"):
+            raise NotRegistered("You are not on this tournament's lists.") from cancelled
+        if cancelled.failed("tournament"):
+            raise RegistrationClosed("The draw has been made: withdraw at the referee table.") from cancelled
         raise
 
 
-def all_entries(tournament_id: str) -> list[Item]:
+def all_entries(tournament_id: str) -> list[RegistrationRecord]:
     """Every registration of the tournament (main list and waiting list)."""
-    items: list[Item] = []
+    found: list[RegistrationRecord] = []
     query: dict[str, Any] = {
         "TableName": table_name(MAIN),
         "KeyConditionExpression": "pk = :pk AND begins_with(sk, :reg)",
@@ -400,52 +446,13 @@ def all_entries(tournament_id: str) -> list[Item]:
     }
     while True:
         response = client().query(**query)
-        items.extend(deserialize(i) for i in response.get("Items", []))
+        found.extend(from_item(deserialize(i)) for i in response.get("Items", []))
         if "LastEvaluatedKey" not in response:
-            return items
+            return found
         query["ExclusiveStartKey"] = response["LastEvaluatedKey"]
 
 
-def check_in(tournament_id: str, tavla_id: str, actor: str, now: datetime, audit: dict[str, Any]) -> bool:
-    """Mark the player present (R4). Returns False when they were already checked in."""
-    try:
-        client().transact_write_items(
-            TransactItems=[
-                {
-                    "ConditionCheck": {
-                        "TableName": table_name(MAIN),
-                        "Key": keys.tournament(tournament_id),
-                        "ConditionExpression": "#status = :open AND checkin_open = :yes",
-                        "ExpressionAttributeNames": {"#status": "status"},
-                        "ExpressionAttributeValues": values(open=OPEN, yes=True),
-                    }
-                },
-                {
-                    "Update": {
-                        "TableName": table_name(MAIN),
-                        "Key": keys.registration(tournament_id, tavla_id),
-                        "UpdateExpression": "SET checked_in_at = :now, checked_in_by = :actor",
-                        "ConditionExpression": "attribute_exists(pk) AND attribute_not_exists(checked_in_at)",
-                        "ExpressionAttributeValues": values(now=now.isoformat(), actor=actor),
-                        "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
-                    }
-                },
-                audit,
-            ]
-        )
-    except ClientError as error:
-        codes = cancellation_codes(error)
-        if codes and codes[0] == "ConditionalCheckFailed":
-            raise CheckinClosed("Check-in for this tournament is closed.") from error
-        if len(codes) > 1 and codes[1] == "ConditionalCheckFailed":
-            if _old_item(error, 1) is None:
-                raise NotRegistered(f"{tavla_id} is not on this tournament's lists.") from error
-            return False
-        raise
-    return True
-
-
-def of_player(tavla_id: str) -> list[Item]:
+def of_player(tavla_id: str) -> list[RegistrationRecord]:
     """A player's registrations across tournaments (gsi1), for 'my data' and merges."""
     response = client().query(
         TableName=table_name(MAIN),
@@ -453,4 +460,4 @@ def of_player(tavla_id: str) -> list[Item]:
         KeyConditionExpression="gsi1pk = :p",
         ExpressionAttributeValues={":p": {"S": keys.player_pk(tavla_id)}},
     )
-    return [deserialize(i) for i in response.get("Items", [])]
+    return [from_item(deserialize(i)) for i in response.get("Items", [])]

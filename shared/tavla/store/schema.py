@@ -56,13 +56,9 @@ MAIN = TableSpec(
     ),
 )
 
-# Private contact data (R12): phone, e-mail, what category prizes need.
-CONTACTS = TableSpec(
-    name="contacts",
-    partition="tavla_id",
-    indexes=(Index("by_phone", partition="phone"),),
-    private=True,
-)
+# Private contact data (R12): phone, e-mail, what category prizes need; and one claim item
+# per phone number, so that a number belongs to one account at most (a condition, not a read).
+CONTACTS = TableSpec(name="contacts", partition="pk", private=True)
 
 # Powertools idempotency records.
 IDEMPOTENCY = TableSpec(name="idempotency", partition="id", ttl_attribute="expiration")

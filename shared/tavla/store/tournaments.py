@@ -2,46 +2,83 @@
 
 from __future__ import annotations
 
+import base64
+import json
+import re
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from botocore.exceptions import ClientError
-
-from tavla.errors import Conflict, TournamentNotFound
-from tavla.store import keys
-from tavla.store.dynamo import Item, client, deserialize, error_code, serialize, table_name, values
+from tavla.errors import Conflict, InvalidCursor, TournamentNotFound
+from tavla.store import audit, keys
+from tavla.store.dynamo import client, deserialize, table_name
+from tavla.store.records import AuditRecord, StaffMember, TournamentRecord
 from tavla.store.schema import MAIN
+from tavla.store.transactions import Cancelled, Transaction
 
 
-def calendar_sort_key(starts_at: datetime, tournament_id: str) -> str:
-    """Start time in UTC (so string order is time order whatever the offset), then the id."""
-    return f"{starts_at.astimezone(UTC).isoformat()}#{tournament_id}"
+def _item(tournament: TournamentRecord) -> dict[str, Any]:
+    return {
+        **keys.plain(keys.tournament(tournament.id)),
+        **tournament.to_item(),
+        "gsi1pk": keys.CALENDAR,
+        "gsi1sk": keys.by_start(tournament.starts_at, tournament.id),
+    }
 
 
-def create(item: Item, audit: dict[str, Any]) -> None:
-    client().transact_write_items(
-        TransactItems=[
-            {
-                "Put": {
-                    "TableName": table_name(MAIN),
-                    "Item": serialize({**deserialize(keys.tournament(item["id"])), **item}),
-                    "ConditionExpression": "attribute_not_exists(pk)",
-                }
-            },
-            audit,
-        ]
-    )
+def create(tournament: TournamentRecord, change: AuditRecord) -> None:
+    tx = Transaction()
+    tx.put("tournament", MAIN, _item(tournament), condition="attribute_not_exists(pk)")
+    audit.record(tx, tournament.id, change)
+    tx.run()
 
 
-def get(tournament_id: str) -> Item:
+def get(tournament_id: str) -> TournamentRecord:
     response = client().get_item(TableName=table_name(MAIN), Key=keys.tournament(tournament_id))
     if "Item" not in response:
         raise TournamentNotFound(f"No tournament {tournament_id}.")
-    return deserialize(response["Item"])
+    return TournamentRecord.from_item(deserialize(response["Item"]))
 
 
-def calendar(limit: int, after: str | None, starting_from: datetime | None) -> tuple[list[Item], str | None]:
-    """Tournaments by start time (public calendar), paginated by the last sort key seen."""
+_SORT_KEY = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?\+00:00#[0-9a-f]{16}$")
+_STALE = "This page cursor is out of date or not from this query: start again from the first page."
+
+
+def _cursor(query: str, sort_key: str) -> str:
+    """An opaque page cursor: the query it belongs to and the last sort key seen."""
+    payload = json.dumps({"q": query, "k": sort_key}, separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(payload).decode().rstrip("=")
+
+
+def _start_key(cursor: str, query: str, starting_from: str | None) -> dict[str, Any]:
+    """The ExclusiveStartKey a cursor stands for; InvalidCursor unless this query handed it out
+    and it still lies inside the query's range (DynamoDB refuses one outside it)."""
+    try:
+        payload = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+        sort_key = payload["k"] if payload["q"] == query else None
+    except (ValueError, TypeError, KeyError) as error:
+        raise InvalidCursor(_STALE) from error
+    if not isinstance(sort_key, str) or not _SORT_KEY.match(sort_key):
+        raise InvalidCursor(_STALE)
+    if starting_from is not None and sort_key < starting_from:
+        raise InvalidCursor(_STALE)
+    return {
+        "gsi1pk": {"S": keys.CALENDAR},
+        "gsi1sk": {"S": sort_key},
+        **keys.tournament(sort_key.rsplit("#", 1)[-1]),
+    }
+
+
+def calendar(
+    limit: int, after: str | None, starting_from: datetime | None
+) -> tuple[list[TournamentRecord], str | None]:
+    """Tournaments by start time (the public calendar), a page at a time.
+
+    `after` is the opaque cursor the previous page returned; InvalidCursor when it is stale,
+    from the other query (upcoming or not), or forged.
+    """
+    which = "all" if starting_from is None else "upcoming"
+    start = None if starting_from is None else starting_from.astimezone(UTC).isoformat()
     query: dict[str, Any] = {
         "TableName": table_name(MAIN),
         "IndexName": MAIN.index("gsi1").name,
@@ -49,91 +86,112 @@ def calendar(limit: int, after: str | None, starting_from: datetime | None) -> t
         "ExpressionAttributeValues": {":cal": {"S": keys.CALENDAR}},
         "Limit": limit,
     }
-    if starting_from is not None:
+    if start is not None:
         query["KeyConditionExpression"] += " AND gsi1sk >= :start"
-        query["ExpressionAttributeValues"][":start"] = {"S": starting_from.astimezone(UTC).isoformat()}
+        query["ExpressionAttributeValues"][":start"] = {"S": start}
     if after:
-        query["ExclusiveStartKey"] = {
-            "gsi1pk": {"S": keys.CALENDAR},
-            "gsi1sk": {"S": after},
-            **keys.tournament(after.rsplit("#", 1)[-1]),
-        }
+        query["ExclusiveStartKey"] = _start_key(after, which, start)
     response = client().query(**query)
-    items = [deserialize(i) for i in response.get("Items", [])]
+    found = [TournamentRecord.from_item(deserialize(i)) for i in response.get("Items", [])]
     last = response.get("LastEvaluatedKey")
-    return items, (last["gsi1sk"]["S"] if last else None)
+    return found, (_cursor(which, last["gsi1sk"]["S"]) if last else None)
 
 
-def update_settings(tournament_id: str, version: int, changes: Item, audit: dict[str, Any]) -> None:
-    """Write new settings if nobody changed the tournament since `version` was read."""
-    names = {f"#f{i}": k for i, k in enumerate(changes)}
-    assignments = ", ".join(f"#f{i} = :v{i}" for i in range(len(changes)))
+def update_settings(current: TournamentRecord, settings: Mapping[str, Any], change: AuditRecord) -> None:
+    """Write new settings if nobody changed the tournament since `current` was read, and
+    never below the registered count."""
+    diff = {k: v for k, v in settings.items() if current.settings.get(k) != v}
+    if not diff:
+        return
+    if "starts_at" in diff:
+        diff["gsi1sk"] = keys.by_start(str(settings["starts_at"]), current.id)
+    names = {f"#f{i}": k for i, k in enumerate(diff)}
+    assignments = ", ".join(f"#f{i} = :v{i}" for i in range(len(diff)))
+    tx = Transaction()
+    tx.update(
+        "tournament",
+        MAIN,
+        keys.tournament(current.id),
+        f"SET {assignments}, version = :next",
+        condition="version = :version AND registered <= :capacity",
+        names=names,
+        values={
+            **{f"v{i}": v for i, v in enumerate(diff.values())},
+            "version": current.version,
+            "next": current.version + 1,
+            "capacity": int(settings["capacity"]),
+        },
+    )
+    audit.record(tx, current.id, change)
     try:
-        client().transact_write_items(
-            TransactItems=[
-                {
-                    "Update": {
-                        "TableName": table_name(MAIN),
-                        "Key": keys.tournament(tournament_id),
-                        "UpdateExpression": f"SET {assignments}, version = :next",
-                        "ConditionExpression": "version = :version AND registered <= :capacity",
-                        "ExpressionAttributeNames": names,
-                        "ExpressionAttributeValues": {
-                            **serialize({f":v{i}": v for i, v in enumerate(changes.values())}),
-                            **values(
-                                version=version, next=version + 1, capacity=changes.get("capacity", 1 << 30)
-                            ),
-                        },
-                    }
-                },
-                audit,
-            ]
-        )
-    except ClientError as error:
-        if error_code(error) == "TransactionCanceledException":
+        tx.run()
+    except Cancelled as cancelled:
+        if cancelled.failed("tournament"):
             raise Conflict(
                 "The tournament changed meanwhile, or the new capacity is below the registered count."
-            ) from error
+            ) from cancelled
         raise
 
 
-def set_checkin_open(tournament_id: str, is_open: bool, audit: dict[str, Any]) -> None:
-    client().transact_write_items(
-        TransactItems=[
-            {
-                "Update": {
-                    "TableName": table_name(MAIN),
-                    "Key": keys.tournament(tournament_id),
-                    "UpdateExpression": "SET checkin_open = :open",
-                    "ConditionExpression": "attribute_exists(pk)",
-                    "ExpressionAttributeValues": values(open=is_open),
-                }
-            },
-            audit,
-        ]
+def set_checkin_open(tournament_id: str, is_open: bool, change: AuditRecord) -> None:
+    tx = Transaction()
+    tx.update(
+        "tournament",
+        MAIN,
+        keys.tournament(tournament_id),
+        "SET checkin_open = :open",
+        condition="attribute_exists(pk)",
+        values={"open": is_open},
     )
+    audit.record(tx, tournament_id, change)
+    tx.run()
 
 
-def update_staff(tournament_id: str, version: int, staff: Item, audit: dict[str, Any]) -> None:
+def update_staff(current: TournamentRecord, staff: Mapping[str, StaffMember], change: AuditRecord) -> None:
+    tx = Transaction()
+    tx.update(
+        "tournament",
+        MAIN,
+        keys.tournament(current.id),
+        "SET staff = :staff, version = :next",
+        condition="version = :version",
+        values={
+            "staff": {sub: {k: v for k, v in vars(m).items() if v is not None} for sub, m in staff.items()},
+            "version": current.version,
+            "next": current.version + 1,
+        },
+    )
+    audit.record(tx, current.id, change)
     try:
-        client().transact_write_items(
-            TransactItems=[
-                {
-                    "Update": {
-                        "TableName": table_name(MAIN),
-                        "Key": keys.tournament(tournament_id),
-                        "UpdateExpression": "SET staff = :staff, version = :next",
-                        "ConditionExpression": "version = :version",
-                        "ExpressionAttributeValues": {
-                            ":staff": serialize({"s": staff})["s"],
-                            **values(version=version, next=version + 1),
-                        },
-                    }
-                },
-                audit,
-            ]
-        )
-    except ClientError as error:
-        if error_code(error) == "TransactionCanceledException":
-            raise Conflict("The tournament changed meanwhile; read it again and retry.") from error
+        tx.run()
+    except Cancelled as cancelled:
+        if cancelled.failed("tournament"):
+            raise Conflict("The tournament changed meanwhile; read it again and retry.") from cancelled
+        raise
+
+
+def set_placement(
+    current: TournamentRecord, tavla_id: str, division: str | None, change: AuditRecord
+) -> None:
+    """Place a player (R3.7): `division` is the lowest they may enter; None lifts the placement."""
+    tx = Transaction()
+    if division is None:
+        expression, named = "REMOVE placements.#player SET version = :next", {}
+    else:
+        expression, named = "SET placements.#player = :division, version = :next", {"division": division}
+    tx.update(
+        "tournament",
+        MAIN,
+        keys.tournament(current.id),
+        expression,
+        condition="version = :version",
+        names={"#player": tavla_id},
+        values={**named, "version": current.version, "next": current.version + 1},
+    )
+    audit.record(tx, current.id, change)
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        if cancelled.failed("tournament"):
+            raise Conflict("The tournament changed meanwhile; read it again and retry.") from cancelled
         raise

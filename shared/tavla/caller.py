@@ -1,0 +1,28 @@
+"""Who is calling: the signed-in user as the JWT authorizer saw them, and the groups that matter.
+
+Services take a `Caller`; only the HTTP layer builds one (from the verified token's claims).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Cognito groups (platform-wide roles); per-tournament staff live with the tournament.
+ADMINS = "admins"
+ORGANISERS = "organisers"
+
+
+@dataclass(frozen=True)
+class Caller:
+    """The signed-in user: the token's subject (internal, never shown) and Cognito groups."""
+
+    sub: str
+    groups: frozenset[str]
+
+    @property
+    def is_admin(self) -> bool:
+        return ADMINS in self.groups
+
+    @property
+    def is_organiser(self) -> bool:
+        return ORGANISERS in self.groups or self.is_admin
