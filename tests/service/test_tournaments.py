@@ -413,3 +413,13 @@ def test_a_change_cannot_move_a_time_into_the_past(api: Api) -> None:
     )
     assert (reply.status, reply.error) == (422, "validation_error")
     assert get(api, tid).body == before
+
+
+def test_an_optional_setting_set_and_then_cleared_is_gone(api: Api) -> None:
+    """R2.1: an organiser may take back an optional setting (null clears it), e.g. the season."""
+    tid = create_tournament(api)
+    path, params = "/tournaments/{tournament_id}", {"tournament_id": tid}
+    for season in ("s2027", None):
+        reply = api.call("PATCH", path, params=params, user=ORGANISER, body={"season_id": season})
+        assert reply.status == 200, reply.body
+        assert get(api, tid).body["season_id"] == season
