@@ -14,8 +14,9 @@ import signal
 import socket
 import subprocess
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from local import npm
 from tavla.store.schema import TABLES, TableSpec, create_table_args
@@ -108,13 +109,40 @@ def physical_name(spec: TableSpec) -> str:
     return f"tavla-{spec.name}"
 
 
+class StaleTable(Exception):
+    """A table kept in the data folder was made from an older declaration of its keys."""
+
+
+def _key_shape(description: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What decides whether stored items still fit: the keys and the indexes' keys."""
+
+    def keys(schema: Any) -> tuple[tuple[str, str], ...]:
+        return tuple((k["AttributeName"], k["KeyType"]) for k in schema)
+
+    indexes = [
+        *description.get("GlobalSecondaryIndexes", []),
+        *description.get("LocalSecondaryIndexes", []),
+    ]
+    return keys(description["KeySchema"]), sorted((i["IndexName"], keys(i["KeySchema"])) for i in indexes)
+
+
 def ensure_tables(client: DynamoDBClient) -> list[str]:
-    """Create every declared table that does not exist yet; returns the ones created."""
+    """Create every declared table that does not exist yet; returns the ones created.
+
+    A kept table whose keys no longer match the declaration is refused with what to do,
+    rather than failing later on the first request that touches it.
+    """
     existing = set(client.list_tables()["TableNames"])
     created = []
     for spec in TABLES:
         name = physical_name(spec)
         if name in existing:
+            kept = client.describe_table(TableName=name)["Table"]
+            if _key_shape(kept) != _key_shape(create_table_args(spec, name)):
+                raise StaleTable(
+                    f"The table {name} kept in the data folder has the keys of an older version."
+                    " Run `make clean` (or delete the data folder) to start afresh."
+                )
             continue
         client.create_table(**create_table_args(spec, name))
         client.get_waiter("table_exists").wait(TableName=name)

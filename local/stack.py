@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from local import aws, npm
-from local.dynamodb import DynamoDBLocal, ensure_tables
+from local.dynamodb import DynamoDBLocal, StaleTable, ensure_tables
 from local.env import REGION, handler_environment
 
 DEFAULT_WORKERS = 6
@@ -94,7 +94,10 @@ def start(
     warming = threading.Thread(target=environments.warm, name="warm")
     warming.start()  # importing the handlers in every environment overlaps the JVM's start
     dynamodb.wait_until_up()
-    ensure_tables(aws.client("dynamodb", dynamodb.url))
+    try:
+        ensure_tables(aws.client("dynamodb", dynamodb.url))
+    except StaleTable as stale:
+        raise SystemExit(str(stale)) from None
     log.info("DynamoDB Local up with its tables after %.1f s", time.monotonic() - started)
     queues = aws.provision(moto.url, data_dir)
     routes = RouteTable.from_registry()

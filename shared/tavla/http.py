@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
@@ -20,6 +20,9 @@ from tavla.caller import Caller
 from tavla.contract import MALFORMED_JSON, ROUTE_NOT_FOUND, VALIDATION_ERROR, Resolver
 from tavla.errors import DomainError, RuleBroken, Unauthorized, UnsupportedMediaType
 from tavla.rules.errors import RuleViolation
+
+if TYPE_CHECKING:
+    from aws_lambda_powertools.utilities.typing import LambdaContext
 
 # Marks a route as needing a signed-in user (the API Gateway JWT authorizer in the cloud,
 # the local stack's check of the same token locally). Routes without it are public.
@@ -73,7 +76,7 @@ class JsonResolver(Resolver):
     a boundary, raise a ValueError: a 500). Refused here, every route answers 415 alike.
     """
 
-    def resolve(self, event: dict[str, Any], context: Any) -> dict[str, Any]:
+    def resolve(self, event: Mapping[str, Any], context: LambdaContext) -> dict[str, Any]:
         content_type = str((event.get("headers") or {}).get("content-type", ""))
         if event.get("body") and not is_json(content_type):
             refused = UnsupportedMediaType(f"Send the body as application/json, not {content_type}.")
