@@ -116,6 +116,15 @@ FUNCTIONS: tuple[Function, ...] = (
         reads_pass_key=True,
     ),
     Function(
+        name="draw",
+        module="functions.draw.handler",
+        description="Draws: the next round through the API, published atomically; the public rounds",
+        tables={MAIN.name: "read_write"},
+        publishes_events=True,
+        timeout_seconds=29,
+        memory_mb=1024,
+    ),
+    Function(
         name="notify",
         module="functions.notify.handler",
         description="Turns domain events into the in-app feed and SMS",

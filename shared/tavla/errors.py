@@ -158,3 +158,41 @@ class DivisionBarred(Conflict):
     """The organiser placed the player in a higher division than the one asked for (R3.7)."""
 
     code = "division_barred"
+
+
+class DrawInProgress(Conflict):
+    """Another draw of the tournament is being made, or this one was just published (R5)."""
+
+    code = "draw_in_progress"
+
+
+class RoundInProgress(Conflict):
+    """The next draw needs results that are not official yet (R5.5)."""
+
+    code = "round_in_progress"
+
+
+class NothingToDraw(Conflict):
+    """Every draw of the tournament has been made."""
+
+    code = "nothing_to_draw"
+
+
+class NotEnoughPlayers(Conflict):
+    """Fewer than two players checked in: there is nobody to pair (R4.2)."""
+
+    code = "not_enough_players"
+
+
+class AppealOpen(Conflict):
+    """An open appeal freezes the result and what depends on it (R9.2)."""
+
+    code = "appeal_open"
+
+
+class RoundNotFound(NotFound):
+    code = "round_not_found"
+
+
+class MatchNotFound(NotFound):
+    code = "match_not_found"

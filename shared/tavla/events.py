@@ -15,6 +15,11 @@ if TYPE_CHECKING:
 EVENT_SOURCE = "tavla"
 
 REGISTRATION_PROMOTED = "RegistrationPromoted"
+# matches put on a table: players are called (in-app, SMS, board) and no-show deadlines set (R6)
+MATCHES_CALLED = "MatchesCalled"
+# a result became official: the bracket moved on; ratings and season points consume it (R10)
+RESULT_CONFIRMED = "ResultConfirmed"
+TOURNAMENT_FINISHED = "TournamentFinished"
 
 
 @cache

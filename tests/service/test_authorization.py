@@ -73,6 +73,10 @@ DELETE /tournaments/{tournament_id}/registrations/me            401  200   409  
 POST   /tournaments/{tournament_id}/registrations/{tavla_id}/approve  401  403  403  403  403  409  403  409
 POST   /tournaments/{tournament_id}/registrations/{tavla_id}/refuse   401  403  403  403  403  409  403  409
 PUT    /tournaments/{tournament_id}/placements/{tavla_id}       401  403   403  403  403  200  403  200
+# nobody has checked in to T: 409 not_enough_players means the organiser got past authorization
+POST   /tournaments/{tournament_id}/rounds                      401  403   403  403  403  409  403  409
+GET    /tournaments/{tournament_id}/rounds                      200  200   200  200  200  200  200  200
+GET    /tournaments/{tournament_id}/rounds/{number}             200  200   200  200  200  200  200  200
 """
 
 USERS: dict[str, tuple[str, tuple[str, ...]]] = {  # role -> (Cognito sub, groups)
@@ -122,6 +126,8 @@ class World:
     tavla_ids: dict[str, str] = field(default_factory=dict)  # role (and "duplicate") -> Tavla ID
     here: str = ""  # tournament T
     elsewhere: str = ""  # tournament U
+    drawn: str = ""  # tournament D: organised by `org`, refereed by `ref`, `self` v `opponent` drawn
+    match: str = ""  # D's one match: `self` against `opponent`
 
 
 def _ok(reply: Reply, status: int = 200) -> Reply:
@@ -131,7 +137,11 @@ def _ok(reply: Reply, status: int = 200) -> Reply:
 
 def build_world(api: Api) -> World:
     world = World()
-    for role, (sub, groups) in {**USERS, "duplicate": ("player-duplicate", ())}.items():
+    for role, (sub, groups) in {
+        **USERS,
+        "duplicate": ("player-duplicate", ()),
+        "opponent": ("player-opponent", ()),
+    }.items():
         fields = {"phone": SELF_PHONE} if role == "self" else {}
         body = {"name": f"Player {role}", **fields}
         created = _ok(api.call("POST", "/players", body=body, user=sub, groups=groups), 201)
@@ -161,7 +171,41 @@ def build_world(api: Api) -> World:
         ),
         201,
     )
+    _build_drawn(api, world)
     return world
+
+
+def _build_drawn(api: Api, world: World) -> None:
+    """Tournament D: `self` and `opponent` checked in by `ref`, drawn by `org`: one match."""
+    sub, groups = USERS["org"]
+    tid = _ok(
+        api.call("POST", "/tournaments", body=tournament_body(capacity=2), user=sub, groups=groups), 201
+    ).body["id"]
+    world.drawn = tid
+    params = {"tournament_id": tid}
+    staff = {"staff": [{"tavla_id": world.tavla_ids["ref"], "role": "referee"}]}
+    _ok(
+        api.call(
+            "PUT", "/tournaments/{tournament_id}/staff", params=params, body=staff, user=sub, groups=groups
+        )
+    )
+    for player in ("player-self", "player-opponent"):
+        _ok(api.call("POST", "/tournaments/{tournament_id}/registrations", params=params, user=player), 201)
+    for role in ("self", "opponent"):
+        body = {"tavla_id": world.tavla_ids[role]}
+        _ok(
+            api.call(
+                "POST",
+                "/tournaments/{tournament_id}/checkins",
+                params=params,
+                body=body,
+                user=USERS["ref"][0],
+            )
+        )
+    drawn = _ok(
+        api.call("POST", "/tournaments/{tournament_id}/rounds", params=params, user=sub, groups=groups), 201
+    )
+    world.match = drawn.body["pairings"][0]["id"]
 
 
 @pytest.fixture(scope="module")
@@ -198,6 +242,16 @@ class Request:
 
 def _in_t(body: Any = None) -> Callable[[World], Request]:
     return lambda w: Request({"tournament_id": w.here}, body(w) if callable(body) else body)
+
+
+def _in_d(body: Any = None) -> Callable[[World], Request]:
+    """A request about tournament D, the drawn one."""
+    return lambda w: Request({"tournament_id": w.drawn}, body(w) if callable(body) else body)
+
+
+def _on_match(body: Any = None) -> Callable[[World], Request]:
+    """A request about D's match, `self` against `opponent`."""
+    return lambda w: Request({"match_id": w.match}, body(w) if callable(body) else body)
 
 
 # The request each row sends, the same for every role: valid, about things that exist.
@@ -239,6 +293,11 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     ),
     "PUT /tournaments/{tournament_id}/placements/{tavla_id}": lambda w: Request(
         {"tournament_id": w.here, "tavla_id": w.tavla_ids["self"]}, {"division": "main"}
+    ),
+    "POST /tournaments/{tournament_id}/rounds": _in_t(),
+    "GET /tournaments/{tournament_id}/rounds": _in_d(),
+    "GET /tournaments/{tournament_id}/rounds/{number}": lambda w: Request(
+        {"tournament_id": w.drawn, "number": "1"}
     ),
 }
 

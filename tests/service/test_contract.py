@@ -25,6 +25,7 @@ NO_BODY = {
     ("POST", "/tournaments/{tournament_id}/checkins/close"),
     ("POST", "/tournaments/{tournament_id}/registrations/{tavla_id}/approve"),
     ("POST", "/tournaments/{tournament_id}/registrations/{tavla_id}/refuse"),
+    ("POST", "/tournaments/{tournament_id}/rounds"),
 }
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field
@@ -86,6 +86,7 @@ def pair_lives_round(
     round_number: int,
     seed: int,
     starting_lives: StartingLives,
+    withdrawn: Collection[str] = frozenset(),
 ) -> LivesRound:
     """Pair round `round_number` of a lives event among the players still in (R5.7).
 
@@ -93,7 +94,8 @@ def pair_lives_round(
     player with the fewest lives, preferring one without a bye; the pairing has the fewest
     rematches possible and, among those, the smallest total lives difference; tables are
     numbered 1.. from the players with the most lives. Deterministic for the same input.
-    Raises `LivesError` for bad input, or when fewer than two players remain (event over).
+    Players who `withdrew` (or were disqualified, R8.2, R8.3) are paired no more, whatever
+    their lives. Raises `LivesError` for bad input, or when fewer than two players remain.
     """
     if round_number < 1:
         raise LivesError(f"round {round_number} does not exist: rounds are numbered from 1")
@@ -104,7 +106,7 @@ def pair_lives_round(
                 f"round {round_number} cannot be paired with a result of round {r.round} already on record"
             )
     lives, byes = _replay(entrants, records, starting_lives)
-    alive = [e for e in entrants if lives[e.player_id] > 0]
+    alive = [e for e in entrants if lives[e.player_id] > 0 and e.player_id not in withdrawn]
     if len(alive) < 2:
         winner = f": {alive[0].player_id} has won" if alive else ""
         raise LivesError(f"the lives event is over{winner}; there is no round {round_number} to pair")

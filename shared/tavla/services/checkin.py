@@ -68,7 +68,7 @@ def check_in(caller: Caller, tournament_id: str, body: CheckinRequest, now: date
     if registration.checked_in_at is not None:
         return _result(profile, registration, registration.checked_in_at, already=True)
     change = audit_entry(referee, "checked_in", now, tavla_id=tavla_id)
-    if checkin_store.check_in(tournament_id, tavla_id, referee.tavla_id, now, change):
+    if checkin_store.check_in(tournament_id, profile, referee.tavla_id, now, change):
         observability.count(observability.CHECKED_IN)
         return _result(profile, registration, now.isoformat(), already=False)
     again = snapshots.snapshot(tournament_id, tavla_id=tavla_id).registration or registration

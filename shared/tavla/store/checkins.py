@@ -6,19 +6,26 @@ from datetime import datetime
 
 from tavla.errors import CheckinClosed, NotRegistered
 from tavla.store import audit, keys
-from tavla.store.records import AuditRecord
+from tavla.store.records import AuditRecord, ProfileRecord
 from tavla.store.registrations import OPEN, REGISTERED, WAITLISTED
 from tavla.store.schema import MAIN
 from tavla.store.transactions import Cancelled, Transaction
 
 
 def check_in(
-    tournament_id: str, tavla_id: str, referee: str | None, now: datetime, change: AuditRecord
+    tournament_id: str,
+    player: ProfileRecord,
+    referee: str | None,
+    now: datetime,
+    change: AuditRecord,
 ) -> bool:
     """Mark the player present; `referee` is the Tavla ID of who checked them in, if they have one.
 
-    Returns False when they were already checked in.
+    The player's rating and club go on the entry as they are now: the draw seeds by them
+    (R5.1, R5.2) without reading every profile again. Returns False when they were already
+    checked in.
     """
+    tavla_id = player.tavla_id
     tx = Transaction()
     tx.check(
         "tournament",
@@ -28,7 +35,11 @@ def check_in(
         names={"#status": "status"},
         values={"open": OPEN, "yes": True},
     )
-    setting = "SET checked_in_at = :now" + (", checked_in_by = :referee" if referee else "")
+    setting = (
+        "SET checked_in_at = :now, rating = :rating"
+        + (", club = :club" if player.club else "")
+        + (", checked_in_by = :referee" if referee else "")
+    )
     tx.update(
         "registration",
         MAIN,
@@ -38,6 +49,8 @@ def check_in(
         names={"#status": "status"},
         values={
             "now": now.isoformat(),
+            "rating": player.rating,
+            **({"club": player.club} if player.club else {}),
             "registered": REGISTERED,
             "waitlisted": WAITLISTED,
             **({"referee": referee} if referee else {}),

@@ -9,6 +9,10 @@ Main table:
 - the waiting list ................. same items, LSI `waitlist` on wait_q (waiting only)
 - a check-in code (unique) ......... CODE#<code> / CODE
 - an audit record .................. TOURNAMENT#<id> / AUDIT#<time>#<id>
+- the field fixed by the first draw  TOURNAMENT#<id> / FIELD
+- a published draw ................. TOURNAMENT#<id> / ROUND#<nnn>
+- a match (a fixture of a draw) .... TOURNAMENT#<id> / MATCH#<code>   (code: main.R2.3, main.S4.12 ...)
+- the venue's tables ............... TOURNAMENT#<id> / TABLES
 
 Contacts table (private, R12):
 - a player's contacts .............. CONTACTS#<tavla_id>
@@ -24,6 +28,8 @@ CALENDAR = "TOURNAMENTS"
 REG_PREFIX = "REG#"
 NOTE_PREFIX = "NOTE#"
 AUDIT_PREFIX = "AUDIT#"
+ROUND_PREFIX = "ROUND#"
+MATCH_PREFIX = "MATCH#"
 
 
 def _key(pk: str, sk: str) -> dict[str, Any]:
@@ -57,6 +63,22 @@ def tournament(tournament_id: str) -> dict[str, Any]:
 
 def registration(tournament_id: str, tavla_id: str) -> dict[str, Any]:
     return _key(tournament_pk(tournament_id), f"{REG_PREFIX}{tavla_id}")
+
+
+def field(tournament_id: str) -> dict[str, Any]:
+    return _key(tournament_pk(tournament_id), "FIELD")
+
+
+def round_(tournament_id: str, number: int) -> dict[str, Any]:
+    return _key(tournament_pk(tournament_id), f"{ROUND_PREFIX}{number:03d}")
+
+
+def match(tournament_id: str, code: str) -> dict[str, Any]:
+    return _key(tournament_pk(tournament_id), f"{MATCH_PREFIX}{code}")
+
+
+def tables(tournament_id: str) -> dict[str, Any]:
+    return _key(tournament_pk(tournament_id), "TABLES")
 
 
 def checkin_code(code: str) -> dict[str, Any]:

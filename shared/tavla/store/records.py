@@ -51,6 +51,10 @@ class TournamentRecord:
     settings: Mapping[str, Any]  # TournamentSettings in JSON mode, plus `rules` and `closes_epoch`
     # the organiser's placements (R3.7): Tavla ID -> the lowest division the player may enter
     placements: Mapping[str, str] = field(default_factory=dict)
+    draws: int = 0  # draws published so far (R5)
+    # internal: the draw being made, {number, seed}, from its reservation until it is published
+    drawing: Mapping[str, Any] | None = None
+    finished_at: str | None = None
 
     STATE = (
         "id",
@@ -84,23 +88,30 @@ class TournamentRecord:
     def is_open(self) -> bool:
         return self.status == "open"
 
+    DAY = ("draws", "drawing", "finished_at")
+
     def public(self) -> Item:
         """Settings and state together, the staff and internal fields left out."""
-        return {**self.settings, **{k: getattr(self, k) for k in self.STATE if k != "created_by"}}
+        state = {k: getattr(self, k) for k in self.STATE if k != "created_by"}
+        return {**self.settings, **state, "draws": self.draws, "finished_at": self.finished_at}
 
     @classmethod
     def from_item(cls, item: Item) -> TournamentRecord:
         staff = {sub: StaffMember(**member) for sub, member in (item.get("staff") or {}).items()}
         state = {k: item[k] for k in cls.STATE}
-        apart = (*cls.STATE, "staff", "placements")
+        day = {k: item[k] for k in cls.DAY if k in item}
+        apart = (*cls.STATE, *cls.DAY, "staff", "placements")
         settings = {k: v for k, v in item.items() if k not in apart and k not in KEY_ATTRIBUTES}
-        return cls(**state, staff=staff, settings=settings, placements=dict(item.get("placements") or {}))
+        return cls(
+            **state, **day, staff=staff, settings=settings, placements=dict(item.get("placements") or {})
+        )
 
     def to_item(self) -> Item:
         staff = {sub: {k: v for k, v in vars(m).items() if v is not None} for sub, m in self.staff.items()}
         return {
             **self.settings,
             **{k: getattr(self, k) for k in self.STATE},
+            **{k: getattr(self, k) for k in self.DAY if getattr(self, k) is not None},
             "staff": staff,
             "placements": dict(self.placements),
         }
@@ -123,6 +134,9 @@ class RegistrationRecord(_Record):
     promoted_at: str | None = None
     checked_in_at: str | None = None
     checked_in_by: str | None = None  # the referee's Tavla ID, when they have one
+    # the player's rating and club when they checked in: what the draw seeds by (R5.1, R5.2)
+    rating: float | None = None
+    club: str | None = None
 
 
 @dataclass(frozen=True)
@@ -179,3 +193,90 @@ class NotificationRecord(_Record):
     message: str
     created_at: str
     data: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class FieldRecord(_Record):
+    """The players in the draw, fixed by the first draw (R4.2): the public inputs of every draw.
+
+    `entrants` are {player_id, rating, club} in entry order; `withdrawn` and `disqualified`
+    grow during the day (R8.2, R8.3).
+    """
+
+    tournament_id: str
+    fixed_at: str
+    entrants: tuple[Mapping[str, Any], ...]
+    withdrawn: tuple[str, ...] = ()
+    disqualified: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RoundRecord(_Record):
+    """A published draw (R5.1): its number, what it holds, its seed and the inputs' digest.
+
+    `inputs` are the rules' DrawInputs in JSON mode; anyone can recompute the draw from them.
+    """
+
+    tournament_id: str
+    number: int
+    event: str
+    round: int
+    seed: int
+    digest: str
+    inputs: Mapping[str, Any]
+    codes: tuple[str, ...]
+    published_at: str
+    published_by: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TablesRecord(_Record):
+    """The venue's tables (R6): which match holds each one, the queue, and a version to write by."""
+
+    tournament_id: str
+    count: int
+    occupied: Mapping[str, str] = field(default_factory=dict)  # table number (as text) -> match code
+    queue: tuple[str, ...] = ()
+    version: int = 0
+
+
+@dataclass(frozen=True)
+class FixtureRecord(_Record):
+    """A match: where it sits in its draw, who plays, and everything of its day (R6-R9).
+
+    `state` is the match's life: waiting (players not known yet), queued (no table yet),
+    called, playing, finished (the score is complete, staff confirm), disputed (the players'
+    reports differ), official; or bye / void / not_needed for slots never played.
+    """
+
+    tournament_id: str
+    code: str
+    draw: int
+    event: str
+    round: int
+    label: str
+    board: int
+    stage: str
+    length: int
+    home_source: Mapping[str, Any]
+    away_source: Mapping[str, Any]
+    state: str
+    position: int = 0  # its place in its draw's order (feeders before the matches they feed)
+    version: int = 0
+    unless_home_wins: str | None = None
+    home: str | None = None
+    away: str | None = None
+    table: int | None = None
+    called_at: str | None = None
+    present: Mapping[str, str] = field(default_factory=dict)  # side -> when
+    excused: Mapping[str, str] = field(default_factory=dict)  # side -> when
+    late_points: Mapping[str, int] = field(default_factory=dict)  # side -> points given away
+    flags: tuple[str, ...] = ()  # for the referee: both_absent, reports_differ, ...
+    games: tuple[Mapping[str, Any], ...] = ()
+    score: tuple[int, int] = (0, 0)
+    reports: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # side -> declared score
+    result: Mapping[str, Any] | None = None  # winner, home_points, away_points, forfeit, how
+    finished_at: str | None = None
+    official_at: str | None = None
+    appeal: str | None = None  # the open appeal's id: the result is frozen (R9.2)
+    started_at: str | None = None

@@ -1,0 +1,83 @@
+"""The tournament day as the API shows it: draws, matches, tables (R5, R6). Public fields only."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import Field
+
+from tavla.models.common import ApiModel
+
+MatchState = Literal[
+    "waiting", "queued", "called", "playing", "finished", "disputed", "official", "bye", "void", "not_needed"
+]
+Side = Literal["home", "away"]
+
+
+class PlayerRef(ApiModel):
+    """A player as a board shows them: Tavla ID, name, club (R12.1: nothing private)."""
+
+    tavla_id: str
+    name: str | None = None
+    club: str | None = None
+
+
+class ResultView(ApiModel):
+    winner: str
+    home_points: int
+    away_points: int
+    forfeit: bool = False
+    how: str = Field(description="score, forfeit, time, bye, decision")
+
+
+class MatchView(ApiModel):
+    """One match of a published draw, as the public sees it."""
+
+    id: str = Field(description="the match id used by /matches/{id}")
+    code: str = Field(description="its place in the draw, e.g. main.R2.3 (event, round, board)")
+    draw: int
+    event: str
+    round: int
+    label: str = Field(description="what a board shows: R2, W3, L4, GF1, S3, RR5, V2")
+    board: int
+    stage: str
+    length: int = Field(description="points to win")
+    state: MatchState
+    home: PlayerRef | None = None
+    away: PlayerRef | None = None
+    home_from: str | None = Field(default=None, description="'winner of main.R1.3' while not known")
+    away_from: str | None = None
+    table: int | None = None
+    called_at: datetime | None = None
+    present: list[Side] = Field(default_factory=list)
+    late_points: dict[str, int] = Field(default_factory=dict)
+    score: list[int] = Field(default_factory=lambda: [0, 0], description="live score, home first")
+    games: int = 0
+    result: ResultView | None = None
+    official_at: datetime | None = None
+    appeal_open: bool = False
+    version: int = 0
+
+
+class RoundSummary(ApiModel):
+    """A published draw: what it drew, its seed and the digest of its inputs (R5.1)."""
+
+    number: int
+    event: str
+    round: int
+    seed: int
+    digest: str = Field(description="SHA-256 of the canonical JSON of `inputs`")
+    published_at: datetime
+    matches: int
+
+
+class RoundView(RoundSummary):
+    """A published draw with its matches and the public inputs it was computed from."""
+
+    inputs: dict[str, Any] = Field(description="field, ratings, clubs, earlier results, settings")
+    pairings: list[MatchView]
+
+
+class Rounds(ApiModel):
+    rounds: list[RoundSummary]

@@ -1,0 +1,220 @@
+"""The tournament day between the store and the rules: stored matches and rounds as the rules'
+draws and results, and stored matches as the public sees them.
+
+Every use case of the day (draw, result, appeal, conduct, board) reads the day through here,
+so the rules see one consistent picture whichever function asks.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from tavla.models.day import MatchView, PlayerRef, ResultView, RoundSummary
+from tavla.rules.day import DaySettings, Draw, DrawInputs, Fixture, SlotState
+from tavla.rules.double_elimination import Source
+from tavla.rules.entrants import Entrant, MatchRecord
+from tavla.store.records import FieldRecord, FixtureRecord, RoundRecord, TournamentRecord
+
+# a match's state once a player or the referee may no longer change how it went
+OFFICIAL = "official"
+UNPLAYED = frozenset({"bye", "void", "not_needed"})
+IN_PLAY = frozenset({"called", "playing", "finished", "disputed"})
+MATCH_ID_SEPARATOR = "."
+
+
+def match_id(tournament_id: str, code: str) -> str:
+    """The public id of a match: its tournament and its code (main.R2.3), so one read finds it."""
+    return f"{tournament_id}{MATCH_ID_SEPARATOR}{code}"
+
+
+def split_match_id(value: str) -> tuple[str, str] | None:
+    tournament_id, _, code = value.partition(MATCH_ID_SEPARATOR)
+    return (tournament_id, code) if tournament_id and code else None
+
+
+def settings_of(tournament: TournamentRecord) -> DaySettings:
+    """What the draws need of the tournament's page and its effective rules (R2.1, R2.2)."""
+    s = tournament.settings
+    kinds = {e.get("kind") for e in s.get("side_events") or []}
+    rules = s.get("rules") or {}
+    return DaySettings(
+        format=s.get("format", "single_elimination"),
+        seeding=s.get("seeding", "rating"),
+        club_protection=bool(s.get("club_protection", False)),
+        lives=int(s.get("lives") or rules.get("lives") or 2),
+        swiss_rounds=s.get("swiss_rounds"),
+        consolation="consolation" in kinds and s.get("format", "single_elimination") == "single_elimination",
+        last_chance="last_chance" in kinds and s.get("format", "single_elimination") == "single_elimination",
+    )
+
+
+def table_count(tournament: TournamentRecord, players: int) -> int:
+    """The venue's tables: the page's number, else one for every two players of the field."""
+    return int(tournament.settings.get("tables") or max(1, math.ceil(players / 2)))
+
+
+def match_length(tournament: TournamentRecord, stage: str) -> int:
+    """Points to win at this stage (R7.3): semi-finals and final may be longer."""
+    rules = tournament.settings.get("rules") or {}
+    by_stage = {
+        "semi_final": rules.get("semi_final_length"),
+        "final": rules.get("final_length"),
+    }
+    return int(by_stage.get(stage) or rules.get("match_length") or 7)
+
+
+def entrants(field: FieldRecord) -> list[Entrant]:
+    return [
+        Entrant(player_id=e["player_id"], rating=float(e.get("rating", 1500.0)), club=e.get("club"))
+        for e in field.entrants
+    ]
+
+
+def out_of_play(field: FieldRecord | None) -> set[str]:
+    """Players no longer paired: withdrawn or disqualified (R8.2, R8.3)."""
+    if field is None:
+        return set()
+    return set(field.withdrawn) | set(field.disqualified)
+
+
+def _source(data: Mapping[str, Any]) -> Source:
+    return Source(**{k: v for k, v in data.items() if k in ("kind", "player", "match")})
+
+
+def fixture_of(record: FixtureRecord) -> Fixture:
+    return Fixture(
+        code=record.code,
+        event=record.event,
+        round=record.round,
+        label=record.label,
+        board=record.board,
+        stage=record.stage,
+        home=_source(record.home_source),
+        away=_source(record.away_source),
+        unless_home_wins=record.unless_home_wins,
+    )
+
+
+def draws_of(rounds: Sequence[RoundRecord], records: Iterable[FixtureRecord]) -> list[Draw]:
+    """The published draws as the rules know them, from the stored rounds and matches."""
+    by_draw: dict[int, list[FixtureRecord]] = {}
+    for r in records:
+        by_draw.setdefault(r.draw, []).append(r)
+    draws = []
+    for rnd in sorted(rounds, key=lambda r: r.number):
+        stored = sorted(by_draw.get(rnd.number, []), key=lambda r: r.position)
+        draws.append(
+            Draw(
+                inputs=DrawInputs.model_validate(rnd.inputs),
+                seed=rnd.seed,
+                fixtures=tuple(fixture_of(r) for r in stored),
+            )
+        )
+    return draws
+
+
+def results_of(records: Iterable[FixtureRecord]) -> tuple[dict[str, str], dict[str, MatchRecord]]:
+    """The official results: winners by match code (for `flow`) and the rules' match records."""
+    winners: dict[str, str] = {}
+    scores: dict[str, MatchRecord] = {}
+    for r in records:
+        if r.state != OFFICIAL or r.result is None or r.home is None or r.away is None:
+            continue
+        winner = str(r.result["winner"])
+        winners[r.code] = winner
+        scores[r.code] = MatchRecord(
+            round=r.round,
+            home=r.home,
+            away=r.away,
+            home_points=int(r.result.get("home_points", 0)),
+            away_points=int(r.result.get("away_points", 0)),
+            winner=winner,
+            forfeit=bool(r.result.get("forfeit", False)),
+        )
+    return winners, scores
+
+
+def state_after_flow(slot: SlotState, current: str | None) -> str:
+    """A stored match's state once the rules have said where its slot stands."""
+    if slot.status == "waiting":
+        return "waiting"
+    if slot.status == "walkover":
+        return "bye"
+    if slot.status in ("void", "not_needed"):
+        return slot.status
+    if slot.status == "played":
+        return OFFICIAL
+    return current if current in (*IN_PLAY, "queued") else "queued"
+
+
+def names(field: FieldRecord | None) -> dict[str, PlayerRef]:
+    if field is None:
+        return {}
+    return {
+        e["player_id"]: PlayerRef(tavla_id=e["player_id"], name=e.get("name"), club=e.get("club"))
+        for e in field.entrants
+    }
+
+
+def _from(source: Mapping[str, Any]) -> str | None:
+    if source.get("kind") in ("winner", "loser") and source.get("match"):
+        return f"{source['kind']} of {source['match']}"
+    return None
+
+
+def match_view(tournament_id: str, record: FixtureRecord, people: Mapping[str, PlayerRef]) -> MatchView:
+    """A match as the public sees it: names and clubs, never a phone or an e-mail (R12.1)."""
+
+    def ref(player: str | None) -> PlayerRef | None:
+        return None if player is None else people.get(player, PlayerRef(tavla_id=player))
+
+    result = record.result
+    return MatchView(
+        id=match_id(tournament_id, record.code),
+        code=record.code,
+        draw=record.draw,
+        event=record.event,
+        round=record.round,
+        label=record.label,
+        board=record.board,
+        stage=record.stage,
+        length=record.length,
+        state=record.state,
+        home=ref(record.home),
+        away=ref(record.away),
+        home_from=_from(record.home_source) if record.home is None else None,
+        away_from=_from(record.away_source) if record.away is None else None,
+        table=record.table,
+        called_at=datetime.fromisoformat(record.called_at) if record.called_at else None,
+        present=[side for side in ("home", "away") if side in record.present],
+        late_points=dict(record.late_points),
+        score=list(record.score),
+        games=len(record.games),
+        result=ResultView(
+            winner=str(result["winner"]),
+            home_points=int(result.get("home_points", 0)),
+            away_points=int(result.get("away_points", 0)),
+            forfeit=bool(result.get("forfeit", False)),
+            how=str(result.get("how", "score")),
+        )
+        if result
+        else None,
+        official_at=datetime.fromisoformat(record.official_at) if record.official_at else None,
+        appeal_open=record.appeal is not None,
+        version=record.version,
+    )
+
+
+def round_summary(record: RoundRecord) -> RoundSummary:
+    return RoundSummary(
+        number=record.number,
+        event=record.event,
+        round=record.round,
+        seed=record.seed,
+        digest=record.digest,
+        published_at=datetime.fromisoformat(record.published_at),
+        matches=len(record.codes),
+    )

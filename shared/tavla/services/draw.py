@@ -1,0 +1,243 @@
+"""Draws (R4.2, R5): the organiser draws the next round through the API; anyone reads them.
+
+The first draw closes check-in and fixes the field: checked-in players of the main list, then
+checked-in waiting-list players in waiting order up to capacity (R4.2). Each draw records its
+seed and the digest of its public inputs (R5.1), is published atomically however many
+matches it holds, and seats its playable matches at the venue's tables; the table calls,
+notifications and no-show schedules follow from the `MatchesCalled` event.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime
+
+from tavla import events, observability
+from tavla.caller import Caller
+from tavla.errors import (
+    AppealOpen,
+    DrawInProgress,
+    NotEnoughPlayers,
+    NothingToDraw,
+    RoundInProgress,
+    RoundNotFound,
+    TournamentNotFound,
+)
+from tavla.models.day import Rounds, RoundView
+from tavla.rules import day as rules_day
+from tavla.rules.tables import TablePlan, seat
+from tavla.services import day
+from tavla.services.access import require_organiser
+from tavla.store import draws as draw_store
+from tavla.store import players as player_store
+from tavla.store import registrations as registration_store
+from tavla.store.audit import entry as audit_entry
+from tavla.store.records import FieldRecord, FixtureRecord, RoundRecord, TablesRecord, TournamentRecord
+from tavla.store.registrations import REGISTERED, WAITLISTED
+
+_system_random = random.SystemRandom()
+
+
+def _field(tournament: TournamentRecord, now: datetime) -> FieldRecord:
+    """Who is in the draw (R4.2): checked in, main list first, then the waiting list in order."""
+    everyone = registration_store.all_entries(tournament.id)
+    present = [r for r in everyone if r.checked_in_at is not None]
+    main = sorted((r for r in present if r.status == REGISTERED), key=lambda r: (r.listed_at, r.tavla_id))
+    waiting = sorted((r for r in present if r.status == WAITLISTED), key=lambda r: r.wait_seq or 0)
+    chosen = (main + waiting)[: tournament.capacity]
+    if len(chosen) < 2:
+        raise NotEnoughPlayers(f"{len(chosen)} player(s) checked in: a draw needs at least two.")
+    profiles = player_store.get_profiles([r.tavla_id for r in chosen])
+    entrants = []
+    for r in chosen:
+        profile = profiles.get(r.tavla_id)
+        rating = r.rating if r.rating is not None else (profile.rating if profile else 1500.0)
+        club = r.club if r.club is not None else (profile.club if profile else None)
+        entrant = {
+            "player_id": r.tavla_id,
+            "rating": float(rating),
+            "name": profile.name if profile else None,
+        }
+        entrants.append({**entrant, **({"club": club} if club else {})})
+    return FieldRecord(tournament_id=tournament.id, fixed_at=now.isoformat(), entrants=tuple(entrants))
+
+
+def draw_next(
+    caller: Caller, tournament_id: str, now: datetime, rng: random.Random = _system_random
+) -> RoundView:
+    """Draw the next round (the whole bracket for elimination formats, R5.3, R5.4, R5.6).
+
+    409 while results it depends on are pending, while an appeal is open, when every draw is
+    made, or when another draw is being published at the same moment.
+    """
+    current = draw_store.day(tournament_id)
+    tournament = current.tournament
+    if tournament is None:
+        raise TournamentNotFound(f"No tournament {tournament_id}.")
+    organiser = require_organiser(tournament, caller)
+    if tournament.status == "finished":
+        raise NothingToDraw("The tournament is finished.")
+    number = tournament.draws + 1
+    reserved = (
+        tournament.drawing if tournament.drawing and tournament.drawing.get("number") == number else None
+    )
+    field = current.field or _field(tournament, now)
+    records = draw_store.fixtures(tournament_id, tournament.draws) if tournament.draws else []
+    if any(r.appeal for r in records):
+        raise AppealOpen("An appeal is open: the next draw waits for its decision (R9.2).")
+    settings = day.settings_of(tournament)
+    draws = day.draws_of(current.rounds, records)
+    winners, scores = day.results_of(records)
+    try:
+        inputs = rules_day.plan_next_draw(
+            settings, day.entrants(field), draws, winners, scores, day.out_of_play(field)
+        )
+    except rules_day.RoundInProgress as pending:
+        raise RoundInProgress(str(pending)) from pending
+    except rules_day.NothingToDraw as done:
+        raise NothingToDraw(str(done)) from done
+    inputs = inputs.model_copy(update={"number": number})
+    seed = int(reserved["seed"]) if reserved else rng.getrandbits(63)
+    if reserved is None:
+        change = audit_entry(organiser, "draw_reserved", now, number=number)
+        try:
+            draw_store.reserve(tournament, number, seed, None if current.field else field, change)
+        except DrawInProgress:
+            again = draw_store.day(tournament_id, with_rounds=False)
+            mine = again.tournament.drawing if again.tournament else None
+            if not mine or mine.get("number") != number or again.field is None:
+                raise
+            # a draw that was interrupted, or made at this moment: both write the same matches
+            seed, field = int(mine["seed"]), again.field
+            inputs = rules_day.plan_next_draw(
+                settings, day.entrants(field), draws, winners, scores, day.out_of_play(field)
+            ).model_copy(update={"number": number})
+    drawn = rules_day.compute_draw(inputs, seed)
+    all_fixtures = [f for d in draws for f in d.fixtures] + list(drawn.fixtures)
+    states = rules_day.flow(all_fixtures, winners)
+    plan = _plan(tournament, current.tables, len(field.entrants))
+    playable = [f.code for f in drawn.fixtures if states[f.code].status == "ready"]
+    plan, calls = seat(plan, playable)
+    new_records = [
+        _record(tournament, number, position, f, states[f.code], calls.get(f.code), now)
+        for position, f in enumerate(drawn.fixtures)
+    ]
+    draw_store.write_fixtures(new_records)
+    round_record = RoundRecord(
+        tournament_id=tournament_id,
+        number=number,
+        event=inputs.event,
+        round=inputs.round,
+        seed=seed,
+        digest=rules_day.digest(inputs),
+        inputs=inputs.model_dump(mode="json"),
+        codes=tuple(f.code for f in drawn.fixtures),
+        published_at=now.isoformat(),
+    )
+    previous = current.tables.version if current.tables else None
+    tables = TablesRecord(
+        tournament_id=tournament_id,
+        count=plan.count,
+        occupied={str(t): c for t, c in plan.occupied.items()},
+        queue=plan.queue,
+        version=(previous or 0) + 1,
+    )
+    change = audit_entry(
+        organiser,
+        "draw_published",
+        now,
+        number=number,
+        event=inputs.event,
+        seed=seed,
+        digest=round_record.digest,
+    )
+    draw_store.publish(tournament, round_record, tables, previous, change)
+    observability.count(observability.DRAW_PUBLISHED)
+    if calls:
+        events.publish(
+            events.MATCHES_CALLED,
+            {
+                "tournament_id": tournament_id,
+                "at": now.isoformat(),
+                "codes": sorted(calls, key=calls.__getitem__),
+            },
+        )
+    people = day.names(field)
+    return RoundView(
+        **day.round_summary(round_record).model_dump(),
+        inputs=round_record.inputs,
+        pairings=[day.match_view(tournament_id, r, people) for r in new_records],
+    )
+
+
+def _plan(tournament: TournamentRecord, stored: TablesRecord | None, players: int) -> TablePlan:
+    if stored is None:
+        return TablePlan(count=day.table_count(tournament, players))
+    return TablePlan(
+        count=stored.count, occupied={int(t): c for t, c in stored.occupied.items()}, queue=stored.queue
+    )
+
+
+def _record(
+    tournament: TournamentRecord,
+    number: int,
+    position: int,
+    fixture: rules_day.Fixture,
+    slot: rules_day.SlotState,
+    table: int | None,
+    now: datetime,
+) -> FixtureRecord:
+    state = day.state_after_flow(slot, None)
+    if table is not None:
+        state = "called"
+    result = None
+    if slot.status == "walkover" and slot.winner is not None:
+        result = {"winner": slot.winner, "home_points": 0, "away_points": 0, "how": "bye"}
+    return FixtureRecord(
+        tournament_id=tournament.id,
+        code=fixture.code,
+        draw=number,
+        event=fixture.event,
+        round=fixture.round,
+        label=fixture.label,
+        board=fixture.board,
+        stage=fixture.stage,
+        length=day.match_length(tournament, fixture.stage),
+        home_source=fixture.home.model_dump(exclude_none=True),
+        away_source=fixture.away.model_dump(exclude_none=True),
+        state=state,
+        position=position,
+        unless_home_wins=fixture.unless_home_wins,
+        home=slot.home,
+        away=slot.away,
+        table=table,
+        called_at=now.isoformat() if table is not None else None,
+        result=result,
+    )
+
+
+def rounds(tournament_id: str) -> Rounds:
+    """The published draws, newest last (public)."""
+    current = draw_store.day(tournament_id)
+    if current.tournament is None:
+        raise TournamentNotFound(f"No tournament {tournament_id}.")
+    return Rounds(rounds=[day.round_summary(r) for r in current.rounds])
+
+
+def round_view(tournament_id: str, number: int) -> RoundView:
+    """One published draw with its matches and the inputs to recompute it (public, R5.1)."""
+    current = draw_store.day(tournament_id)
+    if current.tournament is None:
+        raise TournamentNotFound(f"No tournament {tournament_id}.")
+    found = next((r for r in current.rounds if r.number == number), None)
+    if found is None:
+        raise RoundNotFound(f"Tournament {tournament_id} has no published draw {number}.")
+    records = [r for r in draw_store.fixtures(tournament_id, current.tournament.draws) if r.draw == number]
+    people = day.names(current.field)
+    return RoundView(
+        **day.round_summary(found).model_dump(),
+        inputs=dict(found.inputs),
+        pairings=[
+            day.match_view(tournament_id, r, people) for r in sorted(records, key=lambda r: r.position)
+        ],
+    )

@@ -1,0 +1,244 @@
+"""Draws (R5): the field, published rounds, their matches and the tables, as one tournament's day.
+
+A draw is published atomically as seen from outside, however many matches it holds:
+1. `reserve` fixes the draw's number and seed on the tournament with one condition (the
+   first draw also closes check-in and fixes the field, R4.2, R4.3);
+2. `write_fixtures` writes its matches under deterministic keys (BatchWriteItem, 25 a call);
+   nobody sees them yet, because readers show only published draws' matches;
+3. `publish` makes it visible with one transaction: the round item, the tournament's draw
+   count, and the table plan.
+A retried draw finds its reservation and writes the same matches again; of two draws made at
+once, one publishes and the other's publish condition fails.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import time
+import zlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from tavla.errors import DrawInProgress
+from tavla.store import audit, keys
+from tavla.store.dynamo import Item, batch_get, client, deserialize, serialize, table_name
+from tavla.store.records import (
+    AuditRecord,
+    FieldRecord,
+    FixtureRecord,
+    RoundRecord,
+    TablesRecord,
+    TournamentRecord,
+)
+from tavla.store.schema import MAIN
+from tavla.store.transactions import Cancelled, Transaction
+
+BATCH_WRITE = 25  # DynamoDB's limit per BatchWriteItem
+
+
+@dataclass(frozen=True)
+class Day:
+    """What a draw needs to know about a tournament, read in one or two calls."""
+
+    tournament: TournamentRecord | None
+    field: FieldRecord | None
+    tables: TablesRecord | None
+    rounds: tuple[RoundRecord, ...] = ()
+
+
+def _key_free(item: Item) -> Item:
+    return {k: v for k, v in item.items() if k not in ("pk", "sk")}
+
+
+def _pack(value: Any) -> str:
+    """Large JSON (a draw's inputs) compressed: a 512-player Swiss keeps far below 400 KB."""
+    return base64.b64encode(zlib.compress(json.dumps(value, separators=(",", ":")).encode())).decode()
+
+
+def _unpack(text: str) -> Any:
+    return json.loads(zlib.decompress(base64.b64decode(text)))
+
+
+def round_from_item(item: Item) -> RoundRecord:
+    data = _key_free(item)
+    data["inputs"] = _unpack(data.pop("inputs_packed"))
+    data["codes"] = tuple(data.get("codes") or ())
+    return RoundRecord.from_item(data)
+
+
+def _round_item(record: RoundRecord) -> Item:
+    item = record.to_item()
+    item["inputs_packed"] = _pack(item.pop("inputs"))
+    return {**keys.plain(keys.round_(record.tournament_id, record.number)), **item}
+
+
+def fixture_from_item(item: Item) -> FixtureRecord:
+    data = _key_free(item)
+    for name in ("flags", "games", "score"):
+        if name in data:
+            data[name] = tuple(data[name])
+    return FixtureRecord.from_item(data)
+
+
+def fixture_item(record: FixtureRecord) -> Item:
+    return {**keys.plain(keys.match(record.tournament_id, record.code)), **record.to_item()}
+
+
+def _query_prefix(tournament_id: str, prefix: str) -> list[Item]:
+    query: dict[str, Any] = {
+        "TableName": table_name(MAIN),
+        "KeyConditionExpression": "pk = :pk AND begins_with(sk, :prefix)",
+        "ExpressionAttributeValues": {
+            ":pk": {"S": keys.tournament_pk(tournament_id)},
+            ":prefix": {"S": prefix},
+        },
+        "ConsistentRead": True,
+    }
+    found: list[Item] = []
+    while True:
+        response = client().query(**query)
+        found.extend(deserialize(i) for i in response.get("Items", []))
+        if "LastEvaluatedKey" not in response:
+            return found
+        query["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+
+
+def day(tournament_id: str, *, with_rounds: bool = True) -> Day:
+    """The tournament, its field and tables (one BatchGetItem) and its published rounds (a Query)."""
+    found = batch_get(
+        MAIN,
+        [keys.tournament(tournament_id), keys.field(tournament_id), keys.tables(tournament_id)],
+        consistent=True,
+    )
+    by_sk = {i["sk"]: i for i in found}
+    meta, field, tables = by_sk.get("META"), by_sk.get("FIELD"), by_sk.get("TABLES")
+    tournament = TournamentRecord.from_item(meta) if meta else None
+    rounds: tuple[RoundRecord, ...] = ()
+    if with_rounds and tournament is not None and tournament.draws:
+        published = [round_from_item(i) for i in _query_prefix(tournament_id, keys.ROUND_PREFIX)]
+        rounds = tuple(r for r in published if r.number <= tournament.draws)
+    return Day(
+        tournament=tournament,
+        field=field_from_item(field) if field else None,
+        tables=tables_from_item(tables) if tables else None,
+        rounds=rounds,
+    )
+
+
+def field_from_item(item: Item) -> FieldRecord:
+    data = _key_free(item)
+    for name in ("entrants", "withdrawn", "disqualified"):
+        data[name] = tuple(data.get(name) or ())
+    return FieldRecord.from_item(data)
+
+
+def tables_from_item(item: Item) -> TablesRecord:
+    data = _key_free(item)
+    data["queue"] = tuple(data.get("queue") or ())
+    return TablesRecord.from_item(data)
+
+
+def fixtures(tournament_id: str, published: int) -> list[FixtureRecord]:
+    """Every match of the published draws (1..`published`), in draw and code order."""
+    found = [fixture_from_item(i) for i in _query_prefix(tournament_id, keys.MATCH_PREFIX)]
+    return [f for f in found if f.draw <= published]
+
+
+def reserve(
+    tournament: TournamentRecord, number: int, seed: int, field: FieldRecord | None, change: AuditRecord
+) -> None:
+    """Fix draw `number`'s seed before its matches are written; the first draw also closes
+    check-in and fixes the field. Raises DrawInProgress when another draw holds the reservation."""
+    tx = Transaction()
+    closing = ", checkin_open = :closed, #status = :running" if field is not None else ""
+    tx.update(
+        "tournament",
+        MAIN,
+        keys.tournament(tournament.id),
+        f"SET drawing = :drawing{closing}",
+        condition="(attribute_not_exists(draws) OR draws = :before) AND attribute_not_exists(drawing)"
+        " AND #status IN (:open, :running)",
+        names={"#status": "status"},
+        values={
+            "drawing": {"number": number, "seed": seed},
+            "open": "open",
+            "running": "running",
+            "before": tournament.draws,
+            **({"closed": False} if field is not None else {}),
+        },
+    )
+    if field is not None:
+        tx.put(
+            "field",
+            MAIN,
+            {**keys.plain(keys.field(tournament.id)), **field.to_item()},
+            condition="attribute_not_exists(pk)",
+        )
+    audit.record(tx, tournament.id, change)
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        raise DrawInProgress("Another draw of this tournament is being made.") from cancelled
+
+
+def write_fixtures(records: Sequence[FixtureRecord]) -> None:
+    """Write a draw's matches (not yet visible) 25 to a call; unprocessed items are sent again."""
+    name = table_name(MAIN)
+    for start in range(0, len(records), BATCH_WRITE):
+        chunk = [
+            {"PutRequest": {"Item": serialize(fixture_item(r))}} for r in records[start : start + BATCH_WRITE]
+        ]
+        request: dict[str, Any] = {name: chunk}
+        attempt = 0
+        while request:
+            response = client().batch_write_item(RequestItems=request)
+            request = response.get("UnprocessedItems") or {}
+            if request:
+                attempt += 1
+                time.sleep(min(0.05 * 2**attempt, 1.0))
+
+
+def publish(
+    tournament: TournamentRecord,
+    round_record: RoundRecord,
+    tables: TablesRecord,
+    previous_tables_version: int | None,
+    change: AuditRecord,
+) -> None:
+    """Make the reserved draw visible: the round, the draw count and the table plan at once."""
+    tx = Transaction()
+    tx.put("round", MAIN, _round_item(round_record), condition="attribute_not_exists(pk)")
+    tx.update(
+        "tournament",
+        MAIN,
+        keys.tournament(tournament.id),
+        "SET draws = :number, #status = :running REMOVE drawing",
+        condition="drawing.#number = :number",
+        names={"#status": "status", "#number": "number"},
+        values={"number": round_record.number, "running": "running"},
+    )
+    put_tables(tx, tables, previous_tables_version)
+    audit.record(tx, tournament.id, change)
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        raise DrawInProgress(f"Draw {round_record.number} has already been published.") from cancelled
+
+
+def put_tables(tx: Transaction, tables: TablesRecord, previous_version: int | None) -> None:
+    """Write the table plan in `tx`, on condition nobody changed it since it was read."""
+    item = {**keys.plain(keys.tables(tables.tournament_id)), **tables.to_item(), "queue": list(tables.queue)}
+    if previous_version is None:
+        tx.put("tables", MAIN, item, condition="attribute_not_exists(pk)")
+    else:
+        tx.put("tables", MAIN, item, condition="version = :seen", values={"seen": previous_version})
+
+
+def with_version(tables: TablesRecord, version: int) -> TablesRecord:
+    return replace(tables, version=version)
+
+
+def codes_in_order(records: Iterable[FixtureRecord]) -> list[str]:
+    return [r.code for r in sorted(records, key=lambda r: (r.draw, r.round, r.board, r.code))]

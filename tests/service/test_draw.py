@@ -1,0 +1,90 @@
+"""Draws through the API (R4.2, R5.1-R5.7): the field, the pairings, the seed, the tables."""
+
+from __future__ import annotations
+
+from tavla.rules.day import DrawInputs, compute_draw, digest
+from tests.service.conftest import Api
+from tests.service.day_helpers import checked_in_field, draw
+from tests.service.helpers import ORGANISER, create_player, register
+
+
+def test_first_draw_pairs_the_checked_in_field_and_seats_every_match(api: Api) -> None:
+    """R4.2, R5.3: 8 checked-in players, single elimination: 4 first-round matches on tables 1-4."""
+    tournament_id, ids = checked_in_field(api, 8)
+    reply = draw(api, tournament_id)
+    assert reply.status == 201, reply.body
+    body = reply.body
+    first = [m for m in body["pairings"] if m["round"] == 1]
+    assert len(first) == 4 and len(body["pairings"]) == 7
+    assert sorted(m["table"] for m in first) == [1, 2, 3, 4]
+    assert {m["state"] for m in first} == {"called"}
+    assert sorted(p for m in first for p in (m["home"]["tavla_id"], m["away"]["tavla_id"])) == sorted(ids)
+    later = [m for m in body["pairings"] if m["round"] > 1]
+    assert {m["state"] for m in later} == {"waiting"}
+    assert later[0]["home_from"].startswith("winner of main.R1.")
+
+
+def test_a_published_draw_recomputes_from_its_inputs_and_seed(api: Api) -> None:
+    """R5.1: the round's public inputs hash to its digest and give the same pairings again."""
+    tournament_id, _ = checked_in_field(api, 6, format="swiss", swiss_rounds=3)
+    assert draw(api, tournament_id).status == 201
+    public = api.call(
+        "GET",
+        "/tournaments/{tournament_id}/rounds/{number}",
+        params={"tournament_id": tournament_id, "number": "1"},
+    )
+    assert public.status == 200, public.body
+    inputs = DrawInputs.model_validate(public.body["inputs"])
+    assert digest(inputs) == public.body["digest"]
+    again = compute_draw(inputs, public.body["seed"])
+    assert [f.code for f in again.fixtures] == [m["code"] for m in public.body["pairings"]]
+    assert [(f.home.player, f.away.player) for f in again.fixtures] == [
+        (m["home"]["tavla_id"], (m["away"] or {}).get("tavla_id")) for m in public.body["pairings"]
+    ]
+
+
+def test_players_not_checked_in_are_not_in_the_draw_and_check_in_closes(api: Api) -> None:
+    """R4.2, R4.3: an absent player loses the place; after the draw check-in is closed."""
+    tournament_id, ids = checked_in_field(api, 4)
+    late = create_player(api, "late-1")
+    assert register(api, tournament_id, "late-1").status in (201,)
+    assert draw(api, tournament_id).status == 201
+    round_ = api.call(
+        "GET",
+        "/tournaments/{tournament_id}/rounds/{number}",
+        params={"tournament_id": tournament_id, "number": "1"},
+    ).body
+    field = [e["player_id"] for e in round_["inputs"]["field"]]
+    assert late not in field and sorted(field) == sorted(ids)
+    reply = api.call(
+        "POST",
+        "/tournaments/{tournament_id}/checkins",
+        params={"tournament_id": tournament_id},
+        body={"tavla_id": late},
+        user=ORGANISER,
+    )
+    assert reply.status == 409 and reply.body["error"]["code"] == "checkin_closed"
+
+
+def test_swiss_next_round_waits_for_results_and_elimination_is_drawn_once(api: Api) -> None:
+    """R5.5: 409 round_in_progress while results are pending; R5.3: nothing more to draw."""
+    swiss, _ = checked_in_field(api, 4, format="swiss", swiss_rounds=2)
+    assert draw(api, swiss).status == 201
+    again = draw(api, swiss)
+    assert again.status == 409 and again.body["error"]["code"] == "round_in_progress"
+
+
+def test_only_its_organiser_draws(api: Api) -> None:
+    tournament_id, _ = checked_in_field(api, 4)
+    create_player(api, "stranger")
+    reply = draw(api, tournament_id, user="stranger")
+    assert reply.status == 403
+    assert api.call(
+        "GET", "/tournaments/{tournament_id}/rounds", params={"tournament_id": tournament_id}
+    ).body == {"rounds": []}
+
+
+def test_a_draw_needs_two_checked_in_players(api: Api) -> None:
+    tournament_id, _ = checked_in_field(api, 1)
+    reply = draw(api, tournament_id)
+    assert reply.status == 409 and reply.body["error"]["code"] == "not_enough_players"
