@@ -196,3 +196,15 @@ class RoundNotFound(NotFound):
 
 class MatchNotFound(NotFound):
     code = "match_not_found"
+
+
+class StaleMatch(Conflict):
+    """The match changed since it was read (another write landed first): reload and retry."""
+
+    code = "stale_version"
+
+
+class ResultLocked(Conflict):
+    """A match that depends on this result has started: it no longer changes (R9.4)."""
+
+    code = "result_locked"

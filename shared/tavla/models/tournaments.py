@@ -143,6 +143,9 @@ class TournamentSettings(StrictModel):
     clock: ClockSettings | None = None
     lives: int | None = Field(default=None, ge=1, le=10)
     swiss_rounds: int | None = Field(default=None, ge=1, le=20)
+    tables: int | None = Field(
+        default=None, ge=1, le=2048, description="the venue's tables; unset: one for every two players"
+    )
     seeding: SeedingMode = "rating"
     club_protection: bool = True
     level: Level = "local"
@@ -194,6 +197,7 @@ class TournamentUpdate(StrictModel):
     clock: ClockSettings | None = None
     lives: int | None = Field(default=None, ge=1, le=10)
     swiss_rounds: int | None = Field(default=None, ge=1, le=20)
+    tables: int | None = Field(default=None, ge=1, le=2048)
     seeding: SeedingMode | None = None
     club_protection: bool | None = None
     level: Level | None = None

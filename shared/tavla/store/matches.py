@@ -1,0 +1,91 @@
+"""Matches (R6-R9): one match read with what authorizes it, written by optimistic version.
+
+A match is written whole, on condition that its version is the one read: of two players
+recording the same game at once, one write lands and the other gets `StaleMatch` (409).
+A change that moves the bracket on (`settle`) writes every match it touches, the table plan
+and the audit records in one transaction, each on its own version.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from tavla.errors import StaleMatch
+from tavla.store import audit, keys
+from tavla.store.draws import fixture_from_item, fixture_item, put_tables
+from tavla.store.dynamo import batch_get
+from tavla.store.records import AuditRecord, FixtureRecord, TablesRecord, TournamentRecord
+from tavla.store.schema import MAIN
+from tavla.store.transactions import Cancelled, Transaction
+
+
+@dataclass(frozen=True)
+class MatchSnapshot:
+    """A match, its tournament, and the caller's Tavla ID (by sub): one BatchGetItem."""
+
+    tournament: TournamentRecord | None
+    match: FixtureRecord | None
+    tavla_id: str | None = None
+
+
+def snapshot(tournament_id: str, code: str, sub: str | None = None) -> MatchSnapshot:
+    wanted = [keys.tournament(tournament_id), keys.match(tournament_id, code)]
+    if sub is not None:
+        wanted.append(keys.identity(sub))
+    found = batch_get(MAIN, wanted, consistent=True)
+    by_sk = {i["sk"]: i for i in found}
+    meta, identity = by_sk.get("META"), by_sk.get("IDENTITY")
+    item = by_sk.get(keys.match(tournament_id, code)["sk"]["S"])
+    tournament = TournamentRecord.from_item(meta) if meta else None
+    match = fixture_from_item(item) if item else None
+    if match is not None and tournament is not None and match.draw > tournament.draws:
+        match = None  # written by a draw not published yet: nobody sees it
+    return MatchSnapshot(tournament, match, str(identity["tavla_id"]) if identity else None)
+
+
+def _put(tx: Transaction, name: str, record: FixtureRecord, seen: int) -> None:
+    tx.put(
+        name,
+        MAIN,
+        fixture_item(replace(record, version=seen + 1)),
+        condition="version = :seen",
+        values={"seen": seen},
+    )
+
+
+def save(record: FixtureRecord, seen: int, changes: Sequence[AuditRecord] = ()) -> FixtureRecord:
+    """Write the match as changed, on condition nobody wrote it since version `seen` was read."""
+    tx = Transaction()
+    _put(tx, "match", record, seen)
+    for change in changes:
+        audit.record(tx, record.tournament_id, change)
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        if cancelled.failed("match"):
+            raise StaleMatch("The match changed meanwhile: reload it and try again.") from cancelled
+        raise
+    return replace(record, version=seen + 1)
+
+
+def settle(
+    tournament_id: str,
+    changed: Sequence[tuple[FixtureRecord, int]],
+    tables: tuple[TablesRecord, int | None] | None,
+    changes: Sequence[AuditRecord],
+) -> None:
+    """Write matches (each on the version it was read at), the table plan and audit records at once."""
+    tx = Transaction()
+    for i, (record, seen) in enumerate(changed):
+        _put(tx, f"match {i}", record, seen)
+    if tables is not None:
+        put_tables(tx, tables[0], tables[1])
+    for change in changes:
+        audit.record(tx, tournament_id, change)
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        if cancelled.any_failed:
+            raise StaleMatch("The day changed meanwhile: reload and try again.") from cancelled
+        raise
