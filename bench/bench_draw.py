@@ -16,6 +16,7 @@ import os
 import tempfile
 import time
 from dataclasses import replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -24,10 +25,15 @@ ORGANISER = "bench-organiser"
 SECONDS_TARGET = 2.0
 
 
-def _call(method: str, template: str, user: str, groups: tuple[str, ...] = (), **request: Any) -> Any:
+@cache
+def _api() -> Any:
     from tests.service.conftest import Api
 
-    reply = Api().call(method, template, user=user, groups=groups, **request)
+    return Api()
+
+
+def _call(method: str, template: str, user: str, groups: tuple[str, ...] = (), **request: Any) -> Any:
+    reply = _api().call(method, template, user=user, groups=groups, **request)
     if reply.status >= 300:
         raise RuntimeError(f"{method} {template}: {reply.status} {reply.body}")
     return reply.body
@@ -91,9 +97,7 @@ def _counted(action: Any) -> tuple[Any, int, float]:
 
 
 def _draw_in_process(tid: str) -> Any:
-    from tests.service.conftest import Api
-
-    return Api().call(
+    return _api().call(
         "POST", "/tournaments/{tournament_id}/rounds", params={"tournament_id": tid}, user=ORGANISER
     )
 

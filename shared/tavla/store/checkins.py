@@ -22,8 +22,8 @@ def check_in(
     """Mark the player present; `referee` is the Tavla ID of who checked them in, if they have one.
 
     The player's rating, club and name go on the entry as they are now: the draw seeds by
-    them (R5.1, R5.2) and the board shows them, without reading every profile again. Returns False when they were already
-    checked in.
+    them (R5.1, R5.2) and the board shows them, without reading every profile again.
+    Returns False when they were already checked in.
     """
     tavla_id = player.tavla_id
     tx = Transaction()
