@@ -9,6 +9,7 @@ a test can steer a day (e.g. into the reset final).
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -85,12 +86,19 @@ class TournamentDay:
             "away_points": length if winner == away else self.rng.randrange(length),
         }
         for player in (home, away):
-            reply = self.client.call(
-                "POST", f"/matches/{match['id']}/report", score, user=self.players[player]
-            )
+            reply = self._retried("POST", f"/matches/{match['id']}/report", score, self.players[player])
             assert reply.status == 200, reply.body
-        reply = self.client.call("POST", f"/matches/{match['id']}/confirm", user=self.referee)
+        reply = self._retried("POST", f"/matches/{match['id']}/confirm", None, self.referee)
         assert reply.status == 200, reply.body
+
+    def _retried(self, method: str, path: str, body: Any, user: str) -> Any:
+        """A phone's call: a 503 (busy venue) is retried after its Retry-After, as clients do."""
+        for _ in range(5):
+            reply = self.client.call(method, path, body, user=user)
+            if reply.status != 503:
+                return reply
+            time.sleep(1.0)  # the Retry-After the API sends with a 503
+        return reply
 
     def run(self, pick: Pick | None = None) -> None:
         """Draw when a draw is due; play what is called; until nothing is left to draw or play."""
