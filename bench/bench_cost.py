@@ -37,13 +37,18 @@ GB = 1024**3
 
 @dataclass(frozen=True)
 class Prices:
-    cloudfront_per_10k_requests: float = 0.0100
-    cloudfront_transfer_per_gb: float = 0.085
-    http_api_per_million: float = 1.00
+    """USD, AWS list prices as of 2026 (see the module's docstring for which region and tier)."""
+
+    cloudfront_per_10k_requests: float = 0.0100  # HTTPS, Europe
+    cloudfront_transfer_per_gb: float = 0.085  # to the internet, Europe, first 10 TB
+
+    http_api_per_million: float = 1.00  # first 300 million a month
+    api_transfer_per_gb: float = 0.09  # API Gateway to the internet, first 10 TB
+
     lambda_per_million: float = 0.20
-    lambda_per_gb_second: float = 0.0000166667
-    dynamodb_per_million_rru: float = 0.25
-    api_transfer_per_gb: float = 0.09
+    lambda_per_gb_second: float = 0.0000166667  # x86; arm64 is 20 % less
+
+    dynamodb_per_million_rru: float = 0.25  # on-demand reads
 
 
 LIST_PRICES = Prices()

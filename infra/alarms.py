@@ -25,11 +25,7 @@ PERIOD = Duration.minutes(5)  # SQS publishes its metrics every five minutes
 
 class Alarms(Construct):
     def __init__(
-        self,
-        scope: Construct,
-        construct_id: str,
-        lambdas: Lambdas,
-        dead_letters: sqs.IQueue,
+        self, scope: Construct, construct_id: str, *, lambdas: Lambdas, dead_letters: sqs.IQueue
     ) -> None:
         super().__init__(scope, construct_id)
         key = kms.Key(

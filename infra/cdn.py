@@ -166,27 +166,24 @@ class Cdn(Construct):
         for behavior in self.behaviors:
             if behavior.kind == "private":
                 additional[behavior.pattern] = passthrough
-            elif behavior.kind == "public":
-                additional[behavior.pattern] = cloudfront.BehaviorOptions(
-                    origin=origin,
-                    viewer_protocol_policy=cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-                    allowed_methods=cloudfront.AllowedMethods.ALLOW_GET_HEAD,
-                    cached_methods=cloudfront.CachedMethods.CACHE_GET_HEAD,
-                    cache_policy=self.public_cache,
-                    response_headers_policy=cloudfront.ResponseHeadersPolicy.CORS_ALLOW_ALL_ORIGINS,
-                    compress=True,
-                )
-            else:
-                additional[behavior.pattern] = cloudfront.BehaviorOptions(
-                    origin=origin,
-                    viewer_protocol_policy=cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-                    allowed_methods=cloudfront.AllowedMethods.ALLOW_ALL,
-                    cached_methods=cloudfront.CachedMethods.CACHE_GET_HEAD,
-                    cache_policy=self.shared_cache,
-                    origin_request_policy=cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
-                    response_headers_policy=cloudfront.ResponseHeadersPolicy.CORS_ALLOW_ALL_ORIGINS,
-                    compress=True,
-                )
+                continue
+            shared = behavior.kind == "shared"  # writes share the path: every method, every header
+            additional[behavior.pattern] = cloudfront.BehaviorOptions(
+                origin=origin,
+                viewer_protocol_policy=cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+                allowed_methods=(
+                    cloudfront.AllowedMethods.ALLOW_ALL
+                    if shared
+                    else cloudfront.AllowedMethods.ALLOW_GET_HEAD
+                ),
+                cached_methods=cloudfront.CachedMethods.CACHE_GET_HEAD,
+                cache_policy=self.shared_cache if shared else self.public_cache,
+                origin_request_policy=(
+                    cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER if shared else None
+                ),
+                response_headers_policy=cloudfront.ResponseHeadersPolicy.CORS_ALLOW_ALL_ORIGINS,
+                compress=True,
+            )
         self.distribution = cloudfront.Distribution(
             self,
             "Distribution",

@@ -37,7 +37,7 @@ class TavlaStack(Stack):
         self.auth = Auth(self, "Auth")
         self.api = Api(self, "Api", self.lambdas, self.auth)
         self.cdn = Cdn(self, "Cdn", functions, self.api.http_api.api_id)
-        self.alarms = Alarms(self, "Alarms", self.lambdas, self.events.dead_letters)
+        self.alarms = Alarms(self, "Alarms", lambdas=self.lambdas, dead_letters=self.events.dead_letters)
 
         CfnOutput(self, "ApiUrl", value=self.api.url)
         CfnOutput(self, "UserPoolId", value=self.auth.user_pool.user_pool_id)
