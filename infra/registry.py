@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from tavla.events import EVENT_SOURCE, REGISTRATION_PROMOTED
+from tavla.schedules import arn_env_var
 from tavla.store.schema import CONTACTS, IDEMPOTENCY, MAIN, TABLES, TableSpec
 
 Access = Literal["read", "read_write"]
@@ -60,7 +61,7 @@ class Function:
     @property
     def arn_env_var(self) -> str:
         """The variable that tells a scheduling function this one's ARN: NOSHOW_FUNCTION_ARN."""
-        return f"{self.name.upper()}_FUNCTION_ARN"
+        return arn_env_var(self.name)
 
     def table_specs(self) -> list[tuple[TableSpec, Access]]:
         specs = {t.name: t for t in TABLES}

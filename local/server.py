@@ -4,7 +4,8 @@ Requests are served concurrently, one thread each; the handlers themselves run i
 Lambda environments (`local.lambdas`). Local-only routes: `POST /dev/token` (mint a JWT),
 `POST /dev/tick` (fire due schedules), `POST /dev/clock` (advance the platform's clock, then
 tick and deliver), `POST /dev/drain` (deliver pending bus events), `GET /dev/sms` (what SNS
-sent), `GET /docs` (Swagger UI from node_modules) and the JWKS of the local token issuer.
+sent), `GET /dev/dead-letters` (schedules and events parked after their retries), `GET /docs`
+(Swagger UI from node_modules) and the JWKS of the local token issuer.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from tavla.http import parse_json
 log = logging.getLogger("local.server")
 MAX_CLOCK_ADVANCE = timedelta(days=3653)
 DOCS_PAGE = Path(__file__).with_name("docs.html")
+BODILESS = (204, 304)  # answered with neither a body nor a Content-Length
 
 
 @dataclass
@@ -70,6 +72,9 @@ class Gateway:
             ("POST", "/dev/clock"): self._clock,
             ("POST", "/dev/drain"): lambda _: _json(200, {"delivered": platform.bus.drain()}),
             ("GET", "/dev/sms"): lambda _: _json(200, {"messages": aws.sms_messages()}),
+            ("GET", "/dev/dead-letters"): lambda _: _json(
+                200, {"parked": platform.scheduler.dead_letters.list()}
+            ),
             ("GET", "/.well-known/jwks.json"): lambda _: _json(200, platform.authority.jwks()),
             ("GET", "/docs"): lambda _: self._file(DOCS_PAGE),
             ("GET", "/"): lambda _: HttpResponse(302, [("location", "/docs")], b""),
@@ -174,9 +179,11 @@ class _RequestHandler(BaseHTTPRequestHandler):
         for name, value in response.headers:
             if name.lower() not in ("content-length", "connection", "transfer-encoding"):
                 self.send_header(name, value)
-        self.send_header("content-length", str(len(response.body)))
+        bodiless = response.status in BODILESS
+        if not bodiless:  # a 304's Content-Length would have to be the 200's (RFC 9110 8.6)
+            self.send_header("content-length", str(len(response.body)))
         self.end_headers()
-        if self.command != "HEAD":
+        if self.command != "HEAD" and not bodiless:
             self.wfile.write(response.body)
         log.info(
             "%s %s %d %.0f ms", self.command, self.path, response.status, (time.monotonic() - started) * 1000

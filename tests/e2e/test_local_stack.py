@@ -14,7 +14,15 @@ import requests
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from local.auth import AUDIENCE, ISSUER, Authority
-from local.env import EVENT_BUS, REGION, SCHEDULER_GROUP, SCHEDULER_ROLE_ARN, function_arn
+from local.env import (
+    EVENT_BUS,
+    REGION,
+    SCHEDULER_GROUP,
+    SCHEDULER_ROLE_ARN,
+    function_arn,
+    handler_environment,
+)
+from tavla import schedules
 
 pytestmark = pytest.mark.e2e
 
@@ -49,6 +57,32 @@ def test_openapi_document_is_served_through_its_function(stack):
     document = response.json()
     assert document["openapi"].startswith("3.")
     assert "/tournaments/{tournament_id}/registrations" in document["paths"]
+
+
+def test_a_phone_with_the_current_copy_of_a_public_page_gets_a_bodiless_304(stack):
+    """Issue 7, section 6: If-None-Match reaches the function and its 304 reaches the phone."""
+    organiser = stack.headers(f"org-{uuid.uuid4().hex[:8]}", ["organisers"])
+    body = {
+        "name": "Cache Cup",
+        "venue": "Kafeneio",
+        "city": "Patras",
+        "starts_at": (datetime.now().astimezone() + timedelta(days=10)).isoformat(),
+        "registration_closes_at": (datetime.now().astimezone() + timedelta(days=9)).isoformat(),
+        "capacity": 8,
+        "entry_fee": {"amount": 1000, "currency": "EUR"},
+        "format": "single_elimination",
+    }
+    created = requests.post(f"{stack.url}/tournaments", json=body, headers=organiser, timeout=30)
+    assert created.status_code == 201, created.text
+    page = f"{stack.url}/tournaments/{created.json()['id']}"
+    phone = requests.Session()  # one kept-alive connection, as a phone polls
+    first = phone.get(page, timeout=30)
+    assert first.status_code == 200 and first.headers["cache-control"] == "public, max-age=5"
+    again = phone.get(page, headers={"If-None-Match": first.headers["etag"]}, timeout=30)
+    assert again.status_code == 304 and again.content == b""
+    assert again.headers["etag"] == first.headers["etag"] and "content-length" not in again.headers
+    after = phone.get(page, timeout=30)  # the connection still works after a bodiless answer
+    assert after.status_code == 200 and after.json() == first.json()
 
 
 def test_docs_serve_swagger_ui_from_node_modules(stack):
@@ -204,6 +238,60 @@ def test_one_time_schedule_fires_when_the_clock_reaches_it(stack):
     assert any("Scheduled Cup" in n["message"] for n in notifications(stack, user))
     with pytest.raises(scheduler.exceptions.ResourceNotFoundException):
         scheduler.get_schedule(Name=name, GroupName=SCHEDULER_GROUP)
+
+
+@pytest.fixture
+def as_a_handler(stack, monkeypatch):
+    """This process, with the environment the stack gives its handlers (to call tavla modules)."""
+    for name, value in handler_environment(
+        stack.endpoints["DynamoDB Local"], stack.endpoints["moto"]
+    ).items():
+        monkeypatch.setenv(name, value)
+    schedules._client.cache_clear()
+    yield
+    schedules._client.cache_clear()
+
+
+def _promoted(stack, tavla_id, tournament, time):
+    return {
+        "id": str(uuid.uuid4()),
+        "detail-type": "RegistrationPromoted",
+        "source": "tavla",
+        "time": time,
+        "detail": {"tavla_id": tavla_id, "tournament_id": "t-s", "tournament_name": tournament},
+    }
+
+
+def test_a_schedule_made_by_tavla_schedules_fires_by_the_platform_clock(stack, as_a_handler):
+    """Issue 7, section 2: a deadline scheduled through tavla.schedules fires locally once the
+    clock (/dev/clock) reaches it, once, and is gone afterwards."""
+    user = f"sched-{uuid.uuid4().hex[:8]}"
+    tavla_id = create_profile(stack, user, "Scheduled Player")
+    now = datetime.fromisoformat(stack.now())
+    name = schedules.schedule_name("e2e", uuid.uuid4().hex)
+    event = _promoted(stack, tavla_id, "Module Cup", now.isoformat())
+    schedules.create_once(name, now + timedelta(minutes=10), "notify", event)
+    schedules.create_once(name, now + timedelta(minutes=10), "notify", event)  # a retried caller
+    assert stack.advance(9 * 60)["fired"] == []
+    assert stack.advance(61)["fired"] == [name]
+    assert [n["message"] for n in notifications(stack, user) if "Module Cup" in n["message"]]
+    assert stack.advance(600)["fired"] == []
+    schedules.delete(name)  # already gone: fine
+
+
+def test_a_schedule_whose_target_keeps_failing_is_parked_in_view(stack, as_a_handler):
+    """Issue 7: retried, then parked where an operator sees it (GET /dev/dead-letters)."""
+    now = datetime.fromisoformat(stack.now())
+    name = schedules.schedule_name("e2e-failing", uuid.uuid4().hex)
+    event = _promoted(stack, "AAAAAAA", "Broken Cup", "not a time")
+    schedules.create_once(name, now + timedelta(seconds=30), "notify", event)
+    for _ in range(5):
+        stack.advance(31)
+    parked = requests.get(f"{stack.url}/dev/dead-letters", timeout=10).json()["parked"]
+    (entry,) = [p for p in parked if p["name"] == name]
+    assert entry["source"] == "schedule" and entry["function"] == "notify" and entry["attempts"] >= 2
+    assert entry["event"] == event
+    assert "DEAD LETTER" in stack.log()
 
 
 def test_data_and_tokens_survive_a_restart(fresh_stack_factory, tmp_path):
