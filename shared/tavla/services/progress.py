@@ -170,6 +170,9 @@ def settle(
         plan = _plan(view)
         done = [c for c, r in records.items() if r.state in OFF_TABLE or r.state == "waiting"]
         plan, calls_freed = release(plan, done)
+        for c in done:  # a match that gave its table up no longer shows one
+            if records[c].table is not None:
+                records[c] = replace(records[c], table=None)
         playable = [
             r.code
             for r in sorted(records.values(), key=lambda r: (r.draw, r.round, r.board, r.code))
