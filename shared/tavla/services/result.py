@@ -350,7 +350,7 @@ def report(caller: Caller, match_id: str, body: FinalScore, now: datetime) -> Ma
     _check_final(match, score)
     at_once = bool(tournament.settings.get("results_official_without_referee", False))
 
-    def declare(before: FixtureRecord, _day: progress.DayView) -> FixtureRecord:
+    def declare(before: FixtureRecord, _day: progress.DayView | None = None) -> FixtureRecord:
         _open(before, REPORTING, "declaring the final score")
         reports = {
             **before.reports,
@@ -397,6 +397,14 @@ def report(caller: Caller, match_id: str, body: FinalScore, now: datetime) -> Ma
             )
         ]
 
+    if _other(side) not in match.reports:
+        # the first report changes this match only: no need to read the whole day
+        first = declare(match)
+        try:
+            match_store.save(first, match.version, audit(match, first))
+            return view(match_id)
+        except StaleMatch:
+            pass  # the opponent reported at the same moment: settled below with both reports
     progress.settle(tournament_id, code, declare, audit, now)
     return view(match_id)
 
