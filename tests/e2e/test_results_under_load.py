@@ -54,6 +54,13 @@ def test_both_players_record_the_same_game_at_once(stack) -> None:
     assert next(r for r in replies if r.status == 409).error == "stale_version"
     after = client.call("GET", f"/matches/{match['id']}").body
     assert (after["score"], len(after["history"]), after["state"]) == ([1, 0], 1, "playing")
+    # both declare the same final score at the same moment: neither report is lost
+    final = {"home_points": match["length"], "away_points": 1}
+    path = f"/matches/{match['id']}/report"
+    reports = client.parallel([("POST", path, final, {"user": user[p]}) for p in (home, away)], workers=2)
+    assert [r.status for r in reports] == [200, 200], [r.body for r in reports]
+    after = client.call("GET", f"/matches/{match['id']}").body
+    assert (after["state"], after["reported"]) == ("finished", ["home", "away"])
     assert tid
 
 

@@ -37,7 +37,7 @@ from tavla.errors import (
     ResultMissing,
     StaleMatch,
 )
-from tavla.models.matches import FinalScore, MatchDetail, ScoreEntryView, ScoreUpdate
+from tavla.models.matches import FinalScore, GameEntry, MatchDetail, Resignation, ScoreEntryView, ScoreUpdate
 from tavla.rules.disputes import Score, settle_dispute
 from tavla.services import day, progress
 from tavla.services.access import player_actor, require_staff
@@ -206,29 +206,19 @@ def _entry(body: ScoreUpdate, match: FixtureRecord, now: datetime) -> dict[str, 
         return found
 
     at = now.isoformat()
-    if body.game is not None:
-        g = body.game
-        side(g.winner, "winner")
-        return {
-            "kind": "game",
-            "winner": g.winner,
-            "result": g.result,
-            "cube": g.cube,
-            "passed": g.passed,
-            "at": at,
-        }
-    if body.resignation is not None:
-        r = body.resignation
-        winner = _player_of(match, _other(side(r.player, "resigning player")))
-        return {
-            "kind": "game",
-            "winner": winner,
-            "result": r.result,
-            "cube": r.cube,
-            "passed": False,
-            "resigned": True,
-            "at": at,
-        }
+    if body.game is not None or body.resignation is not None:
+        # a resignation is a game the opponent wins (hbf 4.9, cnb 4.5)
+        played: GameEntry | Resignation
+        if body.game is not None:
+            side(body.game.winner, "winner")
+            winner, played, passed = body.game.winner, body.game, body.game.passed
+        else:
+            assert body.resignation is not None
+            played, passed = body.resignation, False
+            winner = _player_of(match, _other(side(body.resignation.player, "resigning player")))
+        game = {"kind": "game", "winner": winner, "result": played.result, "cube": played.cube}
+        resigned = {"resigned": True} if body.resignation is not None else {}
+        return {**game, "passed": passed, **resigned, "at": at}
     if body.penalty is not None:
         p = body.penalty
         scorer = _player_of(match, _other(side(p.player, "penalised player")))
@@ -360,7 +350,7 @@ def report(caller: Caller, match_id: str, body: FinalScore, now: datetime) -> Ma
     _check_final(match, score)
     at_once = bool(tournament.settings.get("results_official_without_referee", False))
 
-    def declare(before: FixtureRecord, _day: progress.DayView) -> FixtureRecord:
+    def declare(before: FixtureRecord, _day: progress.DayView | None = None) -> FixtureRecord:
         _open(before, REPORTING, "declaring the final score")
         reports = {
             **before.reports,
@@ -407,6 +397,14 @@ def report(caller: Caller, match_id: str, body: FinalScore, now: datetime) -> Ma
             )
         ]
 
+    if _other(side) not in match.reports:
+        # the first report changes this match only: no need to read the whole day
+        first = declare(match)
+        try:
+            match_store.save(first, match.version, audit(match, first))
+            return view(match_id)
+        except StaleMatch:
+            pass  # the opponent reported at the same moment: settled below with both reports
     progress.settle(tournament_id, code, declare, audit, now)
     return view(match_id)
 
