@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import boto3
 
 from infra.registry import EVENT_SOURCE, FUNCTIONS, PASS_KEY_SECRET
-from local.env import ACCOUNT, EVENT_BUS, REGION, SCHEDULER_GROUP, function_name
+from local.env import ACCOUNT, DEAD_LETTER_QUEUE, EVENT_BUS, REGION, SCHEDULER_GROUP, function_name
 
 if TYPE_CHECKING:
     from mypy_boto3_sqs import SQSClient
@@ -93,7 +93,7 @@ def queue_name(function: str) -> str:
 
 
 def provision(moto_url: str, data_dir: Path) -> dict[str, str]:
-    """Create the bus, its rules and queues, the scheduler group and the secret.
+    """Create the bus, its rules and queues, the scheduler group, the dead-letter queue and the secret.
 
     Returns the queue URL of each event-triggered function, by function name.
     """
@@ -112,6 +112,7 @@ def provision(moto_url: str, data_dir: Path) -> dict[str, str]:
         events.put_targets(Rule=rule, EventBusName=EVENT_BUS, Targets=[{"Id": "target", "Arn": queue_arn}])
         queues[function.name] = url
     client("scheduler", moto_url).create_schedule_group(Name=SCHEDULER_GROUP)
+    sqs.create_queue(QueueName=DEAD_LETTER_QUEUE)  # what schedules' DeadLetterConfig names
     client("secretsmanager", moto_url).create_secret(Name=PASS_KEY_SECRET, SecretString=pass_key(data_dir))
     return queues
 

@@ -3,8 +3,8 @@
 moto does the real part, matching each event against the rules the stack created from the
 registry (source and detail-types) and sending it to the rule's SQS queue. This thread
 drains those queues every 50 ms and invokes each function's handler with the EventBridge
-event, one event per invocation; a failing event is retried twice, then logged as a
-dead letter.
+event, one event per invocation; a failing event is retried twice, then parked in the
+local dead letters (`GET /dev/dead-letters`), as the rule's dead-letter queue would hold it.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import threading
 from typing import TYPE_CHECKING
 
 from local.aws import client
+from local.deadletters import DeadLetters
 from local.lambdas import Environments, HandlerError
 from local.periodic import Periodic
 
@@ -27,8 +28,15 @@ ATTEMPTS = 3
 
 
 class Bus:
-    def __init__(self, moto_url: str, queues: dict[str, str], environments: Environments) -> None:
+    def __init__(
+        self,
+        moto_url: str,
+        queues: dict[str, str],
+        environments: Environments,
+        dead_letters: DeadLetters | None = None,
+    ) -> None:
         self._sqs: SQSClient = client("sqs", moto_url)
+        self.dead_letters = dead_letters or DeadLetters()
         self._queues = queues  # function name -> queue URL
         self._environments = environments
         self._lock = threading.Lock()  # one delivery pass at a time (thread or drain)
@@ -55,12 +63,14 @@ class Bus:
         messages = self._sqs.receive_message(QueueUrl=queue_url, MaxNumberOfMessages=10).get("Messages", [])
         for message in messages:
             event = json.loads(message["Body"])
+            trace = ""
             for attempt in range(1, ATTEMPTS + 1):
                 try:
                     self._environments.invoke(function, event)
                     self.delivered += 1
                     break
                 except HandlerError as error:
+                    trace = error.trace
                     log.error(
                         "%s failed on %s (attempt %d):\n%s",
                         function,
@@ -69,8 +79,13 @@ class Bus:
                         error.trace,
                     )
             else:
-                log.error(
-                    "event %s dropped after %d attempts (dead letter): %s", event.get("id"), ATTEMPTS, event
+                self.dead_letters.park(
+                    source="bus",
+                    name=str(event.get("id")),
+                    function=function,
+                    attempts=ATTEMPTS,
+                    event=event,
+                    error=trace,
                 )
             self._sqs.delete_message(QueueUrl=queue_url, ReceiptHandle=message["ReceiptHandle"])
         return len(messages)

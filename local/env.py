@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from infra.registry import FUNCTIONS, PASS_KEY_SECRET
 from local.dynamodb import physical_name
+from tavla.schedules import DEAD_LETTER_ENV, GROUP_ENV, ROLE_ENV
 from tavla.store.schema import TABLES
 
 REGION = "eu-central-1"
@@ -15,6 +16,8 @@ ACCOUNT = "123456789012"
 EVENT_BUS = "tavla-local"
 SCHEDULER_GROUP = "tavla-local"
 SCHEDULER_ROLE_ARN = f"arn:aws:iam::{ACCOUNT}:role/tavla-local-scheduler"
+DEAD_LETTER_QUEUE = "tavla-local-dead-letters"
+DEAD_LETTER_QUEUE_ARN = f"arn:aws:sqs:{REGION}:{ACCOUNT}:{DEAD_LETTER_QUEUE}"
 
 
 def function_name(name: str) -> str:
@@ -40,8 +43,9 @@ def handler_environment(dynamodb_url: str, moto_url: str) -> dict[str, str]:
         "AWS_ENDPOINT_URL_SNS": moto_url,
         "AWS_ENDPOINT_URL_SECRETS_MANAGER": moto_url,
         "EVENT_BUS_NAME": EVENT_BUS,
-        "SCHEDULER_GROUP_NAME": SCHEDULER_GROUP,
-        "SCHEDULER_ROLE_ARN": SCHEDULER_ROLE_ARN,
+        GROUP_ENV: SCHEDULER_GROUP,
+        ROLE_ENV: SCHEDULER_ROLE_ARN,
+        DEAD_LETTER_ENV: DEAD_LETTER_QUEUE_ARN,
         "PASS_KEY_SECRET_ID": PASS_KEY_SECRET,
         "POWERTOOLS_SERVICE_NAME": "tavla",
         "POWERTOOLS_TRACE_DISABLED": "true",

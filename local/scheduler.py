@@ -3,8 +3,9 @@
 moto stores schedules but never fires them. This thread does, once a second (and on
 demand): a schedule `at(...)` that is due by `tavla.clock` invokes its target function
 with the schedule's Input as the event; afterwards it is deleted (ActionAfterCompletion
-DELETE) or left spent. A failing target is retried on the next ticks, then dropped with a
-loud log line, like Scheduler's retry policy ending in a dead-letter queue. A function with
+DELETE) or left spent. A failing target is retried on the next ticks, then parked in the
+local dead letters (`GET /dev/dead-letters`), like Scheduler's retry policy ending in the
+dead-letter queue its DeadLetterConfig names. A function with
 a `cron` in the registry gets EventBridge's "Scheduled Event" for every matching minute the
 clock passes (also when `/dev/clock` jumps ahead by days).
 """
@@ -22,6 +23,7 @@ from zoneinfo import ZoneInfo
 from infra.registry import FUNCTIONS
 from local.aws import client
 from local.cron import Trigger, parse_trigger
+from local.deadletters import DeadLetters
 from local.env import ACCOUNT, REGION, SCHEDULER_GROUP, function_arn, function_name
 from local.lambdas import Environments, HandlerError
 from local.periodic import Periodic
@@ -40,9 +42,16 @@ def due_time(expression: str, timezone: str | None) -> datetime | None:
 
 
 class Scheduler:
-    def __init__(self, moto_url: str, environments: Environments, interval: float = 1.0) -> None:
+    def __init__(
+        self,
+        moto_url: str,
+        environments: Environments,
+        interval: float = 1.0,
+        dead_letters: DeadLetters | None = None,
+    ) -> None:
         self._client = client("scheduler", moto_url)
         self._environments = environments
+        self.dead_letters = dead_letters or DeadLetters()
         self._interval = interval
         self._targets = {function_arn(f.name): f.name for f in FUNCTIONS}
         self._attempts: dict[str, int] = {}
@@ -121,7 +130,16 @@ class Scheduler:
             self._attempts[name] = attempts
             log.error("schedule %s: %s failed (attempt %d):\n%s", name, function, attempts, error.trace)
             if attempts >= MAX_ATTEMPTS:
-                log.error("schedule %s dropped after %d attempts (dead letter)", name, attempts)
+                if not target.get("DeadLetterConfig"):
+                    log.error("schedule %s has no DeadLetterConfig: in the cloud it would be lost", name)
+                self.dead_letters.park(
+                    source="schedule",
+                    name=name,
+                    function=function,
+                    attempts=attempts,
+                    event=event,
+                    error=error.trace,
+                )
                 self._finish(schedule)
             return False
         self._finish(schedule)

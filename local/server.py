@@ -4,7 +4,8 @@ Requests are served concurrently, one thread each; the handlers themselves run i
 Lambda environments (`local.lambdas`). Local-only routes: `POST /dev/token` (mint a JWT),
 `POST /dev/tick` (fire due schedules), `POST /dev/clock` (advance the platform's clock, then
 tick and deliver), `POST /dev/drain` (deliver pending bus events), `GET /dev/sms` (what SNS
-sent), `GET /docs` (Swagger UI from node_modules) and the JWKS of the local token issuer.
+sent), `GET /dev/dead-letters` (schedules and events parked after their retries), `GET /docs`
+(Swagger UI from node_modules) and the JWKS of the local token issuer.
 """
 
 from __future__ import annotations
@@ -70,6 +71,9 @@ class Gateway:
             ("POST", "/dev/clock"): self._clock,
             ("POST", "/dev/drain"): lambda _: _json(200, {"delivered": platform.bus.drain()}),
             ("GET", "/dev/sms"): lambda _: _json(200, {"messages": aws.sms_messages()}),
+            ("GET", "/dev/dead-letters"): lambda _: _json(
+                200, {"parked": platform.scheduler.dead_letters.list()}
+            ),
             ("GET", "/.well-known/jwks.json"): lambda _: _json(200, platform.authority.jwks()),
             ("GET", "/docs"): lambda _: self._file(DOCS_PAGE),
             ("GET", "/"): lambda _: HttpResponse(302, [("location", "/docs")], b""),

@@ -85,6 +85,7 @@ def start(
     from local.apigw import RouteTable
     from local.auth import Authority
     from local.bus import Bus
+    from local.deadletters import DeadLetters
     from local.lambdas import Environments
     from local.scheduler import Scheduler
     from local.server import Gateway, LocalServer, Platform
@@ -101,8 +102,9 @@ def start(
     log.info("DynamoDB Local up with its tables after %.1f s", time.monotonic() - started)
     queues = aws.provision(moto.url, data_dir)
     routes = RouteTable.from_registry()
-    scheduler = Scheduler(moto.url, environments)
-    bus = Bus(moto.url, queues, environments)
+    dead_letters = DeadLetters()
+    scheduler = Scheduler(moto.url, environments, dead_letters=dead_letters)
+    bus = Bus(moto.url, queues, environments, dead_letters=dead_letters)
     platform = Platform(routes, Authority(data_dir), environments, scheduler, bus)
     try:
         server = LocalServer(args.port, Gateway(platform))

@@ -14,7 +14,15 @@ import requests
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from local.auth import AUDIENCE, ISSUER, Authority
-from local.env import EVENT_BUS, REGION, SCHEDULER_GROUP, SCHEDULER_ROLE_ARN, function_arn
+from local.env import (
+    EVENT_BUS,
+    REGION,
+    SCHEDULER_GROUP,
+    SCHEDULER_ROLE_ARN,
+    function_arn,
+    handler_environment,
+)
+from tavla import schedules
 
 pytestmark = pytest.mark.e2e
 
@@ -204,6 +212,60 @@ def test_one_time_schedule_fires_when_the_clock_reaches_it(stack):
     assert any("Scheduled Cup" in n["message"] for n in notifications(stack, user))
     with pytest.raises(scheduler.exceptions.ResourceNotFoundException):
         scheduler.get_schedule(Name=name, GroupName=SCHEDULER_GROUP)
+
+
+@pytest.fixture
+def as_a_handler(stack, monkeypatch):
+    """This process, with the environment the stack gives its handlers (to call tavla modules)."""
+    for name, value in handler_environment(
+        stack.endpoints["DynamoDB Local"], stack.endpoints["moto"]
+    ).items():
+        monkeypatch.setenv(name, value)
+    schedules._client.cache_clear()
+    yield
+    schedules._client.cache_clear()
+
+
+def _promoted(stack, tavla_id, tournament, time):
+    return {
+        "id": str(uuid.uuid4()),
+        "detail-type": "RegistrationPromoted",
+        "source": "tavla",
+        "time": time,
+        "detail": {"tavla_id": tavla_id, "tournament_id": "t-s", "tournament_name": tournament},
+    }
+
+
+def test_a_schedule_made_by_tavla_schedules_fires_by_the_platform_clock(stack, as_a_handler):
+    """Issue 7, section 2: a deadline scheduled through tavla.schedules fires locally once the
+    clock (/dev/clock) reaches it, once, and is gone afterwards."""
+    user = f"sched-{uuid.uuid4().hex[:8]}"
+    tavla_id = create_profile(stack, user, "Scheduled Player")
+    now = datetime.fromisoformat(stack.now())
+    name = schedules.schedule_name("e2e", uuid.uuid4().hex)
+    event = _promoted(stack, tavla_id, "Module Cup", now.isoformat())
+    schedules.create_once(name, now + timedelta(minutes=10), "notify", event)
+    schedules.create_once(name, now + timedelta(minutes=10), "notify", event)  # a retried caller
+    assert stack.advance(9 * 60)["fired"] == []
+    assert stack.advance(61)["fired"] == [name]
+    assert [n["message"] for n in notifications(stack, user) if "Module Cup" in n["message"]]
+    assert stack.advance(600)["fired"] == []
+    schedules.delete(name)  # already gone: fine
+
+
+def test_a_schedule_whose_target_keeps_failing_is_parked_in_view(stack, as_a_handler):
+    """Issue 7: retried, then parked where an operator sees it (GET /dev/dead-letters)."""
+    now = datetime.fromisoformat(stack.now())
+    name = schedules.schedule_name("e2e-failing", uuid.uuid4().hex)
+    event = _promoted(stack, "AAAAAAA", "Broken Cup", "not a time")
+    schedules.create_once(name, now + timedelta(seconds=30), "notify", event)
+    for _ in range(5):
+        stack.advance(31)
+    parked = requests.get(f"{stack.url}/dev/dead-letters", timeout=10).json()["parked"]
+    (entry,) = [p for p in parked if p["name"] == name]
+    assert entry["source"] == "schedule" and entry["function"] == "notify" and entry["attempts"] >= 2
+    assert entry["event"] == event
+    assert "DEAD LETTER" in stack.log()
 
 
 def test_data_and_tokens_survive_a_restart(fresh_stack_factory, tmp_path):

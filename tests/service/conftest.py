@@ -19,11 +19,19 @@ import pytest
 from moto import mock_aws
 
 from infra.registry import FUNCTIONS, Function
-from tavla import clock
+from tavla import clock, schedules
 from tavla.store.schema import TABLES, create_table_args
 
 PASS_KEY = "test-pass-signing-key"
 REGION = "eu-central-1"
+ACCOUNT = "123456789012"
+SCHEDULER_GROUP = "tavla-test"
+SCHEDULER_ROLE_ARN = f"arn:aws:iam::{ACCOUNT}:role/tavla-test-scheduler"
+DEAD_LETTER_QUEUE_ARN = f"arn:aws:sqs:{REGION}:{ACCOUNT}:tavla-test-dead-letters"
+
+
+def function_arn(name: str) -> str:
+    return f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:tavla-test-{name}"
 
 
 @contextmanager
@@ -38,7 +46,11 @@ def mocked_aws(setenv: Callable[[str, str], None]) -> Iterator[None]:
         "POWERTOOLS_METRICS_NAMESPACE": "Tavla",
         "EVENT_BUS_NAME": "tavla-test-bus",
         "PASS_KEY_SECRET_ID": "tavla-test-pass-key",
+        schedules.GROUP_ENV: SCHEDULER_GROUP,
+        schedules.ROLE_ENV: SCHEDULER_ROLE_ARN,
+        schedules.DEAD_LETTER_ENV: DEAD_LETTER_QUEUE_ARN,
         **{spec.env_var: f"tavla-test-{spec.name}" for spec in TABLES},
+        **{f.arn_env_var: function_arn(f.name) for f in FUNCTIONS},
     }.items():
         setenv(name, value)
     with mock_aws():
@@ -48,6 +60,7 @@ def mocked_aws(setenv: Callable[[str, str], None]) -> Iterator[None]:
             dynamodb.create_table(**create_table_args(spec, f"tavla-test-{spec.name}"))
         boto3.client("events").create_event_bus(Name="tavla-test-bus")
         boto3.client("secretsmanager").create_secret(Name="tavla-test-pass-key", SecretString=PASS_KEY)
+        boto3.client("scheduler").create_schedule_group(Name=SCHEDULER_GROUP)
         yield
         reset_clients()
 
@@ -63,12 +76,13 @@ def reset_clients() -> None:
     """Forget cached AWS clients and parameters, as a new execution environment would."""
     from aws_lambda_powertools.utilities import parameters
 
-    from tavla import events
+    from tavla import events, schedules
     from tavla.services import notify
     from tavla.store import dynamo
 
     dynamo.client.cache_clear()
     events._client.cache_clear()
+    schedules._client.cache_clear()
     notify._sns.cache_clear()
     parameters.clear_caches()
 
@@ -90,6 +104,7 @@ class LambdaContext:
 class Reply:
     status: int
     body: Any
+    headers: dict[str, str] = field(default_factory=dict)
 
     @property
     def error(self) -> str:
@@ -166,7 +181,8 @@ class Api:
         module = importlib.import_module(function.module)
         response = module.handler(event, LambdaContext(function.name))
         text = response.get("body") or "null"
-        return Reply(response["statusCode"], json.loads(text))
+        headers = {str(k).lower(): str(v) for k, v in (response.get("headers") or {}).items()}
+        return Reply(response["statusCode"], json.loads(text), headers)
 
 
 @pytest.fixture(scope="session")

@@ -91,15 +91,21 @@ def test_a_kept_schedule_fires_once(fake_client):
     assert "kept" in fake_client.schedules and len(environments.calls) == 1
 
 
-def test_a_failing_target_is_retried_then_dropped(fake_client, caplog):
+def test_a_failing_target_is_retried_then_parked_in_view(fake_client, caplog):
+    """Issue 7: a forfeit that keeps failing is parked where an operator sees it, never lost."""
     environments = FakeEnvironments(fail=True)
     local_scheduler = Scheduler("http://unused", environments)  # type: ignore[arg-type]
     schedule(fake_client, "flaky", minutes_from_now=-1)
     for _ in range(MAX_ATTEMPTS):
+        assert local_scheduler.dead_letters.list() == []
         assert local_scheduler.tick() == []
     assert len(environments.calls) == MAX_ATTEMPTS
     assert fake_client.schedules == {}
-    assert "dead letter" in caplog.text
+    (parked,) = local_scheduler.dead_letters.list()
+    assert parked["source"] == "schedule" and parked["name"] == "flaky" and parked["function"] == "openapi"
+    assert parked["attempts"] == MAX_ATTEMPTS and parked["event"] == {"match_id": "flaky"}
+    assert parked["error"] == "Traceback: boom"
+    assert "DEAD LETTER" in caplog.text and "/dev/dead-letters" in caplog.text
 
 
 def test_a_schedule_for_an_unknown_function_is_dropped_loudly(fake_client, caplog):
