@@ -15,7 +15,7 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Literal
 
-from tavla.events import EVENT_SOURCE, REGISTRATION_PROMOTED
+from tavla.events import EVENT_SOURCE, MATCHES_CALLED, REGISTRATION_PROMOTED
 from tavla.store.schema import CONTACTS, IDEMPOTENCY, MAIN, TABLES, TableSpec
 
 Access = Literal["read", "read_write"]
@@ -132,6 +132,35 @@ FUNCTIONS: tuple[Function, ...] = (
         http=False,
         events=(REGISTRATION_PROMOTED,),
         sends_sms=True,
+    ),
+    # table call and no-show (R6)
+    Function(
+        name="presence",
+        module="functions.presence.handler",
+        description="At the table: presence and excuses, staff calling a match to its table",
+        tables={MAIN.name: "read_write"},
+        publishes_events=True,  # a (re-)call goes out as MatchesCalled
+        schedules=("noshow",),  # deletes a match's deadline once nobody is awaited
+    ),
+    Function(
+        name="tablecall",
+        module="functions.tablecall.handler",
+        description="Matches called -> their no-show deadline schedules",
+        tables={MAIN.name: "read"},
+        http=False,
+        events=(MATCHES_CALLED,),
+        schedules=("noshow",),
+    ),
+    Function(
+        name="noshow",
+        module="functions.noshow.handler",
+        description="A no-show deadline: penalty points or forfeit for absent players (R6.1, R7.6)",
+        tables={MAIN.name: "read_write"},
+        http=False,
+        scheduled=True,
+        publishes_events=True,  # a forfeit moves the day on: ResultConfirmed, MatchesCalled
+        timeout_seconds=29,
+        memory_mb=1024,
     ),
     Function(
         name="openapi",

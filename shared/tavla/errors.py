@@ -208,3 +208,34 @@ class ResultLocked(Conflict):
     """A match that depends on this result has started: it no longer changes (R9.4)."""
 
     code = "result_locked"
+
+
+# table call and no-show (R6)
+class MatchNotCalled(Conflict):
+    """The match is not at a table waiting for its players (queued, playing or decided)."""
+
+    code = "match_not_called"
+
+
+class NoFreeTable(Conflict):
+    """Every table is taken: the queued match is called as soon as one frees up (R6)."""
+
+    code = "no_free_table"
+
+
+class NotYourMatch(Forbidden):
+    """A player acts only for themself, on their own match."""
+
+    code = "not_your_match"
+
+
+class NotAPlayerOfMatch(Invalid):
+    """The Tavla ID named does not play this match."""
+
+    code = "not_a_player_of_match"
+
+
+class TooLateToArrive(Conflict):
+    """The no-show deadline has passed: only the referee can still mark the player present (R6.1)."""
+
+    code = "too_late"

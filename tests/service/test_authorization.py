@@ -77,6 +77,11 @@ PUT    /tournaments/{tournament_id}/placements/{tavla_id}       401  403   403  
 POST   /tournaments/{tournament_id}/rounds                      401  403   403  403  403  409  403  409
 GET    /tournaments/{tournament_id}/rounds                      200  200   200  200  200  200  200  200
 GET    /tournaments/{tournament_id}/rounds/{number}             200  200   200  200  200  200  200  200
+# table call and no-show (R6): `self` marks only themself; staff of D mark or excuse anyone in the match
+POST   /matches/{match_id}/presence                  self       401  200   403  200  403  200  403  200
+POST   /matches/{match_id}/presence                  opponent   401  403   403  200  403  200  403  200
+POST   /matches/{match_id}/presence                  excused    401  403   403  200  403  200  403  200
+POST   /matches/{match_id}/call                                 401  403   403  200  403  200  403  200
 """
 
 USERS: dict[str, tuple[str, tuple[str, ...]]] = {  # role -> (Cognito sub, groups)
@@ -299,6 +304,17 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     "GET /tournaments/{tournament_id}/rounds/{number}": lambda w: Request(
         {"tournament_id": w.drawn, "number": "1"}
     ),
+    # table call and no-show (R6)
+    "POST /matches/{match_id}/presence self": _on_match(
+        lambda w: {"tavla_id": w.tavla_ids["self"], "present": True}
+    ),
+    "POST /matches/{match_id}/presence opponent": _on_match(
+        lambda w: {"tavla_id": w.tavla_ids["opponent"], "present": True}
+    ),
+    "POST /matches/{match_id}/presence excused": _on_match(
+        lambda w: {"tavla_id": w.tavla_ids["opponent"], "excused": True}
+    ),
+    "POST /matches/{match_id}/call": _on_match(),
 }
 
 

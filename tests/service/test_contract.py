@@ -19,6 +19,8 @@ BODY_ROUTES = [
     ("POST", "/tournaments/{tournament_id}/registrations"),
     ("POST", "/tournaments/{tournament_id}/checkins"),
     ("PUT", "/tournaments/{tournament_id}/placements/{tavla_id}"),
+    # table call and no-show (R6)
+    ("POST", "/matches/{match_id}/presence"),
 ]
 # POST routes that take no body
 NO_BODY = {
@@ -26,6 +28,8 @@ NO_BODY = {
     ("POST", "/tournaments/{tournament_id}/registrations/{tavla_id}/approve"),
     ("POST", "/tournaments/{tournament_id}/registrations/{tavla_id}/refuse"),
     ("POST", "/tournaments/{tournament_id}/rounds"),
+    # table call and no-show (R6)
+    ("POST", "/matches/{match_id}/call"),
 }
 
 
