@@ -48,6 +48,7 @@ class Function:
     publishes_events: bool = False  # puts domain events on the bus
     schedules: tuple[str, ...] = ()  # names of functions it creates one-time schedules for
     sends_sms: bool = False
+    sends_email: bool = False  # SES, to players who chose e-mail (sender: context `email_from`)
     reads_pass_key: bool = False
     idempotent: bool = False  # uses the Powertools idempotency table
     timeout_seconds: int = 10
@@ -127,11 +128,12 @@ FUNCTIONS: tuple[Function, ...] = (
     Function(
         name="notify",
         module="functions.notify.handler",
-        description="Turns domain events into the in-app feed and SMS",
+        description="Turns domain events into the in-app feed, SMS and e-mail (table calls too)",
         tables={MAIN.name: "read_write", CONTACTS.name: "read"},
         http=False,
-        events=(REGISTRATION_PROMOTED,),
+        events=(REGISTRATION_PROMOTED, MATCHES_CALLED),
         sends_sms=True,
+        sends_email=True,
     ),
     # table call and no-show (R6)
     Function(
