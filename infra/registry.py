@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from tavla.events import EVENT_SOURCE, MATCHES_CALLED, REGISTRATION_PROMOTED
+from tavla.schedules import arn_env_var
 from tavla.store.schema import CONTACTS, IDEMPOTENCY, MAIN, TABLES, TableSpec
 
 Access = Literal["read", "read_write"]
@@ -61,7 +62,7 @@ class Function:
     @property
     def arn_env_var(self) -> str:
         """The variable that tells a scheduling function this one's ARN: NOSHOW_FUNCTION_ARN."""
-        return f"{self.name.upper()}_FUNCTION_ARN"
+        return arn_env_var(self.name)
 
     def table_specs(self) -> list[tuple[TableSpec, Access]]:
         specs = {t.name: t for t in TABLES}
@@ -124,6 +125,13 @@ FUNCTIONS: tuple[Function, ...] = (
         publishes_events=True,
         timeout_seconds=29,
         memory_mb=1024,
+    ),
+    Function(
+        name="result",
+        module="functions.result.handler",
+        description="Live score, declared and confirmed results; the public match",
+        tables={MAIN.name: "read_write"},
+        publishes_events=True,
     ),
     Function(
         name="notify",

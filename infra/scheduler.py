@@ -1,9 +1,10 @@
 """EventBridge Scheduler: the group that holds one-time schedules (no-show forfeits) and the
 role the Scheduler service assumes to invoke their targets.
 
-The invoke role may invoke exactly the functions marked `scheduled`; a function that
-`schedules` others may create and delete schedules in this group only, and pass this role
-only.
+The invoke role may invoke exactly the functions marked `scheduled`, and send what still
+fails after the schedule's retries to the dead-letter queue; a function that `schedules`
+others may create and delete schedules in this group only, and pass this role only. The
+variables it gets are the ones `tavla.schedules` reads.
 """
 
 from __future__ import annotations
@@ -11,10 +12,12 @@ from __future__ import annotations
 from aws_cdk import Stack
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_scheduler as scheduler
+from aws_cdk import aws_sqs as sqs
 from cdk_nag import NagSuppressions
 from constructs import Construct
 
 from infra.lambdas import Lambdas
+from tavla.schedules import DEAD_LETTER_ENV, GROUP_ENV, ROLE_ENV
 
 
 class Scheduling(Construct):
@@ -25,6 +28,7 @@ class Scheduling(Construct):
         scope: Construct,
         construct_id: str,
         lambdas: Lambdas,
+        dead_letters: sqs.IQueue,
     ) -> None:
         super().__init__(scope, construct_id)
         functions, by_name = lambdas.specs, lambdas.by_name
@@ -44,6 +48,7 @@ class Scheduling(Construct):
                 raise ValueError(
                     f"{spec.name} schedules {spec.schedules}, but only {targets} are `scheduled`"
                 )
+        dead_letters.grant_send_messages(self.invoke_role)
         scheduled = [by_name[name].function_arn for name in sorted(targets)]
         if scheduled:
             self.invoke_role.add_to_policy(
@@ -66,8 +71,9 @@ class Scheduling(Construct):
             function.add_to_role_policy(
                 iam.PolicyStatement(actions=["iam:PassRole"], resources=[self.invoke_role.role_arn])
             )
-            function.add_environment("SCHEDULER_GROUP_NAME", self.group.schedule_group_name)
-            function.add_environment("SCHEDULER_ROLE_ARN", self.invoke_role.role_arn)
+            function.add_environment(GROUP_ENV, self.group.schedule_group_name)
+            function.add_environment(ROLE_ENV, self.invoke_role.role_arn)
+            function.add_environment(DEAD_LETTER_ENV, dead_letters.queue_arn)
             for target in spec.schedules:
                 function.add_environment(specs[target].arn_env_var, by_name[target].function_arn)
             assert function.role is not None

@@ -43,6 +43,7 @@ from tavla.http import parse_json
 log = logging.getLogger("local.server")
 MAX_CLOCK_ADVANCE = timedelta(days=3653)
 DOCS_PAGE = Path(__file__).with_name("docs.html")
+BODILESS = (204, 304)  # answered with neither a body nor a Content-Length
 
 
 @dataclass
@@ -178,9 +179,11 @@ class _RequestHandler(BaseHTTPRequestHandler):
         for name, value in response.headers:
             if name.lower() not in ("content-length", "connection", "transfer-encoding"):
                 self.send_header(name, value)
-        self.send_header("content-length", str(len(response.body)))
+        bodiless = response.status in BODILESS
+        if not bodiless:  # a 304's Content-Length would have to be the 200's (RFC 9110 8.6)
+            self.send_header("content-length", str(len(response.body)))
         self.end_headers()
-        if self.command != "HEAD":
+        if self.command != "HEAD" and not bodiless:
             self.wfile.write(response.body)
         log.info(
             "%s %s %d %.0f ms", self.command, self.path, response.status, (time.monotonic() - started) * 1000

@@ -10,10 +10,10 @@ from tavla import clock
 from tavla.contract import errors
 from tavla.errors import (
     Busy,
-    MatchNotCalled,
     MatchNotFound,
+    MatchNotInPlay,
     NoFreeTable,
-    NotAPlayerOfMatch,
+    NotInMatch,
     NotStaff,
     NotYourMatch,
     StaleMatch,
@@ -34,7 +34,7 @@ MatchId = Annotated[str, Path(max_length=160)]
     security=SIGNED_IN,
     tags=["matches"],
     responses=errors(
-        MatchNotFound, NotStaff, NotYourMatch, NotAPlayerOfMatch, MatchNotCalled, TooLateToArrive, StaleMatch
+        MatchNotFound, NotStaff, NotYourMatch, NotInMatch, MatchNotInPlay, TooLateToArrive, StaleMatch
     ),
 )
 def mark_presence(match_id: MatchId, body: PresenceRequest) -> MatchView:
@@ -51,7 +51,7 @@ def mark_presence(match_id: MatchId, body: PresenceRequest) -> MatchView:
     "/matches/<match_id>/call",
     security=SIGNED_IN,
     tags=["matches"],
-    responses=errors(MatchNotFound, NotStaff, MatchNotCalled, NoFreeTable, StaleMatch, Busy),
+    responses=errors(MatchNotFound, NotStaff, MatchNotInPlay, NoFreeTable, StaleMatch, Busy),
 )
 def call_match(match_id: MatchId) -> MatchView:
     """Call a match to its table now.

@@ -22,7 +22,7 @@ from tavla.errors import (
     RequestInProgress,
     TournamentNotFound,
 )
-from tavla.http import SIGNED_IN, caller, make_resolver
+from tavla.http import SIGNED_IN, cached, caller, make_resolver
 from tavla.idempotency import IdempotencyKey, once
 from tavla.models.registrations import Entries, RegistrationRequest, RegistrationResult, WithdrawalResult
 from tavla.observability import entry
@@ -121,7 +121,12 @@ def refuse(tournament_id: TournamentId, tavla_id: PlayerId) -> RegistrationResul
     return registrations.refuse(caller(app), tournament_id, tavla_id.upper(), clock.now())
 
 
-@app.get("/tournaments/<tournament_id>/entries", tags=["registration"], responses=errors(TournamentNotFound))
+@app.get(
+    "/tournaments/<tournament_id>/entries",
+    tags=["registration"],
+    middlewares=cached(max_age=5),
+    responses=errors(TournamentNotFound),
+)
 def entries(tournament_id: TournamentId) -> Entries:
     """A tournament's entry lists.
 

@@ -21,7 +21,7 @@ from tavla.errors import (
     RequestInProgress,
     TournamentNotFound,
 )
-from tavla.http import SIGNED_IN, caller, make_resolver
+from tavla.http import SIGNED_IN, cached, caller, make_resolver
 from tavla.idempotency import IdempotencyKey, once
 from tavla.models.audit import AuditTrail
 from tavla.models.tournaments import (
@@ -85,7 +85,12 @@ def list_tournaments(
     return tournaments.calendar(limit, after, upcoming, clock.now())
 
 
-@app.get("/tournaments/<tournament_id>", tags=["tournaments"], responses=errors(TournamentNotFound))
+@app.get(
+    "/tournaments/<tournament_id>",
+    tags=["tournaments"],
+    middlewares=cached(max_age=5),
+    responses=errors(TournamentNotFound),
+)
 def get_tournament(tournament_id: TournamentId) -> Tournament:
     """A tournament page.
 

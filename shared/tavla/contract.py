@@ -29,6 +29,10 @@ if TYPE_CHECKING:
     from aws_lambda_powertools.event_handler.openapi.models import OpenAPI
     from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
+# The attribute by which a route middleware (tavla.http's `cached`) says how long the route's
+# answer may be cached; the document then lists ETag, Cache-Control and the 304.
+CACHE_MAX_AGE = "cache_max_age"
+
 MALFORMED_JSON = "malformed_json"
 VALIDATION_ERROR = "validation_error"
 ROUTE_NOT_FOUND = "route_not_found"
@@ -120,6 +124,24 @@ def _implied(route: Route) -> dict[int, set[str]]:
     return implied
 
 
+def _max_age(route: Route) -> int | None:
+    ages = [getattr(m, CACHE_MAX_AGE) for m in route.middlewares if hasattr(m, CACHE_MAX_AGE)]
+    return ages[0] if ages else None
+
+
+def _caching_headers(max_age: int) -> dict[str, Any]:
+    return {
+        "ETag": {
+            "description": "a strong tag of this JSON; send it back as If-None-Match",
+            "schema": {"type": "string"},
+        },
+        "Cache-Control": {
+            "description": f"`public, max-age={max_age}`: shared caches and the CDN may keep it that long",
+            "schema": {"type": "string"},
+        },
+    }
+
+
 def _has_input(route: Route) -> bool:
     return 422 in _implied(route)
 
@@ -140,6 +162,14 @@ def complete(route: Route) -> None:
     # API Gateway answers 401 itself for a signed-in route, and 404 when a decoded path
     # parameter holds a "/" and the path fits no route.
     completed = Errors(codes, gateway={401, 404} if route.dependant.path_params else {401})
+    max_age = _max_age(route)
+    if max_age is not None:
+        success = {**success, "headers": _caching_headers(max_age)}
+        completed[304] = {
+            "description": "Not Modified: the If-None-Match header names the current ETag; no body.",
+            "headers": _caching_headers(max_age),
+            "content": {},
+        }
     completed[route.status_code] = success
     route.responses = completed
 

@@ -210,29 +210,50 @@ class ResultLocked(Conflict):
     code = "result_locked"
 
 
-# table call and no-show (R6)
-class MatchNotCalled(Conflict):
-    """The match is not at a table waiting for its players (queued, playing or decided)."""
-
-    code = "match_not_called"
-
-
-class NoFreeTable(Conflict):
-    """Every table is taken: the queued match is called as soon as one frees up (R6)."""
-
-    code = "no_free_table"
+# --- live score and result (issue 7 section 3)
 
 
 class NotYourMatch(Forbidden):
-    """A player acts only for themself, on their own match."""
+    """Only the match's two players (or its tournament's staff) act on it."""
 
     code = "not_your_match"
 
 
-class NotAPlayerOfMatch(Invalid):
-    """The Tavla ID named does not play this match."""
+class MatchNotInPlay(Conflict):
+    """The match is not at a stage where this can happen (not called yet, or already decided)."""
 
-    code = "not_a_player_of_match"
+    code = "match_not_in_play"
+
+
+class NotInMatch(Invalid):
+    """The request names a player who is not playing this match."""
+
+    code = "not_in_match"
+
+
+class ImpossibleFinalScore(Invalid):
+    """A final score no match of this length ends with (R7.3): the winner has exactly the length."""
+
+    code = "impossible_score"
+
+
+class DecisionNeeded(Conflict):
+    """The players' reports differ and no record prevails by the profile's rule (R7.5): give the score."""
+
+    code = "decision_needed"
+
+
+class ResultMissing(Conflict):
+    """Nothing to confirm: the live score is not complete and the players have not agreed on one."""
+
+    code = "result_missing"
+
+
+# table call and no-show (R6)
+class NoFreeTable(Conflict):
+    """Every table is taken: the queued match is called as soon as one frees up (R6)."""
+
+    code = "no_free_table"
 
 
 class TooLateToArrive(Conflict):

@@ -8,16 +8,17 @@ one place; nothing a client sends reaches the caller as a 500.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 
 from tavla.caller import Caller
-from tavla.contract import MALFORMED_JSON, ROUTE_NOT_FOUND, VALIDATION_ERROR, Resolver
+from tavla.contract import CACHE_MAX_AGE, MALFORMED_JSON, ROUTE_NOT_FOUND, VALIDATION_ERROR, Resolver
 from tavla.errors import DomainError, RuleBroken, Unauthorized, UnsupportedMediaType
 from tavla.rules.errors import RuleViolation
 
@@ -88,6 +89,67 @@ class JsonResolver(Resolver):
                 "isBase64Encoded": False,
             }
         return super().resolve(event, context)
+
+
+def etag(body: str) -> str:
+    """A strong entity tag: the same JSON text, the same tag, on every instance."""
+    return '"' + hashlib.sha256(body.encode()).hexdigest()[:32] + '"'
+
+
+def etag_matches(if_none_match: str | None, current: str) -> bool:
+    """If-None-Match's weak comparison (RFC 9110 13.1.2): `W/"x"` matches `"x"`; `*` matches.
+
+    CloudFront weakens an ETag when it compresses a response, so a phone may send it back so.
+    """
+    if not if_none_match:
+        return False
+    tags = [t.strip().removeprefix("W/") for t in if_none_match.split(",")]
+    return "*" in tags or current in tags
+
+
+class CacheFor:
+    """Route middleware of a public GET: `ETag` and `Cache-Control: public, max-age=<n>` on a
+    200, and 304 with no body when the request's If-None-Match names the current tag.
+
+    It runs after Powertools validated and encoded the handler's result, so the tag is a
+    hash of exactly the JSON sent; the handler stays as it is. Use it through `cached`.
+    """
+
+    def __init__(self, max_age: int) -> None:
+        if max_age < 0:
+            raise ValueError("max-age is a number of seconds, 0 or more")
+        setattr(self, CACHE_MAX_AGE, max_age)  # read by tavla.contract for the document
+        self.max_age = max_age
+        self.__name__ = f"cache_for_{max_age}s"  # Powertools names middlewares in its debug output
+
+    def __call__(
+        self, app: APIGatewayHttpResolver, next_middleware: Callable[..., Response[Any]]
+    ) -> Response[Any]:
+        response = next_middleware(app)
+        if response.status_code != 200:
+            return response
+        body = (
+            response.body
+            if isinstance(response.body, str)
+            else json.dumps(response.body, separators=(",", ":"))
+        )
+        tag = etag(body)
+        headers = {"ETag": tag, "Cache-Control": f"public, max-age={self.max_age}"}
+        if etag_matches(app.current_event.headers.get("if-none-match"), tag):
+            return Response(status_code=304, body="", headers=headers)
+        response.body = body
+        response.headers.update(headers)
+        return response
+
+
+def cached(max_age: int) -> list[Callable[..., Response[Any]]]:
+    """The middlewares of a public GET that CloudFront and phones may cache for `max_age` s:
+
+        @app.get("/tournaments/<tournament_id>/board", middlewares=cached(max_age=5), ...)
+
+    The OpenAPI document then lists the ETag and Cache-Control headers and the 304.
+    """
+    return [CacheFor(max_age)]
 
 
 def _describe(errors: Any) -> str:

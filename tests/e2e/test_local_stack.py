@@ -59,6 +59,32 @@ def test_openapi_document_is_served_through_its_function(stack):
     assert "/tournaments/{tournament_id}/registrations" in document["paths"]
 
 
+def test_a_phone_with_the_current_copy_of_a_public_page_gets_a_bodiless_304(stack):
+    """Issue 7, section 6: If-None-Match reaches the function and its 304 reaches the phone."""
+    organiser = stack.headers(f"org-{uuid.uuid4().hex[:8]}", ["organisers"])
+    body = {
+        "name": "Cache Cup",
+        "venue": "Kafeneio",
+        "city": "Patras",
+        "starts_at": (datetime.now().astimezone() + timedelta(days=10)).isoformat(),
+        "registration_closes_at": (datetime.now().astimezone() + timedelta(days=9)).isoformat(),
+        "capacity": 8,
+        "entry_fee": {"amount": 1000, "currency": "EUR"},
+        "format": "single_elimination",
+    }
+    created = requests.post(f"{stack.url}/tournaments", json=body, headers=organiser, timeout=30)
+    assert created.status_code == 201, created.text
+    page = f"{stack.url}/tournaments/{created.json()['id']}"
+    phone = requests.Session()  # one kept-alive connection, as a phone polls
+    first = phone.get(page, timeout=30)
+    assert first.status_code == 200 and first.headers["cache-control"] == "public, max-age=5"
+    again = phone.get(page, headers={"If-None-Match": first.headers["etag"]}, timeout=30)
+    assert again.status_code == 304 and again.content == b""
+    assert again.headers["etag"] == first.headers["etag"] and "content-length" not in again.headers
+    after = phone.get(page, timeout=30)  # the connection still works after a bodiless answer
+    assert after.status_code == 200 and after.json() == first.json()
+
+
 def test_docs_serve_swagger_ui_from_node_modules(stack):
     page = requests.get(f"{stack.url}/docs", timeout=30)
     assert page.status_code == 200

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from infra.registry import EVENT_SOURCE
-from tests.infra.helpers import Synthesized, actions_on, environment, render
+from tavla.schedules import DEAD_LETTER_ENV
+from tests.infra.helpers import Synthesized, actions_on, as_list, environment, render
 
 pytestmark = pytest.mark.infra
 
@@ -94,7 +95,8 @@ def test_scheduler_role_invokes_exactly_the_scheduled_functions(each_stack: Synt
     for resource in each_stack.resources.values():
         if resource["Type"] == "AWS::IAM::Policy" and {"Ref": role_id} in resource["Properties"]["Roles"]:
             for statement in resource["Properties"]["PolicyDocument"]["Statement"]:
-                assert statement["Action"] == "lambda:InvokeFunction"
+                if statement["Action"] != "lambda:InvokeFunction":
+                    continue  # the dead-letter grant: test_scheduler_role_may_park_failed_deliveries
                 invokable.update(
                     render(r) for r in statement["Resource"] if isinstance(statement["Resource"], list)
                 )
@@ -104,6 +106,58 @@ def test_scheduler_role_invokes_exactly_the_scheduled_functions(each_stack: Synt
     assert invokable == expected
 
 
+def test_scheduler_role_may_park_failed_deliveries_in_the_dead_letter_queue(each_stack: Synthesized) -> None:
+    """A schedule whose target keeps failing lands in the DLQ (its DeadLetterConfig), which
+    Scheduler can only do with this role's sqs:SendMessage on that queue."""
+    role_id = each_stack.logical_id(each_stack.stack.scheduling.invoke_role)
+    queue = each_stack.logical_id(each_stack.stack.events.dead_letters)
+    sendable = {
+        render(resource)
+        for policy in each_stack.resources.values()
+        if policy["Type"] == "AWS::IAM::Policy" and {"Ref": role_id} in policy["Properties"]["Roles"]
+        for statement in policy["Properties"]["PolicyDocument"]["Statement"]
+        if "sqs:SendMessage" in as_list(statement["Action"])
+        for resource in as_list(statement["Resource"])
+    }
+    assert sendable == {f"<{queue}.Arn>"}
+
+
+def test_anything_parked_in_the_dead_letter_queue_alarms_the_operators(each_stack: Synthesized) -> None:
+    """Issue 7: a forfeit or notification that fails is retried, then parked where an operator sees it."""
+    queue = each_stack.logical_id(each_stack.stack.events.dead_letters)
+    topic = each_stack.logical_id(each_stack.stack.alarms.topic)
+    alarms = [r["Properties"] for r in each_stack.resources.values() if r["Type"] == "AWS::CloudWatch::Alarm"]
+    (on_queue,) = [
+        a
+        for a in alarms
+        if a["Dimensions"] == [{"Name": "QueueName", "Value": {"Fn::GetAtt": [queue, "QueueName"]}}]
+    ]
+    assert on_queue["MetricName"] == "ApproximateNumberOfMessagesVisible"
+    assert on_queue["Threshold"] == 1 and on_queue["ComparisonOperator"] == "GreaterThanOrEqualToThreshold"
+    assert on_queue["AlarmActions"] == [{"Ref": topic}]
+    errors = {
+        a["Dimensions"][0]["Value"]["Ref"]
+        for a in alarms
+        if a["MetricName"] == "Errors" and a["AlarmActions"] == [{"Ref": topic}]
+    }
+    assert errors == {
+        _function_id(each_stack, f.name) for f in each_stack.functions if f.events or f.cron or f.scheduled
+    }
+
+
+def test_the_operators_topic_is_encrypted_with_a_key_cloudwatch_may_use(each_stack: Synthesized) -> None:
+    topic = each_stack.resources[each_stack.logical_id(each_stack.stack.alarms.topic)]["Properties"]
+    key_id = topic["KmsMasterKeyId"]["Fn::GetAtt"][0]
+    key = each_stack.resources[key_id]["Properties"]
+    assert key["EnableKeyRotation"] is True
+    granted = [
+        s
+        for s in key["KeyPolicy"]["Statement"]
+        if s.get("Principal") == {"Service": "cloudwatch.amazonaws.com"}
+    ]
+    assert granted and "kms:GenerateDataKey*" in as_list(granted[0]["Action"])
+
+
 def test_schedulers_manage_schedules_in_the_group_and_pass_only_the_invoke_role(
     each_stack: Synthesized,
 ) -> None:
@@ -111,13 +165,14 @@ def test_schedulers_manage_schedules_in_the_group_and_pass_only_the_invoke_role(
     role = f"<{each_stack.logical_id(each_stack.stack.scheduling.invoke_role)}.Arn>"
     group_id = each_stack.logical_id(group)
     group_name = each_stack.resources[group_id]["Properties"]["Name"]
+    queue = each_stack.logical_id(each_stack.stack.events.dead_letters)
     for spec in each_stack.functions:
         env = environment(each_stack, spec.name)
         scheduler = actions_on(each_stack, spec.name, "scheduler:")
         passes = actions_on(each_stack, spec.name, "iam:")
         if not spec.schedules:
             assert scheduler == {} and passes == {}, spec.name
-            assert "SCHEDULER_ROLE_ARN" not in env
+            assert "SCHEDULER_ROLE_ARN" not in env and DEAD_LETTER_ENV not in env
             continue
         ((resource, actions),) = scheduler.items()
         assert actions == {"scheduler:CreateSchedule", "scheduler:DeleteSchedule"}
@@ -125,6 +180,7 @@ def test_schedulers_manage_schedules_in_the_group_and_pass_only_the_invoke_role(
         assert passes == {role: {"iam:PassRole"}}
         assert env["SCHEDULER_GROUP_NAME"] in (group_name, {"Ref": group_id})
         assert render(env["SCHEDULER_ROLE_ARN"]) == role
+        assert env[DEAD_LETTER_ENV] == {"Fn::GetAtt": [queue, "Arn"]}
         for target in spec.schedules:
             assert env[f"{target.upper()}_FUNCTION_ARN"] == {
                 "Fn::GetAtt": [_function_id(each_stack, target), "Arn"]

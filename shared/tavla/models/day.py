@@ -52,7 +52,6 @@ class MatchView(ApiModel):
     called_at: datetime | None = None
     present: list[Side] = Field(default_factory=list)
     excused: list[Side] = Field(default_factory=list, description="absent with the referee's leave")
-    flags: list[str] = Field(default_factory=list, description="for the referee: both_absent, ...")
     late_points: dict[str, int] = Field(default_factory=dict)
     score: list[int] = Field(default_factory=lambda: [0, 0], description="live score, home first")
     games: int = 0

@@ -16,10 +16,10 @@ from datetime import datetime
 from tavla import events
 from tavla.caller import Caller
 from tavla.errors import (
-    MatchNotCalled,
     MatchNotFound,
+    MatchNotInPlay,
     NoFreeTable,
-    NotAPlayerOfMatch,
+    NotInMatch,
     NotStaff,
     NotYourMatch,
     TooLateToArrive,
@@ -35,7 +35,7 @@ from tavla.store.records import Actor, AuditRecord, FixtureRecord
 
 def _snapshot(match_id: str, sub: str) -> MatchSnapshot:
     parts = day.split_match_id(match_id)
-    found = match_store.snapshot(*parts, sub) if parts else None
+    found = match_store.snapshot(*parts, sub, with_field=True) if parts else None
     if found is None or found.tournament is None or found.match is None:
         raise MatchNotFound(f"No match {match_id}.")
     return found
@@ -52,7 +52,7 @@ def mark(caller: Caller, match_id: str, body: PresenceRequest, now: datetime) ->
         actor = require_staff(tournament, caller)
         who = body.tavla_id or snap.tavla_id
         if who not in players:
-            raise NotAPlayerOfMatch(f"{body.tavla_id or 'You'}: not a player of match {match_id}.")
+            raise NotInMatch(f"{body.tavla_id or 'You'}: not a player of match {match_id}.")
     else:
         if body.excused:
             raise NotStaff("Only this tournament's referees and organisers may excuse a player.")
@@ -62,9 +62,9 @@ def mark(caller: Caller, match_id: str, body: PresenceRequest, now: datetime) ->
         actor = player_actor(caller, who)
     side = players[who]
     if side in match.present or side in match.excused:
-        return day.match_view(tournament.id, match, {})  # said already: nothing changes
+        return day.match_view(tournament.id, match, day.names(snap.field))  # said already: no change
     if not noshow.awaited(match):
-        raise MatchNotCalled(f"Match {match_id} is not waiting for its players ({match.state}).")
+        raise MatchNotInPlay(f"Match {match_id} is not waiting for its players ({match.state}).")
     policy = noshow.policy_of(tournament)
     points = dict(match.late_points)
     if body.present:
@@ -87,7 +87,7 @@ def mark(caller: Caller, match_id: str, body: PresenceRequest, now: datetime) ->
     saved = match_store.save(after, match.version, [change])
     if not noshow.absent_sides(saved):
         noshow.cancel_if_alone(tournament, saved, now)
-    return day.match_view(tournament.id, saved, {})
+    return day.match_view(tournament.id, saved, day.names(snap.field))
 
 
 def call(caller: Caller, match_id: str, now: datetime) -> MatchView:
@@ -97,9 +97,9 @@ def call(caller: Caller, match_id: str, now: datetime) -> MatchView:
     assert tournament is not None and match is not None
     actor = require_staff(tournament, caller)
     if match.state == "queued":
-        return _seat(actor, tournament.id, match, now)
+        return _seat(actor, snap, now)
     if match.state != noshow.CALLED:
-        raise MatchNotCalled(f"Match {match_id} cannot be called ({match.state}).")
+        raise MatchNotInPlay(f"Match {match_id} cannot be called ({match.state}).")
     if match.called_at is not None:
         noshow.cancel_if_alone(tournament, match, now)  # the old clock's step, if the match's own
     after = replace(
@@ -115,10 +115,10 @@ def call(caller: Caller, match_id: str, now: datetime) -> MatchView:
     events.publish(
         events.MATCHES_CALLED, {"tournament_id": tournament.id, "at": now.isoformat(), "codes": [match.code]}
     )
-    return day.match_view(tournament.id, saved, {})
+    return day.match_view(tournament.id, saved, day.names(snap.field))
 
 
-def _seat(actor: Actor, tournament_id: str, match: FixtureRecord, now: datetime) -> MatchView:
+def _seat(actor: Actor, snap: MatchSnapshot, now: datetime) -> MatchView:
     """A queued match takes a free table if there is one (settle seats what it can)."""
 
     def audit(before: FixtureRecord, after: FixtureRecord) -> list[AuditRecord]:
@@ -126,7 +126,9 @@ def _seat(actor: Actor, tournament_id: str, match: FixtureRecord, now: datetime)
             return []
         return [audit_entry(actor, "match_called", now, code=after.code, table=after.table)]
 
-    settled = progress.settle(tournament_id, match.code, lambda m, _: m, audit, now)
+    assert snap.tournament is not None and snap.match is not None
+    tournament_id = snap.tournament.id
+    settled = progress.settle(tournament_id, snap.match.code, lambda m, _: m, audit, now)
     if settled.match.state != noshow.CALLED:
         raise NoFreeTable("Every table is taken: the match is called as soon as one frees up.")
-    return day.match_view(tournament_id, settled.match, {})
+    return day.match_view(tournament_id, settled.match, day.names(snap.field))

@@ -28,7 +28,7 @@ from tavla.store import draws as draw_store
 from tavla.store import matches as match_store
 from tavla.store.records import AuditRecord, FieldRecord, FixtureRecord, TablesRecord, TournamentRecord
 
-ATTEMPTS = 6
+ATTEMPTS = 10  # a busy venue: several results a second contend for the table plan
 # a match whose players have started it: what depends on it may not change any more (R9.4)
 STARTED = frozenset({"playing", "finished", "disputed", "official"})
 # a match that no longer needs its table
@@ -187,7 +187,7 @@ def settle(
             if attempt == ATTEMPTS - 1:
                 raise Busy("Many changes to this tournament at once: try again.") from None
             observability.count(observability.CONTENTION_RETRIES)
-            time.sleep(rng.uniform(0, 0.02 * 2**attempt))
+            time.sleep(rng.uniform(0, min(0.5, 0.02 * 2**attempt)))
             continue
         return _announce(tournament_id, code, view.records, records, calls, now)
     raise Busy("Many changes to this tournament at once: try again.")  # pragma: no cover

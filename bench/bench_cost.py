@@ -1,0 +1,181 @@
+"""Cost model of watching a tournament day (issue 7, section 6): what 100 phones polling the
+public board every 10 s for 6 hours cost in AWS requests, with CloudFront in front of the
+HTTP API and without it. Goal: at most USD 0.05 in requests at list prices (SMS aside).
+
+Run from the repository root: `PYTHONPATH=shared:. .venv/bin/python -m bench.bench_cost`.
+It prints each line item and the totals; it asserts nothing (the inputs are estimates).
+
+Prices are AWS list prices as of 2026, and they are inputs (`Prices`), not facts checked
+here: CloudFront HTTPS requests USD 0.0100 per 10,000 and data transfer out USD 0.085/GB
+(Europe, first 10 TB); HTTP API USD 1.00 per million requests (first 300 million, us-east-1
+and eu-central-1 alike); Lambda USD 0.20 per million requests plus USD 0.0000166667 per
+GB-second (x86 list price; arm64 is 20 % less, so this errs high); DynamoDB on-demand USD
+0.25 per million read request units; data transfer out from API Gateway to the internet
+USD 0.09/GB (EC2's first 10 TB tier, which API Gateway bills at). CloudFront's always-free
+tier (10 million requests and 1 TB a month) is ignored in the totals: it is shared by
+everything on the account, and a busy month uses it up.
+
+The model: every poll is a request to CloudFront (the phone's own cache does not answer it:
+with max-age <= the poll interval its copy has expired by the next poll). Each edge that
+serves viewers keeps one copy; it refetches from the origin when its copy is older than
+max-age, i.e. once per (max-age + the gap until the next viewer's request) seconds, so
+the origin's load depends on max-age and the number of edges, not on the number of viewers.
+A refetch is a conditional request; even when the origin answers 304 it costs one HTTP API
+request, one Lambda invocation and the board's reads. The response size is an assumption
+to be replaced by a measurement.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, replace
+
+GOAL_USD = 0.05
+MILLION = 1_000_000
+GB = 1024**3
+
+
+@dataclass(frozen=True)
+class Prices:
+    """USD, AWS list prices as of 2026 (see the module's docstring for which region and tier)."""
+
+    cloudfront_per_10k_requests: float = 0.0100  # HTTPS, Europe
+    cloudfront_transfer_per_gb: float = 0.085  # to the internet, Europe, first 10 TB
+
+    http_api_per_million: float = 1.00  # first 300 million a month
+    api_transfer_per_gb: float = 0.09  # API Gateway to the internet, first 10 TB
+
+    lambda_per_million: float = 0.20
+    lambda_per_gb_second: float = 0.0000166667  # x86; arm64 is 20 % less
+
+    dynamodb_per_million_rru: float = 0.25  # on-demand reads
+
+
+LIST_PRICES = Prices()
+
+
+@dataclass(frozen=True)
+class Scenario:
+    viewers: int = 100
+    interval_s: float = 10.0
+    hours: float = 6.0
+    max_age_s: float = 5.0
+    edges: int = 2  # CloudFront edge locations the viewers are spread over (one venue, one city)
+    response_bytes: int = 4 * 1024  # the board, gzip; assumed until measured
+    lambda_memory_mb: int = 512
+    lambda_ms: float = 20.0  # assumed duration of a board render
+    rru_per_render: float = 8.0  # DynamoDB read request units per board render (assumed)
+    cloudfront: bool = True
+
+    @property
+    def seconds(self) -> float:
+        return self.hours * 3600
+
+    @property
+    def viewer_requests(self) -> float:
+        return self.viewers * self.seconds / self.interval_s
+
+
+def origin_requests(s: Scenario) -> float:
+    """Requests that reach the HTTP API: every poll without CloudFront, the edges' refetches with it."""
+    if not s.cloudfront:
+        return s.viewer_requests
+    viewers_per_edge = s.viewers / s.edges
+    gap = s.interval_s / viewers_per_edge  # mean wait for the next request after a copy expires
+    per_edge = s.seconds / (s.max_age_s + gap)
+    return min(s.viewer_requests, s.edges * per_edge)
+
+
+def line_items(s: Scenario, p: Prices = LIST_PRICES) -> list[tuple[str, float, str]]:
+    """(item, USD, how it was computed)."""
+    origin = origin_requests(s)
+    gb_seconds = origin * (s.lambda_memory_mb / 1024) * (s.lambda_ms / 1000)
+    rrus = origin * s.rru_per_render
+    transfer_gb = s.viewer_requests * s.response_bytes / GB
+    items: list[tuple[str, float, str]] = []
+    if s.cloudfront:
+        items.append(
+            (
+                "CloudFront requests",
+                s.viewer_requests / 10_000 * p.cloudfront_per_10k_requests,
+                f"{s.viewer_requests:,.0f} x USD {p.cloudfront_per_10k_requests}/10k",
+            )
+        )
+    items += [
+        (
+            "HTTP API requests",
+            origin / MILLION * p.http_api_per_million,
+            f"{origin:,.0f} x USD {p.http_api_per_million}/M",
+        ),
+        (
+            "Lambda requests",
+            origin / MILLION * p.lambda_per_million,
+            f"{origin:,.0f} x USD {p.lambda_per_million}/M",
+        ),
+        (
+            "Lambda compute",
+            gb_seconds * p.lambda_per_gb_second,
+            f"{gb_seconds:,.1f} GB-s ({s.lambda_memory_mb} MB x {s.lambda_ms:.0f} ms)",
+        ),
+        (
+            "DynamoDB reads",
+            rrus / MILLION * p.dynamodb_per_million_rru,
+            f"{rrus:,.0f} RRU ({s.rru_per_render:g} per render)",
+        ),
+    ]
+    transfer_price = p.cloudfront_transfer_per_gb if s.cloudfront else p.api_transfer_per_gb
+    items.append(
+        (
+            "data transfer out",
+            transfer_gb * transfer_price,
+            f"{transfer_gb:.2f} GB ({s.response_bytes / 1024:g} KB a response) x USD {transfer_price}/GB",
+        )
+    )
+    return items
+
+
+def report(title: str, s: Scenario) -> tuple[float, float]:
+    """Print one scenario; returns (requests total, total with transfer)."""
+    items = line_items(s)
+    requests_usd = sum(usd for name, usd, _ in items if name != "data transfer out")
+    total = sum(usd for _, usd, _ in items)
+    print(f"-- {title}")
+    print(
+        f"   {s.viewers} viewers every {s.interval_s:g} s for {s.hours:g} h = "
+        f"{s.viewer_requests:,.0f} polls; origin requests {origin_requests(s):,.0f}"
+    )
+    for name, usd, how in items:
+        print(f"   {name:<20} USD {usd:8.4f}   {how}")
+    verdict = "within" if requests_usd <= GOAL_USD else "over"
+    print(f"   {'requests total':<20} USD {requests_usd:8.4f}   ({verdict} the USD {GOAL_USD} goal)")
+    print(f"   {'total with transfer':<20} USD {total:8.4f}")
+    return requests_usd, total
+
+
+def main() -> int:
+    base = Scenario()
+    print("Cost of watching a 64-player day (list prices, CloudFront free tier ignored; SMS aside)")
+    for max_age in (5.0, 10.0):
+        report(
+            f"CloudFront, board max-age {max_age:g} s, {base.edges} edges", replace(base, max_age_s=max_age)
+        )
+    report("without CloudFront (every poll reaches the HTTP API)", replace(base, cloudfront=False))
+    # What the origin alone costs behind CloudFront: the bill while the free tier lasts.
+    origin_only = sum(
+        usd for name, usd, _ in line_items(base) if name not in ("CloudFront requests", "data transfer out")
+    )
+    print(
+        f"-- origin requests alone behind CloudFront, max-age 5 s: USD {origin_only:.4f} "
+        "(the bill while CloudFront's free 10 M requests a month last)"
+    )
+    per_poll = LIST_PRICES.cloudfront_per_10k_requests / 10_000
+    budget_polls = (GOAL_USD - origin_only) / per_poll
+    print(
+        f"-- the goal's budget pays for {budget_polls:,.0f} CloudFront requests at list price: "
+        f"{base.viewers} phones every {base.seconds * base.viewers / budget_polls:.0f} s"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
