@@ -15,7 +15,7 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Literal
 
-from tavla.events import EVENT_SOURCE, REGISTRATION_PROMOTED
+from tavla.events import EVENT_SOURCE, MATCHES_CALLED, REGISTRATION_PROMOTED
 from tavla.schedules import arn_env_var
 from tavla.store.schema import CONTACTS, IDEMPOTENCY, MAIN, TABLES, TableSpec
 
@@ -49,6 +49,7 @@ class Function:
     publishes_events: bool = False  # puts domain events on the bus
     schedules: tuple[str, ...] = ()  # names of functions it creates one-time schedules for
     sends_sms: bool = False
+    sends_email: bool = False  # SES, to players who chose e-mail (sender: context `email_from`)
     reads_pass_key: bool = False
     idempotent: bool = False  # uses the Powertools idempotency table
     timeout_seconds: int = 10
@@ -135,11 +136,41 @@ FUNCTIONS: tuple[Function, ...] = (
     Function(
         name="notify",
         module="functions.notify.handler",
-        description="Turns domain events into the in-app feed and SMS",
+        description="Turns domain events into the in-app feed, SMS and e-mail (table calls too)",
         tables={MAIN.name: "read_write", CONTACTS.name: "read"},
         http=False,
-        events=(REGISTRATION_PROMOTED,),
+        events=(REGISTRATION_PROMOTED, MATCHES_CALLED),
         sends_sms=True,
+        sends_email=True,
+    ),
+    # table call and no-show (R6)
+    Function(
+        name="presence",
+        module="functions.presence.handler",
+        description="At the table: presence and excuses, staff calling a match to its table",
+        tables={MAIN.name: "read_write"},
+        publishes_events=True,  # a (re-)call goes out as MatchesCalled
+        schedules=("noshow",),  # deletes a match's deadline once nobody is awaited
+    ),
+    Function(
+        name="tablecall",
+        module="functions.tablecall.handler",
+        description="Matches called -> their no-show deadline schedules",
+        tables={MAIN.name: "read"},
+        http=False,
+        events=(MATCHES_CALLED,),
+        schedules=("noshow",),
+    ),
+    Function(
+        name="noshow",
+        module="functions.noshow.handler",
+        description="A no-show deadline: penalty points or forfeit for absent players (R6.1, R7.6)",
+        tables={MAIN.name: "read_write"},
+        http=False,
+        scheduled=True,
+        publishes_events=True,  # a forfeit moves the day on: ResultConfirmed, MatchesCalled
+        timeout_seconds=29,
+        memory_mb=1024,
     ),
     Function(
         name="openapi",

@@ -247,3 +247,16 @@ class ResultMissing(Conflict):
     """Nothing to confirm: the live score is not complete and the players have not agreed on one."""
 
     code = "result_missing"
+
+
+# table call and no-show (R6)
+class NoFreeTable(Conflict):
+    """Every table is taken: the queued match is called as soon as one frees up (R6)."""
+
+    code = "no_free_table"
+
+
+class TooLateToArrive(Conflict):
+    """The no-show deadline has passed: only the referee can still mark the player present (R6.1)."""
+
+    code = "too_late"

@@ -22,7 +22,7 @@ from tests.infra.helpers import Synthesized
 
 # Functions that are triggered in every way the registry allows, on a handler module that
 # exists (notify's); their names say which trigger they stand for.
-_BASE = dataclasses.replace(function("notify"), events=(), sends_sms=False)
+_BASE = dataclasses.replace(function("notify"), events=(), sends_sms=False, sends_email=False)
 TRIGGER_FUNCTIONS: tuple[Function, ...] = (
     dataclasses.replace(_BASE, name="noshow", scheduled=True),
     dataclasses.replace(_BASE, name="caller", schedules=("noshow",), publishes_events=True),

@@ -84,6 +84,13 @@ def test_table_names_reach_the_functions_through_their_declared_variables(each_s
     assert used <= {t.env_var for t in TABLES}
 
 
+def test_only_email_senders_may_send_email(each_stack: Synthesized) -> None:
+    """R6.2: table calls by e-mail where the player chose it; nobody else may send mail."""
+    for spec in each_stack.functions:
+        ses = actions_on(each_stack, spec.name, "ses:")
+        assert set().union(*ses.values()) == ({"ses:SendEmail"} if spec.sends_email else set()), spec.name
+
+
 def test_only_sms_senders_may_publish_and_only_pass_key_readers_read_the_secret(
     each_stack: Synthesized,
 ) -> None:
@@ -108,6 +115,7 @@ def test_functions_have_no_managed_policies_and_no_unexpected_services(each_stac
         "xray",
         "dynamodb",
         "sns",
+        "ses",
         "secretsmanager",
         "events",
         "scheduler",

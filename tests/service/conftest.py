@@ -84,6 +84,7 @@ def reset_clients() -> None:
     events._client.cache_clear()
     schedules._client.cache_clear()
     notify._sns.cache_clear()
+    notify._ses.cache_clear()
     parameters.clear_caches()
 
 

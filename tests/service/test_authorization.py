@@ -83,6 +83,11 @@ PUT    /matches/{match_id}/score                     game       401  200   403  
 PUT    /matches/{match_id}/score                     penalty    401  403   403  200  403  200  403  200
 POST   /matches/{match_id}/report                               401  200   403  403  403  403  403  403
 POST   /matches/{match_id}/confirm                              401  403   403  200  403  200  403  200
+# table call and no-show (R6): `self` marks only themself; staff of D mark or excuse anyone in the match
+POST   /matches/{match_id}/presence                  self       401  200   403  200  403  200  403  200
+POST   /matches/{match_id}/presence                  opponent   401  403   403  200  403  200  403  200
+POST   /matches/{match_id}/presence                  excused    401  403   403  200  403  200  403  200
+POST   /matches/{match_id}/call                                 401  403   403  200  403  200  403  200
 """
 
 USERS: dict[str, tuple[str, tuple[str, ...]]] = {  # role -> (Cognito sub, groups)
@@ -318,6 +323,17 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     "POST /matches/{match_id}/confirm": _on_match(
         lambda w: {"home_points": w.match_length, "away_points": 0}
     ),
+    # table call and no-show (R6)
+    "POST /matches/{match_id}/presence self": _on_match(
+        lambda w: {"tavla_id": w.tavla_ids["self"], "present": True}
+    ),
+    "POST /matches/{match_id}/presence opponent": _on_match(
+        lambda w: {"tavla_id": w.tavla_ids["opponent"], "present": True}
+    ),
+    "POST /matches/{match_id}/presence excused": _on_match(
+        lambda w: {"tavla_id": w.tavla_ids["opponent"], "excused": True}
+    ),
+    "POST /matches/{match_id}/call": _on_match(),
 }
 
 

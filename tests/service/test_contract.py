@@ -23,6 +23,8 @@ BODY_ROUTES = [
     ("PUT", "/matches/{match_id}/score"),
     ("POST", "/matches/{match_id}/report"),
     ("POST", "/matches/{match_id}/confirm"),
+    # table call and no-show (R6)
+    ("POST", "/matches/{match_id}/presence"),
 ]
 # POST routes that take no body
 NO_BODY = {
@@ -30,6 +32,8 @@ NO_BODY = {
     ("POST", "/tournaments/{tournament_id}/registrations/{tavla_id}/approve"),
     ("POST", "/tournaments/{tournament_id}/registrations/{tavla_id}/refuse"),
     ("POST", "/tournaments/{tournament_id}/rounds"),
+    # table call and no-show (R6)
+    ("POST", "/matches/{match_id}/call"),
 }
 
 

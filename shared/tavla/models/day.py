@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
-from tavla.models.common import ApiModel
+from tavla.models.common import ApiModel, StrictModel, TavlaId
 
 MatchState = Literal[
     "waiting", "queued", "called", "playing", "finished", "disputed", "official", "bye", "void", "not_needed"
@@ -51,6 +51,7 @@ class MatchView(ApiModel):
     table: int | None = None
     called_at: datetime | None = None
     present: list[Side] = Field(default_factory=list)
+    excused: list[Side] = Field(default_factory=list, description="absent with the referee's leave")
     late_points: dict[str, int] = Field(default_factory=dict)
     score: list[int] = Field(default_factory=lambda: [0, 0], description="live score, home first")
     games: int = 0
@@ -81,3 +82,20 @@ class RoundView(RoundSummary):
 
 class Rounds(ApiModel):
     rounds: list[RoundSummary]
+
+
+class PresenceRequest(StrictModel):
+    """At the table (`present`), or excused by the referee (`excused`, staff only) (R6.3).
+
+    `tavla_id`: which player; a player marking themself may leave it out.
+    """
+
+    tavla_id: TavlaId | None = None
+    present: Literal[True] | None = None
+    excused: Literal[True] | None = None
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> Self:
+        if (self.present is None) == (self.excused is None):
+            raise ValueError("give exactly one of `present: true` or `excused: true`")
+        return self

@@ -19,6 +19,9 @@ class PrivateFields(StrictModel):
     email: Email | None = Field(default=None, max_length=254)
     gender: Gender | None = None
     birth_year: int | None = Field(default=None, ge=1900, le=2100)
+    notify_by_email: bool | None = Field(
+        default=None, description="also send table calls and other notices to the e-mail address"
+    )
 
 
 class ProfileCreate(PrivateFields):
@@ -49,6 +52,7 @@ class MyProfile(PublicProfile):
     email: str | None = None
     gender: Gender | None = None
     birth_year: int | None = None
+    notify_by_email: bool | None = None
 
 
 class CheckinPass(ApiModel):

@@ -190,6 +190,7 @@ def match_view(tournament_id: str, record: FixtureRecord, people: Mapping[str, P
         table=record.table,
         called_at=datetime.fromisoformat(record.called_at) if record.called_at else None,
         present=[side for side in ("home", "away") if side in record.present],
+        excused=[side for side in ("home", "away") if side in record.excused],
         late_points=dict(record.late_points),
         score=list(record.score),
         games=len(record.games),

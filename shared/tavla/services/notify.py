@@ -1,7 +1,15 @@
-"""Domain events become what a player reads: the in-app feed, and an SMS where a phone is known."""
+"""Domain events become what a player reads: the in-app feed, an SMS where a phone is known,
+and an e-mail (SES) where the player chose e-mail (`notify_by_email`).
+
+Safe to deliver twice: a notice's id is the event's id and the player's, so a retried event
+stores the same notices again, not new ones.
+"""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -9,11 +17,17 @@ from typing import TYPE_CHECKING, Any
 import boto3
 
 from tavla import events
+from tavla.store import matches as match_store
 from tavla.store import notifications as notification_store
 from tavla.store import players as player_store
 
 if TYPE_CHECKING:
+    from mypy_boto3_ses import SESClient
     from mypy_boto3_sns import SNSClient
+
+    from tavla.store.records import FieldRecord, FixtureRecord
+
+EMAIL_FROM_ENV = "NOTIFY_EMAIL_FROM"  # SES verified sender; without it no e-mail is sent
 
 
 @cache
@@ -21,29 +35,103 @@ def _sns() -> SNSClient:
     return boto3.client("sns")
 
 
-def _message(detail_type: str, detail: dict[str, Any]) -> tuple[str, str] | None:
-    if detail_type == events.REGISTRATION_PROMOTED:
-        return (
-            "promoted",
-            f"A place opened in {detail.get('tournament_name', 'the tournament')}: "
-            "you have moved from the waiting list to the main list.",
+@cache
+def _ses() -> SESClient:
+    return boto3.client("ses")
+
+
+@dataclass(frozen=True)
+class Notice:
+    tavla_id: str
+    kind: str
+    text: str
+    data: Mapping[str, Any]
+
+
+def _promoted(detail: Mapping[str, Any]) -> list[Notice]:
+    tavla_id = detail.get("tavla_id")
+    if not tavla_id:
+        return []
+    text = (
+        f"A place opened in {detail.get('tournament_name', 'the tournament')}: "
+        "you have moved from the waiting list to the main list."
+    )
+    return [Notice(str(tavla_id), "promoted", text, {"tournament_id": detail.get("tournament_id", "")})]
+
+
+def _name(field: FieldRecord | None, tavla_id: str) -> str:
+    for entrant in field.entrants if field else ():
+        if entrant.get("player_id") == tavla_id and entrant.get("name"):
+            return str(entrant["name"])
+    return tavla_id
+
+
+def _call_notice(
+    tournament_id: str, name: str, field: FieldRecord | None, match: FixtureRecord
+) -> list[Notice]:
+    notices = []
+    for me, opponent in ((match.home, match.away), (match.away, match.home)):
+        if me is None or opponent is None:
+            continue
+        text = (
+            f"{name}: table {match.table}. Your match {match.label} against "
+            f"{_name(field, opponent)} starts now: please go to table {match.table}."
         )
-    return None
+        data = {
+            "tournament_id": tournament_id,
+            "match_id": f"{tournament_id}.{match.code}",
+            "table": match.table,
+            "opponent": opponent,
+        }
+        notices.append(Notice(me, "table_call", text, data))
+    return notices
+
+
+def _called(detail: Mapping[str, Any]) -> list[Notice]:
+    """R6.2: each player of a match put on a table hears table and opponent."""
+    tournament_id = str(detail.get("tournament_id", ""))
+    read = match_store.several(tournament_id, [str(c) for c in detail.get("codes") or ()])
+    if read.tournament is None:
+        return []
+    name = str(read.tournament.settings.get("name") or "Your tournament")
+    at = str(detail.get("at", ""))
+    notices: list[Notice] = []
+    for match in read.matches:
+        if match.state == "called" and match.table is not None and match.called_at == at:
+            notices.extend(_call_notice(tournament_id, name, read.field, match))
+    return notices
+
+
+def _notices(detail_type: str, detail: Mapping[str, Any]) -> list[Notice]:
+    if detail_type == events.REGISTRATION_PROMOTED:
+        return _promoted(detail)
+    if detail_type == events.MATCHES_CALLED:
+        return _called(detail)
+    return []
 
 
 def deliver(event: dict[str, Any]) -> bool:
     """Deliver one EventBridge event; True when it was for a player. Safe to deliver twice."""
-    detail_type, detail = event.get("detail-type", ""), event.get("detail") or {}
-    rendered = _message(detail_type, detail)
-    tavla_id = detail.get("tavla_id")
-    if rendered is None or not tavla_id:
+    notices = _notices(event.get("detail-type", ""), event.get("detail") or {})
+    if not notices:
         return False
-    kind, text = rendered
     at = datetime.fromisoformat(str(event.get("time", "")).replace("Z", "+00:00"))
-    notification_store.add(
-        tavla_id, str(event.get("id")), kind, text, at, {"tournament_id": detail.get("tournament_id", "")}
-    )
-    contacts = player_store.get_contacts([tavla_id]).get(tavla_id)
-    if contacts is not None and contacts.phone:
-        _sns().publish(PhoneNumber=contacts.phone, Message=f"Tavla: {text}")
+    event_id = str(event.get("id"))
+    contacts = player_store.get_contacts([n.tavla_id for n in notices])
+    for n in notices:
+        note_id = event_id if n.kind == "promoted" else f"{event_id}.{n.tavla_id}"
+        notification_store.add(n.tavla_id, note_id, n.kind, n.text, at, dict(n.data))
+        mine = contacts.get(n.tavla_id)
+        if mine is not None and mine.phone:
+            _sns().publish(PhoneNumber=mine.phone, Message=f"Tavla: {n.text}")
+        sender = os.environ.get(EMAIL_FROM_ENV)
+        if mine is not None and mine.email and mine.notify_by_email and sender:
+            _ses().send_email(
+                Source=sender,
+                Destination={"ToAddresses": [mine.email]},
+                Message={
+                    "Subject": {"Data": f"Tavla: {n.kind.replace('_', ' ')}"},
+                    "Body": {"Text": {"Data": n.text}},
+                },
+            )
     return True

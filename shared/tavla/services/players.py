@@ -27,7 +27,7 @@ from tavla.store import registrations as registration_store
 from tavla.store.records import ContactsRecord, ProfileRecord
 
 PUBLIC = ("name", "club", "city")
-PRIVATE = ("phone", "email", "gender", "birth_year")
+PRIVATE = ("phone", "email", "gender", "birth_year", "notify_by_email")
 _system_random = random.SystemRandom()
 
 

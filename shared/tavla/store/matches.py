@@ -100,3 +100,33 @@ def settle(
         if cancelled.any_failed:
             raise StaleMatch("The day changed meanwhile: reload and try again.") from cancelled
         raise
+
+
+@dataclass(frozen=True)
+class CalledMatches:
+    """Some matches of a tournament read together with the tournament and its field."""
+
+    tournament: TournamentRecord | None
+    field: FieldRecord | None
+    matches: tuple[FixtureRecord, ...]
+
+
+def several(tournament_id: str, codes: Sequence[str]) -> CalledMatches:
+    """The tournament, its field and the matches `codes` (published ones only): one BatchGetItem
+    (a chunk per 100 keys)."""
+    wanted = [keys.tournament(tournament_id), keys.field(tournament_id)]
+    wanted += [keys.match(tournament_id, code) for code in dict.fromkeys(codes)]
+    found = {i["sk"]: i for i in batch_get(MAIN, wanted, consistent=True)}
+    meta, field = found.get("META"), found.get("FIELD")
+    tournament = TournamentRecord.from_item(meta) if meta else None
+    published = tournament.draws if tournament else 0
+    matches = [
+        fixture_from_item(found[sk])
+        for code in dict.fromkeys(codes)
+        if (sk := keys.match(tournament_id, code)["sk"]["S"]) in found
+    ]
+    return CalledMatches(
+        tournament,
+        field_from_item(field) if field else None,
+        tuple(m for m in matches if m.draw <= published),
+    )

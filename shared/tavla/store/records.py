@@ -165,6 +165,7 @@ class ContactsRecord(_Record):
     email: str | None = None
     gender: str | None = None
     birth_year: int | None = None
+    notify_by_email: bool | None = None  # table calls and other notices by e-mail too
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,227 @@
+"""No-show deadlines (R6.1-R6.3, R7.6): a schedule at each lateness step of the rule profile.
+
+When matches are called (`MatchesCalled`), `schedule_calls` creates one EventBridge Scheduler
+schedule per lateness step of those matches, shared by the matches called together (a match
+called later from the table queue gets its own). `platform`: one step, the call + 10 minutes,
+when an absent player forfeits. `hbf` and `cnb`: the penalty-point steps (hbf +15, +20, ...;
+cnb +5, +10, ...) up to the one where the points exceed half the match length and the absent
+player forfeits (through `progress.settle`, so the bracket moves on). All steps are scheduled
+at the call rather than each by the one before: the `noshow` function would otherwise have to
+know its own ARN, which CloudFormation cannot give a function (a circular dependency).
+
+`enforce` is idempotent: the verdict is a function of the call time and the step's moment,
+points are stored as absolute numbers, a forfeit happens only to a match still `called` with
+that player still absent (re-checked inside the settling transaction). A step that fires
+after the referee decided (present, excused, playing, official, re-called...) changes nothing
+for that match. Both players absent: flagged `both_absent` for the referee, nobody forfeited.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from tavla import observability, schedules
+from tavla.errors import StaleMatch
+from tavla.rules.lateness import LatenessPolicy, LatenessVerdict, late_arrival, lateness_policy
+from tavla.services import progress
+from tavla.store import matches as match_store
+from tavla.store.audit import entry as audit_entry
+from tavla.store.records import SYSTEM, AuditRecord, FixtureRecord, TournamentRecord
+
+TARGET = "noshow"  # the registry function the schedules invoke
+CALLED = "called"  # the one state in which players are awaited at their table
+SIDES = ("home", "away")
+BOTH_ABSENT = "both_absent"
+ATTEMPTS = 3
+MAX_STEPS = 20  # a 25-point match under hbf/cnb forfeits at the 13th step
+
+
+def policy_of(tournament: TournamentRecord) -> LatenessPolicy:
+    """The tournament's rule profile's lateness policy (R6.1, R7.6)."""
+    return lateness_policy(str(tournament.settings.get("rule_profile") or "platform"))
+
+
+def absent_sides(match: FixtureRecord) -> list[str]:
+    """Sides neither marked present nor excused by the referee."""
+    return [s for s in SIDES if s not in match.present and s not in match.excused]
+
+
+def awaited(match: FixtureRecord) -> bool:
+    """Called to a table, with a player still not there."""
+    return match.state == CALLED and match.called_at is not None and bool(absent_sides(match))
+
+
+def verdict(policy: LatenessPolicy, match: FixtureRecord, at: datetime, *, arrived: bool) -> LatenessVerdict:
+    assert match.called_at is not None
+    return late_arrival(policy, match.length, datetime.fromisoformat(match.called_at), at, arrived=arrived)
+
+
+def schedule_name(tournament_id: str, due: datetime, codes: Iterable[str]) -> str:
+    """`noshow-<tournament>-<due>-<codes>`, hashed to Scheduler's 64 characters when longer."""
+    return schedules.schedule_name(TARGET, tournament_id, due.strftime("%Y%m%dT%H%M%S.%f"), *sorted(codes))
+
+
+def steps(policy: LatenessPolicy, match: FixtureRecord) -> list[datetime]:
+    """Every moment the verdict on a still-absent player changes, up to the forfeit (R6.1, R7.6):
+    platform: the call + 10 min; hbf: +15, +20, ... ; cnb: +5, +10, ... (7 points: 4 steps)."""
+    assert match.called_at is not None
+    moments: list[datetime] = []
+    at: datetime | None = datetime.fromisoformat(match.called_at)
+    while at is not None and len(moments) < MAX_STEPS:
+        at = verdict(policy, match, at, arrived=False).next_change_at
+        if at is not None:
+            moments.append(at)
+    return moments
+
+
+def _create(tournament_id: str, groups: Mapping[datetime, Sequence[str]], now: datetime) -> list[str]:
+    names = []
+    for due, codes in sorted(groups.items()):
+        name = schedule_name(tournament_id, due, codes)
+        payload = {"tournament_id": tournament_id, "codes": sorted(codes), "due": due.isoformat()}
+        schedules.create_once(name, max(due, now), TARGET, payload)  # late event: fire at once
+        names.append(name)
+    return names
+
+
+def schedule_calls(tournament_id: str, codes: Sequence[str], now: datetime) -> list[str]:
+    """The deadline schedules of matches just called (R6.3): one per distinct lateness step,
+    shared by the matches called together (each fires `enforce` for all of them)."""
+    read = match_store.several(tournament_id, codes)
+    if read.tournament is None:
+        return []
+    policy = policy_of(read.tournament)
+    groups: dict[datetime, list[str]] = {}
+    for match in read.matches:
+        if awaited(match):
+            for due in steps(policy, match):
+                groups.setdefault(due, []).append(match.code)
+    return _create(tournament_id, groups, now)
+
+
+def cancel_if_alone(tournament: TournamentRecord, match: FixtureRecord, now: datetime) -> None:
+    """Delete the match's remaining deadline schedules once nobody is awaited, where they are the
+    match's own (a schedule shared with other matches fires, and is a no-op for this one)."""
+    if match.called_at is None:
+        return
+    for due in steps(policy_of(tournament), match):
+        if due >= now:
+            schedules.delete(schedule_name(tournament.id, due, [match.code]))
+
+
+@dataclass(frozen=True)
+class Enforced:
+    forfeited: tuple[str, ...] = ()
+    flagged: tuple[str, ...] = ()
+    penalised: tuple[str, ...] = ()
+
+
+class _Moot(Exception):
+    """The match changed before the forfeit was written: the referee decided first."""
+
+
+def _penalised(match: FixtureRecord, v: LatenessVerdict, absent: Sequence[str]) -> FixtureRecord:
+    points = dict(match.late_points)
+    for side in absent:
+        if v.penalty_points:
+            points[side] = v.penalty_points
+    flags = match.flags
+    if len(absent) == len(SIDES) and BOTH_ABSENT not in flags:
+        flags = (*flags, BOTH_ABSENT)
+    return replace(match, late_points=points, flags=flags)
+
+
+def _audits(before: FixtureRecord, after: FixtureRecord, now: datetime) -> list[AuditRecord]:
+    out = []
+    for side in SIDES:
+        points = after.late_points.get(side, 0)
+        if points != before.late_points.get(side, 0):
+            player = getattr(after, side)
+            out.append(
+                audit_entry(SYSTEM, "late_points", now, code=after.code, tavla_id=player, points=points)
+            )
+    if BOTH_ABSENT in after.flags and BOTH_ABSENT not in before.flags:
+        out.append(audit_entry(SYSTEM, "both_absent", now, code=after.code))
+    return out
+
+
+def _forfeit(tournament_id: str, code: str, side: str, v: LatenessVerdict, now: datetime) -> bool:
+    """Forfeit the absent `side` of match `code` (R6.1, R7.6), re-checked on the match as written."""
+
+    def change(match: FixtureRecord, _: progress.DayView) -> FixtureRecord:
+        if not awaited(match) or absent_sides(match) != [side]:
+            raise _Moot
+        loser = getattr(match, side)
+        assert loser is not None
+        penalised = _penalised(match, v, [side])
+        return replace(
+            penalised,
+            state="official",
+            result=progress.forfeit_result(match, loser, "noshow"),
+            official_at=now.isoformat(),
+        )
+
+    def audit(before: FixtureRecord, after: FixtureRecord) -> list[AuditRecord]:
+        loser = getattr(before, side)
+        return [
+            *_audits(before, after, now),
+            audit_entry(SYSTEM, "noshow_forfeit", now, code=code, tavla_id=loser, side=side),
+        ]
+
+    try:
+        progress.settle(tournament_id, code, change, audit, now)
+    except _Moot:
+        return False
+    observability.count(observability.NOSHOW_FORFEIT)
+    return True
+
+
+def _one(
+    tournament_id: str, policy: LatenessPolicy, match: FixtureRecord, at: datetime, now: datetime
+) -> str:
+    """Apply the verdict at `at` to one match; what happened to it."""
+    if not awaited(match):
+        return "none"
+    absent = absent_sides(match)
+    v = verdict(policy, match, at, arrived=False)
+    if v.forfeit and len(absent) == 1:
+        return "forfeited" if _forfeit(tournament_id, match.code, absent[0], v, now) else "none"
+    after = _penalised(match, v, absent)
+    if after != match:
+        match_store.save(after, match.version, _audits(match, after, now))
+    return "flagged" if len(absent) == len(SIDES) else "penalised"
+
+
+def enforce(payload: Mapping[str, Any], now: datetime) -> Enforced:
+    """A deadline schedule fired (R6.3): penalise or forfeit whoever is still absent."""
+    tournament_id = str(payload["tournament_id"])
+    codes = [str(c) for c in payload.get("codes") or ()]
+    due = datetime.fromisoformat(str(payload["due"]))
+    at = max(now, due)  # Scheduler never fires early; a Lambda clock a hair behind must not matter
+    read = match_store.several(tournament_id, codes)
+    if read.tournament is None:
+        return Enforced()
+    policy = policy_of(read.tournament)
+    outcome: dict[str, list[str]] = {"forfeited": [], "flagged": [], "penalised": [], "none": []}
+    for match in read.matches:
+        current: FixtureRecord | None = match
+        for attempt in range(ATTEMPTS):
+            if current is None:
+                break
+            try:
+                kind = _one(tournament_id, policy, current, at, now)
+            except StaleMatch:
+                if attempt == ATTEMPTS - 1:
+                    raise
+                current = match_store.snapshot(tournament_id, match.code).match
+                continue
+            outcome[kind].append(match.code)
+            break
+    return Enforced(
+        forfeited=tuple(outcome["forfeited"]),
+        flagged=tuple(outcome["flagged"]),
+        penalised=tuple(outcome["penalised"]),
+    )

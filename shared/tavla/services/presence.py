@@ -1,0 +1,134 @@
+"""At the table (R6.1-R6.3, R7.6): the referee (or the player) marks who is there; staff call.
+
+Marking a player present settles their lateness once and for all (the penalty points of
+their arrival, hbf/cnb; none within the deadline), excusing them clears it: either way the
+no-show deadline no longer touches them. Once nobody is awaited, the match's own pending
+deadline schedule is deleted. A player may mark only themself, and only in time: after the
+deadline only the referee can (their ruling wins, R6.3). Staff call or re-call a match to its
+table now: the clock starts again, and `MatchesCalled` brings the notices and deadlines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+
+from tavla import events
+from tavla.caller import Caller
+from tavla.errors import (
+    MatchNotFound,
+    MatchNotInPlay,
+    NoFreeTable,
+    NotInMatch,
+    NotStaff,
+    NotYourMatch,
+    TooLateToArrive,
+)
+from tavla.models.day import MatchView, PresenceRequest
+from tavla.services import day, noshow, progress
+from tavla.services.access import ORGANISER, REFEREE, player_actor, require_staff, role_in
+from tavla.store import matches as match_store
+from tavla.store.audit import entry as audit_entry
+from tavla.store.matches import MatchSnapshot
+from tavla.store.records import Actor, AuditRecord, FixtureRecord
+
+
+def _snapshot(match_id: str, sub: str) -> MatchSnapshot:
+    parts = day.split_match_id(match_id)
+    found = match_store.snapshot(*parts, sub, with_field=True) if parts else None
+    if found is None or found.tournament is None or found.match is None:
+        raise MatchNotFound(f"No match {match_id}.")
+    return found
+
+
+def mark(caller: Caller, match_id: str, body: PresenceRequest, now: datetime) -> MatchView:
+    """Mark a player of the match present or excused (staff; a player only themself, present)."""
+    snap = _snapshot(match_id, caller.sub)
+    tournament, match = snap.tournament, snap.match
+    assert tournament is not None and match is not None
+    staff = role_in(tournament, caller) in (REFEREE, ORGANISER) or caller.is_admin
+    players = {p: s for p, s in ((match.home, "home"), (match.away, "away")) if p is not None}
+    if staff:
+        actor = require_staff(tournament, caller)
+        who = body.tavla_id or snap.tavla_id
+        if who not in players:
+            raise NotInMatch(f"{body.tavla_id or 'You'}: not a player of match {match_id}.")
+    else:
+        if body.excused:
+            raise NotStaff("Only this tournament's referees and organisers may excuse a player.")
+        who = snap.tavla_id
+        if who is None or who not in players or body.tavla_id not in (None, who):
+            raise NotYourMatch("A player marks only themself present, on their own match.")
+        actor = player_actor(caller, who)
+    side = players[who]
+    if side in match.present or side in match.excused:
+        return day.match_view(tournament.id, match, day.names(snap.field))  # said already: no change
+    if not noshow.awaited(match):
+        raise MatchNotInPlay(f"Match {match_id} is not waiting for its players ({match.state}).")
+    policy = noshow.policy_of(tournament)
+    points = dict(match.late_points)
+    if body.present:
+        arrival = noshow.verdict(policy, match, now, arrived=True)
+        if arrival.forfeit and not staff:
+            raise TooLateToArrive("The deadline has passed: only the referee can mark you present now.")
+        if arrival.penalty_points:
+            points[side] = arrival.penalty_points
+        after = replace(match, present={**match.present, side: now.isoformat()}, late_points=points)
+        action = "present"
+    else:
+        points.pop(side, None)
+        after = replace(match, excused={**match.excused, side: now.isoformat()}, late_points=points)
+        action = "excused"
+    if len(noshow.absent_sides(after)) < len(noshow.SIDES):
+        after = replace(after, flags=tuple(f for f in after.flags if f != noshow.BOTH_ABSENT))
+    change = audit_entry(
+        actor, action, now, code=match.code, tavla_id=who, late_points=points.get(side) or None
+    )
+    saved = match_store.save(after, match.version, [change])
+    if not noshow.absent_sides(saved):
+        noshow.cancel_if_alone(tournament, saved, now)
+    return day.match_view(tournament.id, saved, day.names(snap.field))
+
+
+def call(caller: Caller, match_id: str, now: datetime) -> MatchView:
+    """Call (a queued match, to a free table) or re-call (a called one) now: the clock restarts."""
+    snap = _snapshot(match_id, caller.sub)
+    tournament, match = snap.tournament, snap.match
+    assert tournament is not None and match is not None
+    actor = require_staff(tournament, caller)
+    if match.state == "queued":
+        return _seat(actor, snap, now)
+    if match.state != noshow.CALLED:
+        raise MatchNotInPlay(f"Match {match_id} cannot be called ({match.state}).")
+    if match.called_at is not None:
+        noshow.cancel_if_alone(tournament, match, now)  # the old clock's step, if the match's own
+    after = replace(
+        match,
+        called_at=now.isoformat(),
+        present={},
+        excused={},
+        late_points={},
+        flags=tuple(f for f in match.flags if f != noshow.BOTH_ABSENT),
+    )
+    change = audit_entry(actor, "match_called", now, code=match.code, table=match.table)
+    saved = match_store.save(after, match.version, [change])
+    events.publish(
+        events.MATCHES_CALLED, {"tournament_id": tournament.id, "at": now.isoformat(), "codes": [match.code]}
+    )
+    return day.match_view(tournament.id, saved, day.names(snap.field))
+
+
+def _seat(actor: Actor, snap: MatchSnapshot, now: datetime) -> MatchView:
+    """A queued match takes a free table if there is one (settle seats what it can)."""
+
+    def audit(before: FixtureRecord, after: FixtureRecord) -> list[AuditRecord]:
+        if after.state != noshow.CALLED:
+            return []
+        return [audit_entry(actor, "match_called", now, code=after.code, table=after.table)]
+
+    assert snap.tournament is not None and snap.match is not None
+    tournament_id = snap.tournament.id
+    settled = progress.settle(tournament_id, snap.match.code, lambda m, _: m, audit, now)
+    if settled.match.state != noshow.CALLED:
+        raise NoFreeTable("Every table is taken: the match is called as soon as one frees up.")
+    return day.match_view(tournament_id, settled.match, day.names(snap.field))
