@@ -5,7 +5,14 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS = ("bench_pairing", "bench_brackets", "bench_results", "bench_calls", "bench_coldstart")
+BENCHMARKS = (
+    "bench_pairing",
+    "bench_brackets",
+    "bench_results",
+    "bench_calls",
+    "bench_board",
+    "bench_coldstart",
+)
 
 
 def main() -> int:

@@ -208,3 +208,12 @@ class ResultLocked(Conflict):
     """A match that depends on this result has started: it no longer changes (R9.4)."""
 
     code = "result_locked"
+
+
+# -- board, standings, finish (issue 7 section 6) --
+
+
+class NotFinished(Conflict):
+    """A match is still to be decided or a draw is still due: the tournament cannot finish yet."""
+
+    code = "not_finished"

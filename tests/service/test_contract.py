@@ -26,6 +26,7 @@ NO_BODY = {
     ("POST", "/tournaments/{tournament_id}/registrations/{tavla_id}/approve"),
     ("POST", "/tournaments/{tournament_id}/registrations/{tavla_id}/refuse"),
     ("POST", "/tournaments/{tournament_id}/rounds"),
+    ("POST", "/tournaments/{tournament_id}/finish"),
 }
 
 
