@@ -17,7 +17,6 @@ GET /tournaments/{id}/board:
 
 from __future__ import annotations
 
-import copy
 import gzip
 import statistics
 import time
@@ -29,6 +28,7 @@ from typing import Any
 from botocore.client import BaseClient
 
 from bench.bench_calls import _aws, _count
+from bench.typical_requests import Answer, _recording
 
 PLAYERS = 64
 REQUESTS = 1_000
@@ -92,33 +92,14 @@ def _mid_day(api: Any) -> str:
     return tournament_id
 
 
-Answer = tuple[str, dict[str, Any]]
-
-
-@contextmanager
-def _recording(answers: list[Answer]) -> Iterator[None]:
-    original = getattr(BaseClient, "_make_api_call")  # noqa: B009
-
-    def record(client: BaseClient, operation: str, params: dict[str, Any]) -> Any:
-        response = original(client, operation, params)
-        answers.append((operation, copy.deepcopy(response)))
-        return response
-
-    setattr(BaseClient, "_make_api_call", record)  # noqa: B010
-    try:
-        yield
-    finally:
-        setattr(BaseClient, "_make_api_call", original)  # noqa: B010
-
-
 @contextmanager
 def _replaying(answers: list[Answer]) -> Iterator[None]:
-    """DynamoDB answers given back in the order they were recorded, request after request."""
+    """AWS answers given back in the order they were recorded, request after request."""
     original = getattr(BaseClient, "_make_api_call")  # noqa: B009
     position = [0]
 
     def replay(client: BaseClient, operation: str, params: dict[str, Any]) -> Any:
-        recorded_operation, response = answers[position[0] % len(answers)]
+        _, recorded_operation, response = answers[position[0] % len(answers)]
         assert recorded_operation == operation, (recorded_operation, operation)
         position[0] += 1
         return response

@@ -77,6 +77,19 @@ def set_field(tournament_id: str, **lists: list[str]) -> None:
     )
 
 
+def four_drawn_and_a_winner_disqualified(api: Api) -> tuple[str, str]:
+    """4 players drawn; the winner of main.R1.1 is then disqualified (R8.3): (tournament, player)."""
+    from tests.service.day_helpers import checked_in_field, draw
+
+    tournament_id, _ = checked_in_field(api, 4)
+    assert draw(api, tournament_id).status == 201
+    settle(tournament_id, "main.R1.1", True, 7, 3)
+    cheat = records(tournament_id)["main.R1.1"].home
+    assert cheat is not None
+    set_field(tournament_id, disqualified=[cheat])
+    return tournament_id, cheat
+
+
 def raw_call(api: Api, method: str, template: str, **request: Any) -> dict[str, Any]:
     """The handler's whole answer (status, headers, body text), for non-JSON bodies and headers."""
     function, event = api.event(method, template, **request)

@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from bench.bench_calls import dynamodb_calls
 from tavla.services import progress
 from tavla.store.records import FixtureRecord
-from tests.service.board_helpers import NOW, play_out, raw_call, records, set_field, settle
+from tests.service.board_helpers import (
+    NOW,
+    four_drawn_and_a_winner_disqualified,
+    play_out,
+    raw_call,
+    records,
+    settle,
+)
 from tests.service.conftest import Api
 from tests.service.day_helpers import checked_in_field, draw
 
@@ -94,12 +101,7 @@ def test_swiss_places_follow_the_tie_break_chain(api: Api) -> None:
 
 def test_a_disqualified_player_has_no_place_and_the_others_close_up(api: Api) -> None:
     """R8.3: A wins round 1 and is disqualified: the final is forfeited, A is in no place."""
-    tournament_id, _ = checked_in_field(api, 4)
-    assert draw(api, tournament_id).status == 201
-    settle(tournament_id, "main.R1.1", True, 7, 3)
-    a = records(tournament_id)["main.R1.1"].home
-    assert a is not None
-    set_field(tournament_id, disqualified=[a])
+    tournament_id, a = four_drawn_and_a_winner_disqualified(api)
     settle(tournament_id, "main.R1.2", True, 7, 1)
     final = records(tournament_id)["main.R2.1"]
     assert final.state == "official" and final.result and final.result["forfeit"] is True
@@ -197,28 +199,11 @@ def test_the_board_shows_no_phone_or_email(api: Api) -> None:
         assert not [s for s in (*secrets, "example.org", "phone", "email") if s in text], path
 
 
-def _calls(action: Callable[[], Any]) -> list[str]:
-    from tavla.store.dynamo import client
-
-    seen: list[str] = []
-
-    def hook(event_name: str, **_: Any) -> None:
-        seen.append(event_name.rsplit(".", 1)[-1])
-
-    events = client().meta.events
-    events.register("before-call.dynamodb.*", hook)
-    try:
-        action()
-    finally:
-        events.unregister("before-call.dynamodb.*", hook)
-    return seen
-
-
 def test_a_board_costs_three_dynamodb_calls_whatever_the_field(api: Api) -> None:
     """Cheap to watch: the tournament, field and tables, the rounds, the matches: three calls."""
     tournament_id, _ = checked_in_field(api, 16)
     assert draw(api, tournament_id).status == 201
     settle(tournament_id, "main.R1.1", True, 7, 0)
-    calls = _calls(lambda: _get(api, BOARD, tournament_id))
+    calls = dynamodb_calls(lambda: _get(api, BOARD, tournament_id))
     assert calls == ["BatchGetItem", "Query", "Query"]
-    assert len(_calls(lambda: _get(api, STANDINGS, tournament_id))) == 3
+    assert len(dynamodb_calls(lambda: _get(api, STANDINGS, tournament_id))) == 3

@@ -13,7 +13,14 @@ import pytest
 from tavla import events
 from tavla.services import progress
 from tavla.store.records import FixtureRecord
-from tests.service.board_helpers import NOW, play_out, raw_call, records, set_field, settle
+from tests.service.board_helpers import (
+    NOW,
+    four_drawn_and_a_winner_disqualified,
+    play_out,
+    raw_call,
+    records,
+    settle,
+)
 from tests.service.conftest import Api
 from tests.service.day_helpers import checked_in_field, draw
 from tests.service.helpers import ORGANISER, create_player, register
@@ -101,12 +108,7 @@ def test_finish_stores_the_standings_announces_them_once_and_is_idempotent(
 
 def test_a_disqualified_player_gets_no_place_and_no_season_points(api: Api, published: Published) -> None:
     """R8.3: the disqualified player is in no event's places; the event names them apart."""
-    tournament_id, _ = checked_in_field(api, 4)
-    assert draw(api, tournament_id).status == 201
-    settle(tournament_id, "main.R1.1", True, 7, 3)
-    cheat = records(tournament_id)["main.R1.1"].home
-    assert cheat is not None
-    set_field(tournament_id, disqualified=[cheat])
+    tournament_id, cheat = four_drawn_and_a_winner_disqualified(api)
     play_out(tournament_id)
     body = _finish(api, tournament_id).body
     assert cheat not in json.dumps(body["events"])
