@@ -10,8 +10,10 @@ BENCHMARKS = (
     "bench_brackets",
     "bench_results",
     "bench_calls",
-    "bench_coldstart",
+    "bench_board",
+    "bench_draw",
     "bench_cost",
+    "bench_coldstart",
 )
 
 

@@ -40,13 +40,14 @@ def _aws() -> Iterator[None]:
         yield
 
 
-def _count(action: Callable[[], Any]) -> int:
+def dynamodb_calls(action: Callable[[], Any]) -> list[str]:
+    """The DynamoDB operations `action` makes, in order (BatchGetItem, Query, ...)."""
     from tavla.store.dynamo import client
 
     calls: list[str] = []
 
     def hook(event_name: str, **_: Any) -> None:
-        calls.append(event_name)
+        calls.append(event_name.rsplit(".", 1)[-1])
 
     events = client().meta.events
     events.register("before-call.dynamodb.*", hook)
@@ -54,7 +55,11 @@ def _count(action: Callable[[], Any]) -> int:
         action()
     finally:
         events.unregister("before-call.dynamodb.*", hook)
-    return len(calls)
+    return calls
+
+
+def _count(action: Callable[[], Any]) -> int:
+    return len(dynamodb_calls(action))
 
 
 def main() -> int:

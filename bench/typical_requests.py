@@ -116,6 +116,13 @@ def record_all() -> tuple[dict[str, Recorded], dict[str, str]]:
                     )[1],
                 ),
                 "openapi": _record("openapi", api.event("GET", "/openapi.json")[1]),
+                "board": _record(
+                    "board", api.event("GET", "/tournaments/{tournament_id}/board", params=params)[1]
+                ),
+                "finish": _record(
+                    "finish",
+                    api.event("GET", "/tournaments/{tournament_id}/report", params=params, user="referee")[1],
+                ),
                 "notify": _record("notify", _promotion(tournament, api)),
                 "draw": _record(
                     "draw",

@@ -173,6 +173,19 @@ FUNCTIONS: tuple[Function, ...] = (
         memory_mb=1024,
     ),
     Function(
+        name="board",
+        module="functions.board.handler",
+        description="The public venue board and standings: tables, live scores, brackets, places",
+        tables={MAIN.name: "read"},
+    ),
+    Function(
+        name="finish",
+        module="functions.finish.handler",
+        description="Finishing a tournament (final standings, TournamentFinished) and the federation report",
+        tables={MAIN.name: "read_write"},
+        publishes_events=True,
+    ),
+    Function(
         name="openapi",
         module="functions.openapi.handler",
         description="The OpenAPI document of the whole HTTP API",

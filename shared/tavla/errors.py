@@ -260,3 +260,12 @@ class TooLateToArrive(Conflict):
     """The no-show deadline has passed: only the referee can still mark the player present (R6.1)."""
 
     code = "too_late"
+
+
+# -- board, standings, finish (issue 7 section 6) --
+
+
+class NotFinished(Conflict):
+    """A match is still to be decided or a draw is still due: the tournament cannot finish yet."""
+
+    code = "not_finished"

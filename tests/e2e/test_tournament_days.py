@@ -71,7 +71,12 @@ def _shown_standings(body: dict[str, Any]) -> dict[str, list[tuple[str, int, int
 
 def _check_day(client: Client, stack: Stack, day: TournamentDay) -> dict[str, list[tuple[str, int, int]]]:
     assert all(m["state"] in ("official", "bye", "void", "not_needed") for m in day.matches())
+    finished = day.finish()
+    shown = client.call("GET", f"/tournaments/{day.id}/standings")
+    assert shown.status == 200, shown.body
     expected = _expected_standings(day)
+    assert _shown_standings(shown.body) == expected
+    assert _shown_standings(finished) == expected
     verdict = verify(stack.url, day.id)
     assert verdict and all(problems == [] for problems in verdict.values()), verdict
     return expected

@@ -88,6 +88,12 @@ POST   /matches/{match_id}/presence                  self       401  200   403  
 POST   /matches/{match_id}/presence                  opponent   401  403   403  200  403  200  403  200
 POST   /matches/{match_id}/presence                  excused    401  403   403  200  403  200  403  200
 POST   /matches/{match_id}/call                                 401  403   403  200  403  200  403  200
+# board, standings, finish, report (issue 7 section 6), all on D
+GET    /tournaments/{tournament_id}/board                       200  200   200  200  200  200  200  200
+GET    /tournaments/{tournament_id}/standings                   200  200   200  200  200  200  200  200
+# D's one match is not decided: 409 not_finished means the organiser got past authorization
+POST   /tournaments/{tournament_id}/finish                      401  403   403  403  403  409  403  409
+GET    /tournaments/{tournament_id}/report                      401  403   403  200  403  200  403  200
 """
 
 USERS: dict[str, tuple[str, tuple[str, ...]]] = {  # role -> (Cognito sub, groups)
@@ -334,6 +340,10 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
         lambda w: {"tavla_id": w.tavla_ids["opponent"], "excused": True}
     ),
     "POST /matches/{match_id}/call": _on_match(),
+    "GET /tournaments/{tournament_id}/board": _in_d(),
+    "GET /tournaments/{tournament_id}/standings": _in_d(),
+    "POST /tournaments/{tournament_id}/finish": _in_d(),
+    "GET /tournaments/{tournament_id}/report": _in_d(),
 }
 
 
@@ -387,3 +397,15 @@ def test_functions_refuse_anonymous_callers_themselves(api: Api, world: World, r
     request = REQUESTS[row.name](world)
     reply = api.call(route.method, route.path, params=request.params, body=request.body)
     assert (reply.status, reply.error) == (401, "unauthorized")
+
+
+def test_the_board_shows_the_players_but_no_phone_or_email(api: Api, world: World) -> None:
+    """R12.1: `self` (who has a phone) is on D's board by Tavla ID and name, and nothing private is."""
+    for path in ("/tournaments/{tournament_id}/board", "/tournaments/{tournament_id}/standings"):
+        reply = api.call("GET", path, params={"tournament_id": world.drawn})
+        assert reply.status == 200, reply.body
+        text = str(reply.body)
+        assert world.tavla_ids["self"] in text and "Player self" in text
+        digits = "".join(c for c in SELF_PHONE if c.isdigit())
+        for secret in (SELF_PHONE, digits, digits[2:], "phone", "email", "@"):
+            assert secret not in text, f"{path} shows {secret}"

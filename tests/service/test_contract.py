@@ -34,6 +34,7 @@ NO_BODY = {
     ("POST", "/tournaments/{tournament_id}/rounds"),
     # table call and no-show (R6)
     ("POST", "/matches/{match_id}/call"),
+    ("POST", "/tournaments/{tournament_id}/finish"),
 }
 
 

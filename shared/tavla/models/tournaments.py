@@ -263,6 +263,7 @@ class Tournament(TournamentSettings):
     registered: int = 0
     waiting: int = 0
     created_at: datetime | None = None
+    finished_at: datetime | None = Field(default=None, description="when its organiser finished it")
 
 
 class TournamentSummary(ApiModel):

@@ -50,8 +50,29 @@ def records(tournament_id: str, limit: int) -> list[AuditRecord]:
         ScanIndexForward=False,
         Limit=limit,
     )
-    found = [deserialize(i) for i in response.get("Items", [])]
-    return [
-        AuditRecord(at=i["at"], action=i["action"], actor=Actor(**i["actor"]), details=i.get("details") or {})
-        for i in found
-    ]
+    return [_from_item(deserialize(i)) for i in response.get("Items", [])]
+
+
+def _from_item(item: dict[str, Any]) -> AuditRecord:
+    return AuditRecord(
+        at=item["at"], action=item["action"], actor=Actor(**item["actor"]), details=item.get("details") or {}
+    )
+
+
+def every_record(tournament_id: str) -> list[AuditRecord]:
+    """A tournament's whole audit trail, oldest first (the federation report, R2.3)."""
+    query: dict[str, Any] = {
+        "TableName": table_name(MAIN),
+        "KeyConditionExpression": "pk = :pk AND begins_with(sk, :audit)",
+        "ExpressionAttributeValues": {
+            ":pk": {"S": keys.tournament_pk(tournament_id)},
+            ":audit": {"S": keys.AUDIT_PREFIX},
+        },
+    }
+    found: list[AuditRecord] = []
+    while True:
+        response = client().query(**query)
+        found.extend(_from_item(deserialize(i)) for i in response.get("Items", []))
+        if "LastEvaluatedKey" not in response:
+            return found
+        query["ExclusiveStartKey"] = response["LastEvaluatedKey"]

@@ -13,6 +13,7 @@ Main table:
 - a published draw ................. TOURNAMENT#<id> / ROUND#<nnn>
 - a match (a fixture of a draw) .... TOURNAMENT#<id> / MATCH#<code>   (code: main.R2.3, main.S4.12 ...)
 - the venue's tables ............... TOURNAMENT#<id> / TABLES
+- the final standings (finish) ..... TOURNAMENT#<id> / STANDINGS
 
 Contacts table (private, R12):
 - a player's contacts .............. CONTACTS#<tavla_id>
@@ -79,6 +80,10 @@ def match(tournament_id: str, code: str) -> dict[str, Any]:
 
 def tables(tournament_id: str) -> dict[str, Any]:
     return _key(tournament_pk(tournament_id), "TABLES")
+
+
+def standings(tournament_id: str) -> dict[str, Any]:
+    return _key(tournament_pk(tournament_id), "STANDINGS")
 
 
 def checkin_code(code: str) -> dict[str, Any]:

@@ -282,3 +282,19 @@ class FixtureRecord(_Record):
     official_at: str | None = None
     appeal: str | None = None  # the open appeal's id: the result is frozen (R9.2)
     started_at: str | None = None
+
+
+@dataclass(frozen=True)
+class FinalRecord(_Record):
+    """A finished tournament's final standings (R10.1, R10.2), stored once by the finish.
+
+    `events` are the standings of each event as the API shows them (JSON values);
+    `announced` turns true once `TournamentFinished` is on the bus, so a finish retried after
+    a failure between the write and the event announces it then, and never twice.
+    """
+
+    tournament_id: str
+    finished_at: str
+    events: tuple[Mapping[str, Any], ...]
+    finished_by: Mapping[str, Any] = field(default_factory=dict)
+    announced: bool = False

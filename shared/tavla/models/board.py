@@ -1,0 +1,144 @@
+"""The board, the standings, the finish and the federation report as the API shows them.
+
+Public models (board, standings) hold nothing private (R12.1): players appear as PlayerRef
+(Tavla ID, name, club). The report is for the tournament's staff.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import Field
+
+from tavla.models.audit import AuditEntry
+from tavla.models.common import ApiModel
+from tavla.models.day import MatchView, PlayerRef, RoundSummary
+
+EventName = Literal["main", "consolation", "last_chance"]
+
+
+class StandingRow(ApiModel):
+    """One place of an event; players sharing it have the same `place..place_to` (R10.1).
+
+    Swiss and league rows carry the figures of the tie-break chain (R10.2): points, then
+    head-to-head (points, then game-point difference, among the players level on points when
+    every two of them met), then the overall point difference, then Buchholz.
+    """
+
+    place: int = Field(ge=1)
+    place_to: int = Field(ge=1)
+    label: str = Field(description="the place as shown: '2' or '5-8'")
+    player: PlayerRef
+    points: int | None = None
+    head_to_head: int | None = None
+    head_to_head_difference: int | None = None
+    point_difference: int | None = None
+    buchholz: int | None = None
+
+
+class EventStandings(ApiModel):
+    """An event's standings: knockout places (elimination, lives) or the Swiss / league table."""
+
+    event: EventName
+    system: Literal["knockout", "table"]
+    rows: list[StandingRow]
+
+
+class Standings(ApiModel):
+    """Every event's standings; `final` once the tournament is finished, provisional before."""
+
+    tournament_id: str
+    final: bool
+    events: list[EventStandings]
+
+
+class TableView(ApiModel):
+    """A table of the venue and the match on it, if any."""
+
+    table: int = Field(ge=1)
+    match: MatchView | None = None
+
+
+class BracketRound(ApiModel):
+    label: str = Field(description="R2, W3, L4, GF1, S3, RR5, V2")
+    round: int
+    matches: list[MatchView]
+
+
+class Bracket(ApiModel):
+    """An event's published matches, round by round."""
+
+    event: EventName
+    rounds: list[BracketRound]
+
+
+class Board(ApiModel):
+    """What a venue screen and a phone show: the draw in play, the tables and their queue,
+    every published match (who plays whom, called / present / late, live score, state), and
+    the standings so far. Public: no phone, no e-mail (R12.1)."""
+
+    tournament_id: str
+    name: str
+    status: str
+    finished_at: datetime | None = None
+    current: list[RoundSummary] = Field(description="the draws with matches still to decide (else the last)")
+    tables: list[TableView]
+    queue: list[MatchView] = Field(description="matches waiting for a free table, in call order")
+    brackets: list[Bracket]
+    standings: list[EventStandings]
+
+
+class FinalStandings(ApiModel):
+    """A finished tournament's final standings (R10.1, R10.2; disqualified players have no place, R8.3)."""
+
+    tournament_id: str
+    finished_at: datetime
+    events: list[EventStandings]
+
+
+class ReportResult(ApiModel):
+    """One decided match, as the federation reads it."""
+
+    code: str
+    event: str
+    round: int
+    label: str
+    home: PlayerRef
+    away: PlayerRef | None = None
+    winner: str
+    home_points: int
+    away_points: int
+    forfeit: bool
+    how: str
+    official_at: datetime | None = None
+
+
+class RefusedEntry(ApiModel):
+    """A registration the organiser refused (R3.7): kept for the federation (R2.3)."""
+
+    player: PlayerRef
+    division: str
+    registered_at: datetime
+
+
+class Report(ApiModel):
+    """The federation report (R2.3): results, refused entries, who withdrew or was
+    disqualified, the standings, and every recorded action (penalties, withdrawals,
+    disqualifications, expulsions, appeals with their decisions and reasons, ...) grouped by
+    action, oldest first."""
+
+    tournament_id: str
+    name: str
+    status: str
+    starts_at: datetime
+    finished_at: datetime | None = None
+    results: list[ReportResult]
+    refused: list[RefusedEntry]
+    withdrawn: list[PlayerRef]
+    disqualified: list[PlayerRef]
+    standings: list[EventStandings]
+    actions: dict[str, list[AuditEntry]] = Field(
+        description="the audit trail grouped by action: penalty, withdrawal, disqualification, "
+        "appeal_lodged, appeal_decided, refused, checked_in, ..."
+    )

@@ -1,0 +1,150 @@
+"""The board and the standings (R10.1, R10.2, R12.1): what a venue screen and a phone show.
+
+Public and read-only. One board is three DynamoDB calls whatever the field's size: the
+tournament, field and tables (one BatchGetItem), the published rounds (a Query) and every
+published match (a Query). Standings come from the rules (`rules.day.event_standings`) over
+the official results, for each event drawn so far: provisional during the day, final once
+the tournament is finished. Disqualified players have no place (R8.3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+
+from tavla.errors import TournamentNotFound
+from tavla.models.board import Board, Bracket, BracketRound, EventStandings, StandingRow, Standings, TableView
+from tavla.models.day import MatchView, PlayerRef
+from tavla.rules import day as rules_day
+from tavla.rules.standings import Standing, TableRow
+from tavla.services import day
+from tavla.store import draws as draw_store
+from tavla.store.records import FieldRecord, FixtureRecord, RoundRecord, TournamentRecord
+
+# a match nothing more happens to (a draw whose matches are all so is no longer current)
+SETTLED = frozenset({day.OFFICIAL, *day.UNPLAYED})
+EVENTS: tuple[rules_day.EventName, ...] = ("main", "consolation", "last_chance")
+
+
+def event_tables(
+    tournament: TournamentRecord,
+    field: FieldRecord | None,
+    draws: Sequence[rules_day.Draw],
+    records: Sequence[FixtureRecord],
+) -> list[EventStandings]:
+    """Each drawn event's standings from the official results (R10.1, R10.2, R8.3)."""
+    if field is None or not draws:
+        return []
+    settings = day.settings_of(tournament)
+    winners, scores = day.results_of(records)
+    fixtures = [f for d in draws for f in d.fixtures]
+    states = rules_day.flow(fixtures, winners)
+    people = day.names(field)
+    disqualified = set(field.disqualified)
+    out = []
+    for event in EVENTS:
+        drawn = [d for d in draws if d.inputs.event == event]
+        if not drawn:
+            continue
+        players = [e.player_id for e in drawn[0].inputs.field]
+        played = rules_day.records_of([f for d in drawn for f in d.fixtures], states, scores)
+        rows = rules_day.event_standings(settings, event, players, played, disqualified & set(players))
+        table = event == "main" and settings.format in ("swiss", "round_robin")
+        out.append(
+            EventStandings(
+                event=event,
+                system="table" if table else "knockout",
+                rows=[_row(r, people) for r in rows],
+            )
+        )
+    return out
+
+
+def _row(standing: Standing, people: Mapping[str, PlayerRef]) -> StandingRow:
+    player = people.get(standing.player_id, PlayerRef(tavla_id=standing.player_id))
+    row = StandingRow(place=standing.place, place_to=standing.place_to, label=standing.label, player=player)
+    if isinstance(standing, TableRow):
+        row = row.model_copy(
+            update={
+                "points": standing.points,
+                "head_to_head": standing.head_to_head,
+                "head_to_head_difference": standing.head_to_head_difference,
+                "point_difference": standing.point_difference,
+                "buchholz": standing.buchholz,
+            }
+        )
+    return row
+
+
+def published(tournament_id: str) -> tuple[draw_store.Day, TournamentRecord, list[FixtureRecord]]:
+    """The tournament's day and every published match (three calls at most)."""
+    current = draw_store.day(tournament_id)
+    if current.tournament is None:
+        raise TournamentNotFound(f"No tournament {tournament_id}.")
+    tournament = current.tournament
+    records = draw_store.fixtures(tournament_id, tournament.draws) if tournament.draws else []
+    return current, tournament, records
+
+
+def standings(tournament_id: str) -> Standings:
+    """Every drawn event's standings with shared places and the tie-break figures (public)."""
+    current, tournament, records = published(tournament_id)
+    draws = day.draws_of(current.rounds, records)
+    return Standings(
+        tournament_id=tournament_id,
+        final=tournament.status == "finished",
+        events=event_tables(tournament, current.field, draws, records),
+    )
+
+
+def _current(rounds: Sequence[RoundRecord], records: Sequence[FixtureRecord]) -> list[RoundRecord]:
+    """The draws still being played (a Swiss round, a bracket, side brackets at once); else the last."""
+    open_draws = {r.draw for r in records if r.state not in SETTLED}
+    ordered = sorted(rounds, key=lambda r: r.number)
+    return [r for r in ordered if r.number in open_draws] or ordered[-1:]
+
+
+def _brackets(views: Sequence[tuple[FixtureRecord, MatchView]]) -> list[Bracket]:
+    by_event: dict[str, dict[str, list[tuple[FixtureRecord, MatchView]]]] = {}
+    for record, view in sorted(views, key=lambda x: (x[0].draw, x[0].position)):
+        by_event.setdefault(record.event, {}).setdefault(record.label, []).append((record, view))
+    return [
+        Bracket(
+            event=event,
+            rounds=[
+                BracketRound(
+                    label=label,
+                    round=matches[0][0].round,
+                    matches=[v for _, v in sorted(matches, key=lambda x: (x[0].board, x[0].code))],
+                )
+                for label, matches in labels.items()
+            ],
+        )
+        for event in EVENTS
+        if (labels := by_event.get(event))
+    ]
+
+
+def board(tournament_id: str) -> Board:
+    """The venue board (public): tables and queue, every published match, standings so far."""
+    current, tournament, records = published(tournament_id)
+    people = day.names(current.field)
+    views = {r.code: day.match_view(tournament_id, r, people) for r in records}
+    tables = current.tables
+    draws = day.draws_of(current.rounds, records)
+    return Board(
+        tournament_id=tournament_id,
+        name=tournament.name,
+        status=tournament.status,
+        finished_at=datetime.fromisoformat(tournament.finished_at) if tournament.finished_at else None,
+        current=[day.round_summary(r) for r in _current(current.rounds, records)],
+        tables=[
+            TableView(table=n, match=views.get(tables.occupied.get(str(n), "")))
+            for n in range(1, tables.count + 1)
+        ]
+        if tables
+        else [],
+        queue=[views[c] for c in (tables.queue if tables else ()) if c in views],
+        brackets=_brackets([(r, views[r.code]) for r in records]),
+        standings=event_tables(tournament, current.field, draws, records),
+    )

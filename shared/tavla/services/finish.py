@@ -1,0 +1,311 @@
+"""Finishing a tournament and its federation report (R2.3, R8.3, R10.1, R10.2).
+
+`finish` (its organiser): only once every match is decided and no draw is due, and no appeal
+is open. The final standings are stored with the tournament, which turns `finished`, and
+`TournamentFinished` goes on the bus with each event's places (disqualified players have
+none, so they earn no season points, R8.3). Finishing again returns the same standings.
+
+`report` (its organiser or referee): everything the federation asks for (R2.3): every
+decided match, refused registrations, who withdrew or was disqualified, the standings, and
+the audit trail grouped by action (penalties, withdrawals, disqualifications, expulsions,
+appeals with their decisions and reasons, and whatever else was recorded). As JSON, or as
+one CSV table with a `kind` column (`report_csv`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+from tavla import events
+from tavla.caller import Caller
+from tavla.errors import AppealOpen, NotFinished
+from tavla.models.audit import AuditActor, AuditEntry
+from tavla.models.board import EventStandings, FinalStandings, RefusedEntry, Report, ReportResult
+from tavla.models.day import PlayerRef
+from tavla.rules import day as rules_day
+from tavla.services import day
+from tavla.services.access import require_organiser, require_staff
+from tavla.services.board import event_tables, published
+from tavla.store import audit
+from tavla.store import finish as finish_store
+from tavla.store import players as player_store
+from tavla.store import registrations as registration_store
+from tavla.store.audit import entry as audit_entry
+from tavla.store.records import FieldRecord, FinalRecord, FixtureRecord, TournamentRecord
+
+FINISHED = "finished"
+
+
+def finish(caller: Caller, tournament_id: str, now: datetime) -> FinalStandings:
+    """Finish the tournament: final standings stored, `TournamentFinished` published (idempotent)."""
+    current, tournament, records = published(tournament_id)
+    organiser = require_organiser(tournament, caller)
+    if tournament.status == FINISHED:
+        return _again(tournament, current.field)
+    if any(r.appeal for r in records):
+        raise AppealOpen("An appeal is open: the tournament finishes once it is decided (R9.2).")
+    if tournament.drawing:
+        raise NotFinished("A draw is being made: the tournament is not over.")
+    draws = day.draws_of(current.rounds, records)
+    winners, scores = day.results_of(records)
+    settings = day.settings_of(tournament)
+    if not rules_day.event_finished(settings, draws, winners, scores, day.out_of_play(current.field)):
+        raise NotFinished("Matches are still to be decided, or a draw is still due: the tournament goes on.")
+    standings = event_tables(tournament, current.field, draws, records)
+    record = FinalRecord(
+        tournament_id=tournament_id,
+        finished_at=now.isoformat(),
+        events=tuple(e.model_dump(mode="json") for e in standings),
+        finished_by={k: v for k, v in (("role", organiser.role), ("tavla_id", organiser.tavla_id)) if v},
+    )
+    change = audit_entry(organiser, "finished", now, events=[e.event for e in standings])
+    try:
+        finish_store.finish(tournament, record, change)
+    except finish_store.NotRunning:
+        stored = finish_store.final(tournament_id)
+        if stored is None:
+            raise NotFinished("The tournament changed while it was being finished: look again.") from None
+        return _view(stored)  # finished at the same moment by another request, which announces it
+    _announce(tournament, current.field, record)
+    return _view(record)
+
+
+def _again(tournament: TournamentRecord, field: FieldRecord | None) -> FinalStandings:
+    """A finish repeated: the stored standings; announced now if the first finish could not."""
+    stored = finish_store.final(tournament.id)
+    if stored is None:
+        raise NotFinished("The tournament is finished but has no stored standings.")
+    if not stored.announced:
+        _announce(tournament, field, stored)
+    return _view(stored)
+
+
+def _view(record: FinalRecord) -> FinalStandings:
+    return FinalStandings(
+        tournament_id=record.tournament_id,
+        finished_at=datetime.fromisoformat(record.finished_at),
+        events=[EventStandings.model_validate(e) for e in record.events],
+    )
+
+
+def finished_event(
+    tournament: TournamentRecord, field: FieldRecord | None, record: FinalRecord
+) -> dict[str, Any]:
+    """What season points and prizes need (R10.4, R11): each event's places, by Tavla ID."""
+    return {
+        "tournament_id": tournament.id,
+        "finished_at": record.finished_at,
+        "level": tournament.settings.get("level"),
+        "season_id": tournament.settings.get("season_id"),
+        "disqualified": sorted(field.disqualified) if field else [],
+        "events": {
+            str(e["event"]): [
+                {"tavla_id": r["player"]["tavla_id"], "place": r["place"], "place_to": r["place_to"]}
+                for r in e["rows"]
+            ]
+            for e in record.events
+        },
+    }
+
+
+def _announce(tournament: TournamentRecord, field: FieldRecord | None, record: FinalRecord) -> None:
+    events.publish(events.TOURNAMENT_FINISHED, finished_event(tournament, field, record))
+    finish_store.mark_announced(tournament.id)
+
+
+# -- the federation report ------------------------------------------------------------------
+
+
+def report(caller: Caller, tournament_id: str) -> Report:
+    """The federation report (R2.3; the tournament's organisers and referees)."""
+    current, tournament, records = published(tournament_id)
+    require_staff(tournament, caller)
+    people = day.names(current.field)
+    refused = [
+        r for r in registration_store.all_entries(tournament_id) if r.status == registration_store.REFUSED
+    ]
+    profiles = player_store.get_profiles([r.tavla_id for r in refused]) if refused else {}
+
+    def ref(tavla_id: str) -> PlayerRef:
+        if tavla_id in people:
+            return people[tavla_id]
+        profile = profiles.get(tavla_id)
+        if profile is None:
+            return PlayerRef(tavla_id=tavla_id)
+        return PlayerRef(tavla_id=tavla_id, name=profile.name, club=profile.club)
+
+    draws = day.draws_of(current.rounds, records)
+    field = current.field
+    actions: dict[str, list[AuditEntry]] = {}
+    for r in audit.every_record(tournament_id):
+        actions.setdefault(r.action, []).append(
+            AuditEntry(
+                at=r.at,
+                action=r.action,
+                actor=AuditActor(role=r.actor.role, tavla_id=r.actor.tavla_id),
+                details=dict(r.details),
+            )
+        )
+    return Report(
+        tournament_id=tournament_id,
+        name=tournament.name,
+        status=tournament.status,
+        starts_at=datetime.fromisoformat(tournament.starts_at),
+        finished_at=datetime.fromisoformat(tournament.finished_at) if tournament.finished_at else None,
+        results=[
+            _result(r, ref)
+            for r in sorted(records, key=lambda r: (r.draw, r.position))
+            if r.result is not None and r.home is not None
+        ],
+        refused=[
+            RefusedEntry(
+                player=ref(r.tavla_id),
+                division=r.division,
+                registered_at=datetime.fromisoformat(r.registered_at),
+            )
+            for r in sorted(refused, key=lambda r: (r.registered_at, r.tavla_id))
+        ],
+        withdrawn=[ref(p) for p in (field.withdrawn if field else ())],
+        disqualified=[ref(p) for p in (field.disqualified if field else ())],
+        standings=event_tables(tournament, field, draws, records),
+        actions=actions,
+    )
+
+
+def _result(record: FixtureRecord, ref: Callable[[str], PlayerRef]) -> ReportResult:
+    result: Mapping[str, Any] = record.result or {}
+    assert record.home is not None
+    return ReportResult(
+        code=record.code,
+        event=record.event,
+        round=record.round,
+        label=record.label,
+        home=ref(record.home),
+        away=ref(record.away) if record.away else None,
+        winner=str(result["winner"]),
+        home_points=int(result.get("home_points", 0)),
+        away_points=int(result.get("away_points", 0)),
+        forfeit=bool(result.get("forfeit", False)),
+        how=str(result.get("how", "score")),
+        official_at=datetime.fromisoformat(record.official_at) if record.official_at else None,
+    )
+
+
+# One flat table; each row's `kind` says which columns it fills.
+CSV_COLUMNS = (
+    "kind",
+    "at",
+    "action",
+    "event",
+    "round",
+    "match",
+    "home",
+    "home_name",
+    "away",
+    "away_name",
+    "winner",
+    "home_points",
+    "away_points",
+    "forfeit",
+    "how",
+    "tavla_id",
+    "name",
+    "place",
+    "actor",
+    "details",
+)
+# Cells a spreadsheet would run as a formula (names are typed by players): shown as text.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    text = value if isinstance(value, str) else str(value)
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
+def _details(value: Mapping[str, Any]) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False) if value else ""
+
+
+def csv_rows(report: Report) -> Iterable[dict[str, Any]]:
+    """The report as rows of one table (see `report_csv`)."""
+    for r in report.results:
+        yield {
+            "kind": "result",
+            "at": r.official_at.isoformat() if r.official_at else None,
+            "event": r.event,
+            "round": r.label,
+            "match": r.code,
+            "home": r.home.tavla_id,
+            "home_name": r.home.name,
+            "away": r.away.tavla_id if r.away else None,
+            "away_name": r.away.name if r.away else None,
+            "winner": r.winner,
+            "home_points": r.home_points,
+            "away_points": r.away_points,
+            "forfeit": r.forfeit,
+            "how": r.how,
+        }
+    for e in report.standings:
+        for s in e.rows:
+            figures = s.model_dump(exclude={"place", "place_to", "label", "player"}, exclude_none=True)
+            yield {
+                "kind": "standing",
+                "event": e.event,
+                "tavla_id": s.player.tavla_id,
+                "name": s.player.name,
+                "place": s.label,
+                "details": _details(figures),
+            }
+    for x in report.refused:
+        yield {
+            "kind": "refused_entry",
+            "at": x.registered_at.isoformat(),
+            "tavla_id": x.player.tavla_id,
+            "name": x.player.name,
+            "details": _details({"division": x.division}),
+        }
+    for kind, players in (
+        ("withdrawn_player", report.withdrawn),
+        ("disqualified_player", report.disqualified),
+    ):
+        for p in players:
+            yield {"kind": kind, "tavla_id": p.tavla_id, "name": p.name}
+    for action, entries in report.actions.items():
+        for a in entries:
+            details = a.details
+            yield {
+                "kind": "action",
+                "at": a.at,
+                "action": action,
+                "match": details.get("match_id") or details.get("code") or details.get("match"),
+                "tavla_id": details.get("tavla_id") or details.get("player"),
+                "actor": f"{a.actor.role}:{a.actor.tavla_id}" if a.actor.tavla_id else a.actor.role,
+                "details": _details(details),
+            }
+
+
+def report_csv(report: Report) -> str:
+    """The report as one CSV table (RFC 4180), a row per item, its `kind` first:
+
+    result (a decided match: event, round, match, home, away, winner, points, forfeit, how),
+    standing (event, tavla_id, name, place, details = tie-break figures), refused_entry,
+    withdrawn_player, disqualified_player, and action (an audit record: at, action, match,
+    tavla_id, actor, details as JSON). Cells that a spreadsheet would take for a formula are
+    prefixed with a quote.
+    """
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\r\n")
+    writer.writeheader()
+    for row in csv_rows(report):
+        writer.writerow({c: _cell(row.get(c)) for c in CSV_COLUMNS})
+    return out.getvalue()

@@ -1,0 +1,70 @@
+"""Finishing a tournament (R10.1, R10.2): the status and the final standings, written at once.
+
+`finish` is one transaction: the tournament turns `finished` only if it is still running on
+the draws the standings were computed from (no draw published or being made since), and its
+final standings are stored beside it (their own item, so reading the tournament page stays
+one small read however large the field). Finishing twice finds the stored standings.
+"""
+
+from __future__ import annotations
+
+from tavla.store import audit, keys
+from tavla.store.dynamo import Item, client, deserialize, table_name
+from tavla.store.records import AuditRecord, FinalRecord, TournamentRecord
+from tavla.store.schema import MAIN
+from tavla.store.transactions import Cancelled, Transaction
+
+
+class NotRunning(Exception):
+    """The tournament is no longer as read: finished meanwhile, or a draw came in between."""
+
+
+def _from_item(item: Item) -> FinalRecord:
+    data = {k: v for k, v in item.items() if k not in ("pk", "sk")}
+    data["events"] = tuple(data.get("events") or ())
+    return FinalRecord.from_item(data)
+
+
+def finish(tournament: TournamentRecord, record: FinalRecord, change: AuditRecord) -> None:
+    """Mark the tournament finished and store its final standings, or raise NotRunning."""
+    tx = Transaction()
+    tx.update(
+        "tournament",
+        MAIN,
+        keys.tournament(tournament.id),
+        "SET #status = :finished, finished_at = :at",
+        condition="#status = :running AND draws = :draws AND attribute_not_exists(drawing)",
+        names={"#status": "status"},
+        values={
+            "finished": "finished",
+            "running": "running",
+            "at": record.finished_at,
+            "draws": tournament.draws,
+        },
+    )
+    item = {**keys.plain(keys.standings(tournament.id)), **record.to_item(), "events": list(record.events)}
+    tx.put("standings", MAIN, item, condition="attribute_not_exists(pk)")
+    audit.record(tx, tournament.id, change)
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        raise NotRunning(tournament.id) from cancelled
+
+
+def final(tournament_id: str) -> FinalRecord | None:
+    """The stored final standings, if the tournament has finished."""
+    response = client().get_item(
+        TableName=table_name(MAIN), Key=keys.standings(tournament_id), ConsistentRead=True
+    )
+    item = response.get("Item")
+    return _from_item(deserialize(item)) if item else None
+
+
+def mark_announced(tournament_id: str) -> None:
+    """`TournamentFinished` is on the bus: a later finish does not announce it again."""
+    client().update_item(
+        TableName=table_name(MAIN),
+        Key=keys.standings(tournament_id),
+        UpdateExpression="SET announced = :yes",
+        ExpressionAttributeValues={":yes": {"BOOL": True}},
+    )

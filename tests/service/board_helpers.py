@@ -1,0 +1,98 @@
+"""Playing a day out in service tests: results made official through `progress.settle`."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Any
+
+from tavla.services import progress
+from tavla.store import draws as draw_store
+from tavla.store import keys
+from tavla.store.dynamo import client, table_name
+from tavla.store.records import FixtureRecord
+from tavla.store.schema import MAIN
+from tests.service.conftest import Api, LambdaContext
+
+NOW = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
+IN_PLAY = ("queued", "called", "playing")
+
+# (home wins?, home points, away points) for a match
+Decide = Callable[[FixtureRecord], tuple[bool, int, int]]
+
+
+def home_wins(match: FixtureRecord) -> tuple[bool, int, int]:
+    return True, match.length, 2
+
+
+def official(home_won: bool, home_points: int, away_points: int) -> progress.Change:
+    def change(match: FixtureRecord, _: progress.DayView) -> FixtureRecord:
+        assert match.home and match.away
+        result = {
+            "winner": match.home if home_won else match.away,
+            "home_points": home_points,
+            "away_points": away_points,
+            "forfeit": False,
+            "how": "score",
+        }
+        return replace(match, state="official", result=result, official_at=NOW.isoformat())
+
+    return change
+
+
+def records(tournament_id: str) -> dict[str, FixtureRecord]:
+    return {r.code: r for r in draw_store.fixtures(tournament_id, 999)}
+
+
+def settle(tournament_id: str, code: str, home_won: bool, home_points: int, away_points: int) -> None:
+    progress.settle(tournament_id, code, official(home_won, home_points, away_points), lambda a, b: [], NOW)
+
+
+def play_out(tournament_id: str, decide: Decide = home_wins) -> None:
+    """Make every playable match of the published draws official, in draw order, until none is left."""
+    while True:
+        due = [
+            r
+            for r in sorted(records(tournament_id).values(), key=lambda r: (r.draw, r.position))
+            if r.state in IN_PLAY and r.home and r.away
+        ]
+        if not due:
+            return
+        match = due[0]
+        settle(tournament_id, match.code, *decide(match))
+
+
+def set_field(tournament_id: str, **lists: list[str]) -> None:
+    """Mark players withdrawn or disqualified on the field, as the conduct use cases will (R8.2, R8.3)."""
+    names = ", ".join(f"{name} = :{name}" for name in lists)
+    client().update_item(
+        TableName=table_name(MAIN),
+        Key=keys.field(tournament_id),
+        UpdateExpression=f"SET {names}",
+        ExpressionAttributeValues={
+            f":{name}": {"L": [{"S": p} for p in players]} for name, players in lists.items()
+        },
+    )
+
+
+def four_drawn_and_a_winner_disqualified(api: Api) -> tuple[str, str]:
+    """4 players drawn; the winner of main.R1.1 is then disqualified (R8.3): (tournament, player)."""
+    from tests.service.day_helpers import checked_in_field, draw
+
+    tournament_id, _ = checked_in_field(api, 4)
+    assert draw(api, tournament_id).status == 201
+    settle(tournament_id, "main.R1.1", True, 7, 3)
+    cheat = records(tournament_id)["main.R1.1"].home
+    assert cheat is not None
+    set_field(tournament_id, disqualified=[cheat])
+    return tournament_id, cheat
+
+
+def raw_call(api: Api, method: str, template: str, **request: Any) -> dict[str, Any]:
+    """The handler's whole answer (status, headers, body text), for non-JSON bodies and headers."""
+    function, event = api.event(method, template, **request)
+    module = importlib.import_module(function.module)
+    response: dict[str, Any] = module.handler(event, LambdaContext(function.name))
+    return response
