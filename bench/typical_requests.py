@@ -17,7 +17,7 @@ from typing import Any
 from botocore.client import BaseClient
 
 from infra.registry import function
-from tavla.events import EVENT_SOURCE, REGISTRATION_PROMOTED
+from tavla.events import EVENT_SOURCE, MATCHES_CALLED, REGISTRATION_PROMOTED
 from tests.service.conftest import Api, mocked_aws, reset_clients
 from tests.service.day_helpers import checked_in_field
 from tests.service.helpers import ORGANISER, appoint_referee, create_player, create_tournament, register
@@ -93,8 +93,8 @@ def record_all() -> tuple[dict[str, Recorded], dict[str, str]]:
             register(api, tournament, "player")
             create_player(api, "newcomer")
             pass_ = api.call("GET", "/me/checkin-pass", user="player").body["token"]
-            drawn, _ = checked_in_field(api, 16, format="swiss", swiss_rounds=4)
-            return {
+            drawn, entrants = checked_in_field(api, 16, format="swiss", swiss_rounds=4)
+            recorded = {
                 "players": _record("players", api.event("GET", "/me", user="player")[1]),
                 "tournaments": _record(
                     "tournaments", api.event("GET", "/tournaments/{tournament_id}", params=params)[1]
@@ -133,10 +133,48 @@ def record_all() -> tuple[dict[str, Recorded], dict[str, str]]:
                         user=ORGANISER,
                     )[1],
                 ),
-            }, variables
+            }
+            return {**recorded, **_day_requests(api, drawn, entrants)}, variables
     finally:
         os.environ.clear()
         os.environ.update(environ)
+
+
+def _day_requests(api: Api, drawn: str, entrants: list[str]) -> dict[str, Recorded]:
+    """On the drawn Swiss round: a match read by the public, a player at the table, the call
+    (bus event) and a no-show deadline (schedule), in that order."""
+    match = api.call(
+        "GET", "/tournaments/{tournament_id}/rounds/{number}", params={"tournament_id": drawn, "number": "1"}
+    ).body["pairings"][0]
+    home_user = f"player-{entrants.index(match['home']['tavla_id'])}"
+    called = {"tournament_id": drawn, "at": datetime.now(UTC).isoformat(), "codes": [match["code"]]}
+    return {
+        "result": _record(
+            "result", api.event("GET", "/matches/{match_id}", params={"match_id": match["id"]})[1]
+        ),
+        "tablecall": _record(
+            "tablecall",
+            {
+                "version": "0",
+                "id": "bench-call",
+                "detail-type": MATCHES_CALLED,
+                "source": EVENT_SOURCE,
+                "time": datetime.now(UTC).isoformat(),
+                "detail": called,
+            },
+        ),
+        "noshow": _record("noshow", {**called, "due": datetime.now(UTC).isoformat()}),
+        "presence": _record(
+            "presence",
+            api.event(
+                "POST",
+                "/matches/{match_id}/presence",
+                params={"match_id": match["id"]},
+                body={"present": True},
+                user=home_user,
+            )[1],
+        ),
+    }
 
 
 def _promotion(tournament: str, api: Api) -> dict[str, Any]:
