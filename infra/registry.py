@@ -133,6 +133,21 @@ FUNCTIONS: tuple[Function, ...] = (
         events=(REGISTRATION_PROMOTED,),
         sends_sms=True,
     ),
+    # --- issue 7, sections 4 and 5: appeals and conduct
+    Function(
+        name="appeal",
+        module="functions.appeal.handler",
+        description="Appeals: lodged by a player within the window, decided by the referee or a committee",
+        tables={MAIN.name: "read_write"},
+        publishes_events=True,  # a decision that changes a result moves the day on (ResultConfirmed, calls)
+    ),
+    Function(
+        name="conduct",
+        module="functions.conduct.handler",
+        description="Conduct: penalties by the ladder, withdrawal during the day, disqualification",
+        tables={MAIN.name: "read_write"},
+        publishes_events=True,  # forfeits move the day on (ResultConfirmed, calls)
+    ),
     Function(
         name="openapi",
         module="functions.openapi.handler",

@@ -19,6 +19,12 @@ BODY_ROUTES = [
     ("POST", "/tournaments/{tournament_id}/registrations"),
     ("POST", "/tournaments/{tournament_id}/checkins"),
     ("PUT", "/tournaments/{tournament_id}/placements/{tavla_id}"),
+    # appeals and conduct (issue 7, sections 4 and 5)
+    ("POST", "/matches/{match_id}/appeals"),
+    ("POST", "/appeals/{appeal_id}/decision"),
+    ("POST", "/tournaments/{tournament_id}/penalties"),
+    ("POST", "/tournaments/{tournament_id}/withdrawals"),
+    ("POST", "/tournaments/{tournament_id}/disqualifications"),
 ]
 # POST routes that take no body
 NO_BODY = {

@@ -13,6 +13,7 @@ Main table:
 - a published draw ................. TOURNAMENT#<id> / ROUND#<nnn>
 - a match (a fixture of a draw) .... TOURNAMENT#<id> / MATCH#<code>   (code: main.R2.3, main.S4.12 ...)
 - the venue's tables ............... TOURNAMENT#<id> / TABLES
+- an appeal (R9) ................... TOURNAMENT#<id> / APPEAL#<appeal id>  (the id holds the tournament's)
 
 Contacts table (private, R12):
 - a player's contacts .............. CONTACTS#<tavla_id>
@@ -30,6 +31,7 @@ NOTE_PREFIX = "NOTE#"
 AUDIT_PREFIX = "AUDIT#"
 ROUND_PREFIX = "ROUND#"
 MATCH_PREFIX = "MATCH#"
+APPEAL_PREFIX = "APPEAL#"
 
 
 def _key(pk: str, sk: str) -> dict[str, Any]:
@@ -79,6 +81,10 @@ def match(tournament_id: str, code: str) -> dict[str, Any]:
 
 def tables(tournament_id: str) -> dict[str, Any]:
     return _key(tournament_pk(tournament_id), "TABLES")
+
+
+def appeal(tournament_id: str, appeal_id: str) -> dict[str, Any]:
+    return _key(tournament_pk(tournament_id), f"{APPEAL_PREFIX}{appeal_id}")
 
 
 def checkin_code(code: str) -> dict[str, Any]:
