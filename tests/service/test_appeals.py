@@ -11,10 +11,9 @@ import pytest
 
 from tavla import clock
 from tavla.services import progress
-from tavla.store import draws as draw_store
 from tavla.store.records import FixtureRecord
 from tests.service.conftest import Api, Reply
-from tests.service.day_helpers import checked_in_field, draw
+from tests.service.day_helpers import checked_in_field, draw, official, records
 from tests.service.helpers import ORGANISER
 
 
@@ -22,27 +21,6 @@ from tests.service.helpers import ORGANISER
 def _clock() -> Iterator[None]:
     yield
     clock.reset()
-
-
-def _records(tournament_id: str) -> dict[str, FixtureRecord]:
-    return {r.code: r for r in draw_store.fixtures(tournament_id, 99)}
-
-
-def _official(tournament_id: str, code: str, home_wins: bool = True) -> FixtureRecord:
-    """Make a result official as staff confirmation would (through progress.settle)."""
-
-    def change(match: FixtureRecord, _: progress.DayView) -> FixtureRecord:
-        assert match.home and match.away
-        result = {
-            "winner": match.home if home_wins else match.away,
-            "home_points": 7 if home_wins else 3,
-            "away_points": 3 if home_wins else 7,
-            "forfeit": False,
-            "how": "score",
-        }
-        return replace(match, state="official", result=result, official_at=clock.now().isoformat())
-
-    return progress.settle(tournament_id, code, change, lambda a, b: [], clock.now()).match
 
 
 def _start(tournament_id: str, code: str) -> None:
@@ -87,13 +65,13 @@ def test_an_appeal_within_the_window_is_accepted_and_freezes_the_result(api: Api
     """R9.1, R9.2: the loser appeals 14 minutes after the end: 201; the match holds the appeal;
     a second appeal on it is refused while the first is open."""
     tournament_id, ids = _day(api, 4)
-    match = _official(tournament_id, "main.R1.1")
+    match = official(tournament_id, "main.R1.1")
     clock.advance(timedelta(minutes=14))
     reply = _appeal(api, tournament_id, "main.R1.1", _user(ids, match.away))
     assert reply.status == 201, reply.body
     assert reply.body["status"] == "open" and reply.body["appellant"] == match.away
     assert reply.body["id"].startswith(tournament_id + ".")
-    assert _records(tournament_id)["main.R1.1"].appeal == reply.body["id"]
+    assert records(tournament_id)["main.R1.1"].appeal == reply.body["id"]
     again = _appeal(api, tournament_id, "main.R1.1", _user(ids, match.home))
     assert (again.status, again.error) == (409, "appeal_open")
 
@@ -101,11 +79,11 @@ def test_an_appeal_within_the_window_is_accepted_and_freezes_the_result(api: Api
 def test_an_appeal_after_the_window_is_refused(api: Api) -> None:
     """R9.1 (platform): 16 minutes after the end of the match it is too late: 409."""
     tournament_id, ids = _day(api, 4)
-    match = _official(tournament_id, "main.R1.1")
+    match = official(tournament_id, "main.R1.1")
     clock.advance(timedelta(minutes=16))
     reply = _appeal(api, tournament_id, "main.R1.1", _user(ids, match.away))
     assert (reply.status, reply.error) == (409, "appeal_window_closed")
-    assert _records(tournament_id)["main.R1.1"].appeal is None
+    assert records(tournament_id)["main.R1.1"].appeal is None
 
 
 @pytest.mark.parametrize(("profile", "status"), [("hbf", 409), ("cnb", 409), ("platform", 201)])
@@ -115,8 +93,8 @@ def test_under_hbf_and_cnb_the_window_closes_when_a_dependent_match_starts(
     """R9.1 (hbf 6.3, cnb 5.2), R9.4: once the final has started, 5 minutes after the semi-final,
     the semi-final can no longer be appealed; under platform rules the 15 minutes still run."""
     tournament_id, ids = _day(api, 4, profile)
-    semi = _official(tournament_id, "main.R1.1")
-    _official(tournament_id, "main.R1.2")
+    semi = official(tournament_id, "main.R1.1")
+    official(tournament_id, "main.R1.2")
     _start(tournament_id, "main.R2.1")
     clock.advance(timedelta(minutes=5))
     reply = _appeal(api, tournament_id, "main.R1.1", _user(ids, semi.away))
@@ -126,8 +104,8 @@ def test_under_hbf_and_cnb_the_window_closes_when_a_dependent_match_starts(
 def test_only_a_player_of_the_match_may_appeal(api: Api) -> None:
     """R9.1: a player of another match and the organiser are refused."""
     tournament_id, ids = _day(api, 4)
-    _official(tournament_id, "main.R1.1")
-    other = _records(tournament_id)["main.R1.2"].home
+    official(tournament_id, "main.R1.1")
+    other = records(tournament_id)["main.R1.2"].home
     reply = _appeal(api, tournament_id, "main.R1.1", _user(ids, other))
     assert (reply.status, reply.error) == (403, "not_in_match")
 
@@ -136,18 +114,18 @@ def test_a_frozen_result_holds_the_dependent_match_until_the_decision(api: Api) 
     """R9.2: while R1.1 is under appeal the final is not called, though both semi-finals are
     official; the referee dismisses the appeal and the final is called."""
     tournament_id, ids = _day(api, 4)
-    semi = _official(tournament_id, "main.R1.1")
+    semi = official(tournament_id, "main.R1.1")
     appeal = _appeal(api, tournament_id, "main.R1.1", _user(ids, semi.away)).body
-    _official(tournament_id, "main.R1.2")
-    final = _records(tournament_id)["main.R2.1"]
+    official(tournament_id, "main.R1.2")
+    final = records(tournament_id)["main.R2.1"]
     assert (final.state, final.table) == ("queued", None)
     assert (final.home, final.away) != (None, None)
     decided = _decide(api, appeal["id"], {"outcome": "dismissed"})
     assert decided.status == 200, decided.body
     assert decided.body["route"] == "referee" and decided.body["outcome"] == "dismissed"
-    final = _records(tournament_id)["main.R2.1"]
+    final = records(tournament_id)["main.R2.1"]
     assert final.state == "called" and final.table is not None
-    assert _records(tournament_id)["main.R1.1"].appeal is None
+    assert records(tournament_id)["main.R1.1"].appeal is None
 
 
 def test_the_referee_upholds_an_appeal_and_the_bracket_moves_on_from_the_new_result(api: Api) -> None:
@@ -155,21 +133,21 @@ def test_the_referee_upholds_an_appeal_and_the_bracket_moves_on_from_the_new_res
     already but not started, goes back to the queue on appeal, then gets the appellant; both
     players are told, with the reasoning."""
     tournament_id, ids = _day(api, 4)
-    semi = _official(tournament_id, "main.R1.1")
-    _official(tournament_id, "main.R1.2")
-    assert _records(tournament_id)["main.R2.1"].home == semi.home
-    assert _records(tournament_id)["main.R2.1"].state == "called"
+    semi = official(tournament_id, "main.R1.1")
+    official(tournament_id, "main.R1.2")
+    assert records(tournament_id)["main.R2.1"].home == semi.home
+    assert records(tournament_id)["main.R2.1"].state == "called"
     appeal = _appeal(api, tournament_id, "main.R1.1", _user(ids, semi.away)).body
-    assert _records(tournament_id)["main.R2.1"].state == "queued"
+    assert records(tournament_id)["main.R2.1"].state == "queued"
     refused = _decide(api, appeal["id"], {"outcome": "upheld"}, user=_user(ids, semi.away))
     assert (refused.status, refused.error) == (403, "not_staff")
     reply = _decide(api, appeal["id"], {"outcome": "upheld", "new_result": {"winner": semi.away}})
     assert reply.status == 200, reply.body
     assert reply.body["new_result"]["winner"] == semi.away
-    records = _records(tournament_id)
-    assert records["main.R1.1"].result is not None and records["main.R1.1"].result["winner"] == semi.away
-    assert records["main.R1.1"].result["how"] == "decision"
-    assert records["main.R2.1"].home == semi.away and records["main.R2.1"].state == "called"
+    after = records(tournament_id)
+    assert after["main.R1.1"].result is not None and after["main.R1.1"].result["winner"] == semi.away
+    assert after["main.R1.1"].result["how"] == "decision"
+    assert after["main.R2.1"].home == semi.away and after["main.R2.1"].state == "called"
     for player in (semi.home, semi.away):
         notes = api.call("GET", "/me/notifications", user=_user(ids, player)).body
         assert any("score sheet decides" in n["message"] for n in notes), notes
@@ -180,9 +158,9 @@ def test_the_referee_upholds_an_appeal_and_the_bracket_moves_on_from_the_new_res
 def test_a_decision_cannot_change_a_result_a_started_match_depends_on(api: Api) -> None:
     """R9.4: the final started before the decision: a new result for the semi-final is refused."""
     tournament_id, ids = _day(api, 4)
-    semi = _official(tournament_id, "main.R1.1")
+    semi = official(tournament_id, "main.R1.1")
     appeal = _appeal(api, tournament_id, "main.R1.1", _user(ids, semi.away), kind="pairing").body
-    _official(tournament_id, "main.R1.2")
+    official(tournament_id, "main.R1.2")
     _start(tournament_id, "main.R2.1")  # the referee let it start anyway
     reply = _decide(api, appeal["id"], {"outcome": "upheld", "new_result": {"winner": semi.away}})
     assert (reply.status, reply.error) == (409, "result_locked")
@@ -190,7 +168,7 @@ def test_a_decision_cannot_change_a_result_a_started_match_depends_on(api: Api) 
 
 def _committee_case(api: Api, profile: str, votes: list[bool]) -> tuple[Reply, FixtureRecord, str]:
     tournament_id, ids = _day(api, 8, profile)
-    semi = _official(tournament_id, "main.R1.1")
+    semi = official(tournament_id, "main.R1.1")
     appeal = _appeal(api, tournament_id, "main.R1.1", _user(ids, semi.away), kind="decision").body
     impartial = [p for p in ids if p not in (semi.home, semi.away)][: len(votes)]
     reply = _decide(
@@ -207,30 +185,30 @@ def test_hbf_two_of_three_do_not_overturn_the_referee(api: Api) -> None:
     assert reply.status == 200, reply.body
     assert (reply.body["outcome"], reply.body["route"]) == ("dismissed", "committee")
     assert reply.body["votes"] == [True, True, False] and len(reply.body["members"]) == 3
-    assert _records(tournament_id)["main.R1.1"].result["winner"] == semi.home  # type: ignore[index]
+    assert records(tournament_id)["main.R1.1"].result["winner"] == semi.home  # type: ignore[index]
 
 
 def test_hbf_three_of_three_overturn_the_referee(api: Api) -> None:
     """R9.5 (hbf 6.3): unanimous: overturned, the new result stands and flows on."""
     reply, semi, tournament_id = _committee_case(api, "hbf", [True, True, True])
     assert reply.body["outcome"] == "upheld", reply.body
-    records = _records(tournament_id)
-    assert records["main.R1.1"].result["winner"] == semi.away  # type: ignore[index]
-    assert records["main.R2.1"].home == semi.away
+    after = records(tournament_id)
+    assert after["main.R1.1"].result["winner"] == semi.away  # type: ignore[index]
+    assert after["main.R2.1"].home == semi.away
 
 
 def test_cnb_a_simple_majority_of_five_overturns(api: Api) -> None:
     """R9.5 (cnb 1.3.2, 5.2): three of five is a majority: the decision changes."""
     reply, semi, tournament_id = _committee_case(api, "cnb", [True, False, True, False, True])
     assert reply.body["outcome"] == "upheld", reply.body
-    assert _records(tournament_id)["main.R1.1"].result["winner"] == semi.away  # type: ignore[index]
+    assert records(tournament_id)["main.R1.1"].result["winner"] == semi.away  # type: ignore[index]
 
 
 def test_cnb_one_of_three_is_no_majority(api: Api) -> None:
     """R9.5 (cnb 5.2): one of three: the director's decision stands."""
     reply, semi, tournament_id = _committee_case(api, "cnb", [True, False, False])
     assert reply.body["outcome"] == "dismissed", reply.body
-    assert _records(tournament_id)["main.R1.1"].result["winner"] == semi.home  # type: ignore[index]
+    assert records(tournament_id)["main.R1.1"].result["winner"] == semi.home  # type: ignore[index]
 
 
 @pytest.mark.parametrize(
@@ -249,7 +227,7 @@ def test_a_committee_that_does_not_fit_the_rules_is_refused(
     """R9.5: nobody party to the match sits on the committee; hbf three, cnb three or five;
     under platform rules there is no committee. Nothing is decided."""
     tournament_id, ids = _day(api, 8, profile)
-    semi = _official(tournament_id, "main.R1.1")
+    semi = official(tournament_id, "main.R1.1")
     appeal = _appeal(api, tournament_id, "main.R1.1", _user(ids, semi.away)).body
     others = [p for p in ids if p not in (semi.home, semi.away)]
     choices: dict[str, list[Any]] = {
@@ -261,15 +239,15 @@ def test_a_committee_that_does_not_fit_the_rules_is_refused(
     members = choices[who]
     reply = _decide(api, appeal["id"], {"committee": {"members": members, "votes": [True] * len(members)}})
     assert (reply.status, reply.error) == (422, code)
-    assert _records(tournament_id)["main.R1.1"].appeal == appeal["id"]
+    assert records(tournament_id)["main.R1.1"].appeal == appeal["id"]
 
 
 def test_the_parties_and_staff_read_the_appeal_and_nobody_else(api: Api) -> None:
     """R9.3, R12: the appellant, the opponent and the organiser read it; another player may not."""
     tournament_id, ids = _day(api, 4)
-    semi = _official(tournament_id, "main.R1.1")
+    semi = official(tournament_id, "main.R1.1")
     appeal = _appeal(api, tournament_id, "main.R1.1", _user(ids, semi.away)).body
-    other = _records(tournament_id)["main.R1.2"].home
+    other = records(tournament_id)["main.R1.2"].home
     for user, groups, status in (
         (_user(ids, semi.away), (), 200),
         (_user(ids, semi.home), (), 200),
@@ -287,7 +265,7 @@ def test_the_parties_and_staff_read_the_appeal_and_nobody_else(api: Api) -> None
 def test_lodging_and_deciding_are_in_the_audit_trail(api: Api) -> None:
     """R9.3, R2.3: the federation report reads appeals and decisions with their reasoning."""
     tournament_id, ids = _day(api, 4)
-    semi = _official(tournament_id, "main.R1.1")
+    semi = official(tournament_id, "main.R1.1")
     appeal = _appeal(api, tournament_id, "main.R1.1", _user(ids, semi.away)).body
     _decide(api, appeal["id"], {"outcome": "dismissed"})
     trail = api.call(

@@ -2,34 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
-from tavla import clock
 from tavla.rules import day as rules_day
-from tavla.services import day, progress
+from tavla.services import day
 from tavla.store import draws as draw_store
 from tavla.store.records import FixtureRecord
 from tests.service.conftest import Api, Reply
-from tests.service.day_helpers import checked_in_field, draw
+from tests.service.day_helpers import checked_in_field, draw, official, records
 from tests.service.helpers import ORGANISER, create_tournament
-
-
-def _records(tournament_id: str) -> dict[str, FixtureRecord]:
-    return {r.code: r for r in draw_store.fixtures(tournament_id, 99)}
-
-
-def _official(tournament_id: str, code: str, home_wins: bool = True) -> None:
-    def change(match: FixtureRecord, _: progress.DayView) -> FixtureRecord:
-        assert match.home and match.away
-        result = {
-            "winner": match.home if home_wins else match.away,
-            "home_points": 7 if home_wins else 3,
-            "away_points": 3 if home_wins else 7,
-        }
-        return replace(match, state="official", result=result, official_at=clock.now().isoformat())
-
-    progress.settle(tournament_id, code, change, lambda a, b: [], clock.now())
 
 
 def _post(api: Api, what: str, tournament_id: str, body: dict[str, Any], user: str = ORGANISER) -> Reply:
@@ -63,50 +44,44 @@ def _day(api: Api, players: int) -> tuple[str, list[str]]:
 def test_a_warning_is_recorded_and_changes_nothing_else(api: Api) -> None:
     """R8.4: a warning is in the audit trail with its reason; the match is as it was."""
     tournament_id, ids = _day(api, 4)
-    before = _records(tournament_id)
+    before = records(tournament_id)
     reply = _post(
         api, "penalties", tournament_id, {"tavla_id": ids[0], "kind": "warning", "reason": "Slow play"}
     )
     assert reply.status == 201, reply.body
-    assert _records(tournament_id) == before
+    assert records(tournament_id) == before
     penalty = next(e for e in _trail(api, tournament_id) if e["action"] == "penalty")
     assert penalty["details"] == {"tavla_id": ids[0], "kind": "warning", "reason": "Slow play"}
 
 
+def _penalise_home(api: Api, kind: str, reason: str) -> tuple[str, FixtureRecord, Reply]:
+    """A penalty for the home player of R1.1, which is being played."""
+    tournament_id, _ = _day(api, 4)
+    match = records(tournament_id)["main.R1.1"]
+    body = {"tavla_id": match.home, "kind": kind, "reason": reason}
+    reply = _post(api, "penalties", tournament_id, body)
+    assert reply.status == 201, reply.body
+    return tournament_id, match, reply
+
+
 def test_the_loss_of_a_game_scores_one_point_for_the_opponent(api: Api) -> None:
     """R8.4: a game penalty: the opponent scores one game at cube 1 in the match being played."""
-    tournament_id, _ = _day(api, 4)
-    match = _records(tournament_id)["main.R1.1"]
-    reply = _post(
-        api,
-        "penalties",
-        tournament_id,
-        {"tavla_id": match.home, "kind": "game", "reason": "Repeated illegal moves"},
-    )
-    assert reply.status == 201, reply.body
+    tournament_id, _, reply = _penalise_home(api, "game", "Repeated illegal moves")
     assert reply.body["match_id"] == day.match_id(tournament_id, "main.R1.1")
     assert reply.body["score"] == [0, 1]
-    assert _records(tournament_id)["main.R1.1"].score == (0, 1)
+    assert records(tournament_id)["main.R1.1"].score == (0, 1)
     penalty = next(e for e in _trail(api, tournament_id) if e["action"] == "penalty")
     assert penalty["details"]["score"] == [0, 1]
 
 
 def test_the_loss_of_the_match_forfeits_it_and_the_opponent_advances(api: Api) -> None:
     """R8.4, R8.1: a match penalty: length to nil for the opponent, who goes on in the bracket."""
-    tournament_id, _ = _day(api, 4)
-    match = _records(tournament_id)["main.R1.1"]
-    reply = _post(
-        api,
-        "penalties",
-        tournament_id,
-        {"tavla_id": match.home, "kind": "match", "reason": "Serious misconduct"},
-    )
-    assert reply.status == 201, reply.body
-    records = _records(tournament_id)
-    result = records["main.R1.1"].result
+    tournament_id, match, _ = _penalise_home(api, "match", "Serious misconduct")
+    after = records(tournament_id)
+    result = after["main.R1.1"].result
     assert result is not None and result["winner"] == match.away and result["how"] == "penalty"
     assert (result["home_points"], result["away_points"]) == (0, match.length)
-    assert records["main.R2.1"].home == match.away
+    assert after["main.R2.1"].home == match.away
 
 
 def test_only_staff_give_penalties(api: Api) -> None:
@@ -122,17 +97,17 @@ def test_a_withdrawal_forfeits_the_current_match_and_every_later_one(api: Api) -
     """R8.2: the player withdraws themself during R1.1: it is forfeited now; the opponent
     advances; a later match of theirs would be forfeited too (their place is empty)."""
     tournament_id, ids = _day(api, 8)
-    match = _records(tournament_id)["main.R1.1"]
+    match = records(tournament_id)["main.R1.1"]
     assert match.home is not None
     user = f"player-{ids.index(match.home)}"
     reply = _post(api, "withdrawals", tournament_id, {"tavla_id": match.home}, user)
     assert reply.status == 201, reply.body
     assert reply.body["forfeited"] == [day.match_id(tournament_id, "main.R1.1")]
     assert reply.body["refund"] == "none"
-    records = _records(tournament_id)
-    result = records["main.R1.1"].result
+    after = records(tournament_id)
+    result = after["main.R1.1"].result
     assert result is not None and result["winner"] == match.away and result["forfeit"] is True
-    assert records["main.R2.1"].home == match.away
+    assert after["main.R2.1"].home == match.away
     again = _post(api, "withdrawals", tournament_id, {"tavla_id": match.home})
     assert (again.status, again.error) == (409, "already_out")
     assert any(e["action"] == "withdrawal" for e in _trail(api, tournament_id))
@@ -141,13 +116,13 @@ def test_a_withdrawal_forfeits_the_current_match_and_every_later_one(api: Api) -
 def test_a_player_who_withdraws_after_winning_forfeits_the_next_match_when_it_is_due(api: Api) -> None:
     """R8.2: R1.1's winner withdraws; when R1.2 is decided the second-round match is forfeited."""
     tournament_id, _ = _day(api, 8)
-    _official(tournament_id, "main.R1.1")
-    winner = _records(tournament_id)["main.R1.1"].home
+    official(tournament_id, "main.R1.1")
+    winner = records(tournament_id)["main.R1.1"].home
     assert winner is not None
     reply = _post(api, "withdrawals", tournament_id, {"tavla_id": winner})
     assert reply.status == 201 and reply.body["forfeited"] == []
-    _official(tournament_id, "main.R1.2")
-    next_match = _records(tournament_id)["main.R2.1"]
+    official(tournament_id, "main.R1.2")
+    next_match = records(tournament_id)["main.R2.1"]
     assert next_match.state == "official" and next_match.result is not None
     assert next_match.result["winner"] != winner and next_match.result["how"] == "withdrawal"
 
@@ -166,20 +141,20 @@ def test_a_disqualified_player_loses_their_matches_and_gets_no_place(api: Api) -
     """R8.3: staff disqualify R1.1's winner: the next match is forfeited when due and the
     standings give them no place."""
     tournament_id, _ = _day(api, 4)
-    _official(tournament_id, "main.R1.1")
-    cheat = _records(tournament_id)["main.R1.1"].home
+    official(tournament_id, "main.R1.1")
+    cheat = records(tournament_id)["main.R1.1"].home
     assert cheat is not None
     refused = _post(api, "disqualifications", tournament_id, {"tavla_id": cheat, "reason": "x"}, "player-1")
     assert (refused.status, refused.error) == (403, "not_staff")
     reply = _post(api, "disqualifications", tournament_id, {"tavla_id": cheat, "reason": "Loaded dice"})
     assert reply.status == 201, reply.body
-    _official(tournament_id, "main.R1.2")
-    records = _records(tournament_id)
-    assert records["main.R2.1"].result is not None and records["main.R2.1"].result["winner"] != cheat
+    official(tournament_id, "main.R1.2")
+    after = records(tournament_id)
+    assert after["main.R2.1"].result is not None and after["main.R2.1"].result["winner"] != cheat
     current = draw_store.day(tournament_id)
     assert current.field is not None and cheat in current.field.disqualified
     assert current.tournament is not None
-    _, scores = day.results_of(records.values())
+    _, scores = day.results_of(after.values())
     standings = rules_day.event_standings(
         day.settings_of(current.tournament),
         "main",

@@ -147,26 +147,20 @@ def penalise(caller: Caller, tournament_id: str, body: PenaltyBody, now: datetim
             )
         ]
 
+    after: FixtureRecord | None = None
+    match_id = body.match_id
     if body.kind == "warning":
-        conduct_store.record(tournament_id, audit(body.match_id)[0])
-        return PenaltyView(
-            tournament_id=tournament_id,
-            tavla_id=body.tavla_id,
-            kind=body.kind,
-            reason=body.reason,
-            at=now,
-            match_id=body.match_id,
+        conduct_store.record(tournament_id, audit(match_id)[0])
+    else:
+        states = AT_TABLE if body.kind == "game" else UNDECIDED
+        code = _their_match(tournament_id, body.tavla_id, body.match_id, states)
+        change = (
+            _lose_a_game(body.tavla_id, body.reason, now)
+            if body.kind == "game"
+            else _lose_the_match(body.tavla_id, now)
         )
-    states = AT_TABLE if body.kind == "game" else UNDECIDED
-    code = _their_match(tournament_id, body.tavla_id, body.match_id, states)
-    change = (
-        _lose_a_game(body.tavla_id, body.reason, now)
-        if body.kind == "game"
-        else _lose_the_match(body.tavla_id, now)
-    )
-    match_id = day.match_id(tournament_id, code)
-    settled = progress.settle(tournament_id, code, change, lambda _b, after: audit(match_id, after), now)
-    after = settled.match
+        match_id = day.match_id(tournament_id, code)
+        after = progress.settle(tournament_id, code, change, lambda _b, a: audit(match_id, a), now).match
     return PenaltyView(
         tournament_id=tournament_id,
         tavla_id=body.tavla_id,
@@ -174,8 +168,8 @@ def penalise(caller: Caller, tournament_id: str, body: PenaltyBody, now: datetim
         reason=body.reason,
         at=now,
         match_id=match_id,
-        score=list(after.score),
-        result=dict(after.result) if after.result else None,
+        score=list(after.score) if after is not None else None,
+        result=dict(after.result) if after is not None and after.result else None,
     )
 
 
