@@ -279,3 +279,21 @@ def test_lodging_and_deciding_are_in_the_audit_trail(api: Api) -> None:
     assert by_action["appeal_lodged"]["details"]["appeal_id"] == appeal["id"]
     decided = by_action["appeal_decided"]["details"]
     assert decided["outcome"] == "dismissed" and "score sheet" in decided["reasoning"]
+
+
+def test_a_swiss_appeal_holds_the_appellants_next_round_match_not_the_others(api: Api) -> None:
+    """R9.2: round 2 is drawn and called; a round-1 result is appealed within the window: the
+    round-2 matches of its players go back to the queue; a match of two others plays on."""
+    tournament_id, ids = checked_in_field(api, 6, format="swiss", swiss_rounds=3)
+    assert draw(api, tournament_id).status == 201
+    for board in (1, 2, 3):
+        official(tournament_id, f"main.S1.{board}")
+    assert draw(api, tournament_id).status == 201
+    appealed = records(tournament_id)["main.S1.1"]
+    reply = _appeal(api, tournament_id, "main.S1.1", _user(ids, appealed.away))
+    assert reply.status == 201, reply.body
+    parties = {appealed.home, appealed.away}
+    second = [r for r in records(tournament_id).values() if r.draw == 2]
+    held = {r.code for r in second if parties & {r.home, r.away}}
+    assert held and all(r.state == "queued" and r.table is None for r in second if r.code in held)
+    assert all(r.state == "called" for r in second if r.code not in held)
