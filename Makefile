@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast bench synth lint fmt openapi setup clean
+.PHONY: run test test-fast bench synth lint fmt openapi setup clean verify-draw
 
 setup: $(STAMP) node_modules/.installed
 
@@ -33,7 +33,7 @@ test-fast: setup ## rules and services only
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy shared functions infra $(wildcard local) tests bench
+	$(BIN)/mypy shared functions infra $(wildcard local) tests bench tools
 
 fmt: setup
 	$(BIN)/ruff format .
@@ -44,6 +44,9 @@ bench: setup ## benchmarks: pairing, brackets, results, cold start, DynamoDB cal
 
 synth: setup ## synthesize the CDK stack into cdk.out/ (offline, no Docker)
 	$(BIN)/python -m infra.app
+
+verify-draw: setup ## recompute a tournament's published draws from public data: API=<base url> TOURNAMENT=<id>
+	PYTHONPATH=shared:. $(BIN)/python -m tools.verify_draw $(API) $(TOURNAMENT)
 
 openapi: setup ## regenerate functions/openapi/openapi.json from the routers
 	$(BIN)/python -m infra.openapi

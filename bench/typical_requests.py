@@ -19,7 +19,8 @@ from botocore.client import BaseClient
 from infra.registry import function
 from tavla.events import EVENT_SOURCE, REGISTRATION_PROMOTED
 from tests.service.conftest import Api, mocked_aws, reset_clients
-from tests.service.helpers import appoint_referee, create_player, create_tournament, register
+from tests.service.day_helpers import checked_in_field
+from tests.service.helpers import ORGANISER, appoint_referee, create_player, create_tournament, register
 
 Answer = tuple[str, str, dict[str, Any]]  # service, operation, parsed response
 
@@ -76,7 +77,8 @@ class _Context:
 
 def record_all() -> tuple[dict[str, Recorded], dict[str, str]]:
     """Per function, its typical request: a player's profile, a tournament page, a
-    registration, a check-in by QR pass, the OpenAPI document, a promotion notice; and the
+    registration, a check-in by QR pass, the OpenAPI document, a promotion notice, a Swiss
+    round of 16 drawn; and the
     environment variables (table names, bus, secret) they were recorded with."""
     environ = dict(os.environ)
     try:
@@ -91,6 +93,7 @@ def record_all() -> tuple[dict[str, Recorded], dict[str, str]]:
             register(api, tournament, "player")
             create_player(api, "newcomer")
             pass_ = api.call("GET", "/me/checkin-pass", user="player").body["token"]
+            drawn, _ = checked_in_field(api, 16, format="swiss", swiss_rounds=4)
             return {
                 "players": _record("players", api.event("GET", "/me", user="player")[1]),
                 "tournaments": _record(
@@ -114,6 +117,15 @@ def record_all() -> tuple[dict[str, Recorded], dict[str, str]]:
                 ),
                 "openapi": _record("openapi", api.event("GET", "/openapi.json")[1]),
                 "notify": _record("notify", _promotion(tournament, api)),
+                "draw": _record(
+                    "draw",
+                    api.event(
+                        "POST",
+                        "/tournaments/{tournament_id}/rounds",
+                        params={"tournament_id": drawn},
+                        user=ORGANISER,
+                    )[1],
+                ),
             }, variables
     finally:
         os.environ.clear()

@@ -125,6 +125,13 @@ FUNCTIONS: tuple[Function, ...] = (
         memory_mb=1024,
     ),
     Function(
+        name="result",
+        module="functions.result.handler",
+        description="Live score, declared and confirmed results; the public match",
+        tables={MAIN.name: "read_write"},
+        publishes_events=True,
+    ),
+    Function(
         name="notify",
         module="functions.notify.handler",
         description="Turns domain events into the in-app feed and SMS",

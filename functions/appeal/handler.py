@@ -18,8 +18,8 @@ from tavla.errors import (
     InvalidCommittee,
     InvalidDecision,
     MatchNotFound,
-    NotInMatch,
     NotStaff,
+    NotYourMatch,
     ResultLocked,
 )
 from tavla.http import SIGNED_IN, caller, make_resolver
@@ -38,7 +38,7 @@ AppealId = Annotated[str, Path(max_length=200)]
     security=SIGNED_IN,
     tags=["appeals"],
     status_code=201,
-    responses=errors(MatchNotFound, NotInMatch, AppealWindowClosed, AppealOpen, Busy),
+    responses=errors(MatchNotFound, NotYourMatch, AppealWindowClosed, AppealOpen, Busy),
 )
 def lodge(match_id: MatchId, body: AppealBody) -> tuple[AppealView, int]:
     """Appeal a score, a pairing or a referee's decision.
@@ -83,7 +83,7 @@ def decide(appeal_id: AppealId, body: DecisionBody) -> AppealView:
     "/appeals/<appeal_id>",
     security=SIGNED_IN,
     tags=["appeals"],
-    responses=errors(AppealNotFound, NotInMatch),
+    responses=errors(AppealNotFound, NotYourMatch),
 )
 def read(appeal_id: AppealId) -> AppealView:
     """An appeal and its decision.

@@ -210,6 +210,45 @@ class ResultLocked(Conflict):
     code = "result_locked"
 
 
+# --- live score and result (issue 7 section 3)
+
+
+class NotYourMatch(Forbidden):
+    """Only the match's two players (or its tournament's staff) act on it."""
+
+    code = "not_your_match"
+
+
+class MatchNotInPlay(Conflict):
+    """The match is not at a stage where this can happen (not called yet, or already decided)."""
+
+    code = "match_not_in_play"
+
+
+class NotInMatch(Invalid):
+    """The request names a player who is not playing this match."""
+
+    code = "not_in_match"
+
+
+class ImpossibleFinalScore(Invalid):
+    """A final score no match of this length ends with (R7.3): the winner has exactly the length."""
+
+    code = "impossible_score"
+
+
+class DecisionNeeded(Conflict):
+    """The players' reports differ and no record prevails by the profile's rule (R7.5): give the score."""
+
+    code = "decision_needed"
+
+
+class ResultMissing(Conflict):
+    """Nothing to confirm: the live score is not complete and the players have not agreed on one."""
+
+    code = "result_missing"
+
+
 # --- appeals and conduct (issue 7, sections 4 and 5) -------------------------------------
 
 
@@ -227,12 +266,6 @@ class AppealDecided(Conflict):
     """The appeal has been decided already: the decision is final (R9.3, R9.5)."""
 
     code = "appeal_decided"
-
-
-class NotInMatch(Forbidden):
-    """Only the players of the match (and, to read, its tournament's staff) may do that."""
-
-    code = "not_in_match"
 
 
 class InvalidCommittee(Invalid):

@@ -107,7 +107,7 @@ def test_only_a_player_of_the_match_may_appeal(api: Api) -> None:
     official(tournament_id, "main.R1.1")
     other = records(tournament_id)["main.R1.2"].home
     reply = _appeal(api, tournament_id, "main.R1.1", _user(ids, other))
-    assert (reply.status, reply.error) == (403, "not_in_match")
+    assert (reply.status, reply.error) == (403, "not_your_match")
 
 
 def test_a_frozen_result_holds_the_dependent_match_until_the_decision(api: Api) -> None:

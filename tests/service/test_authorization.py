@@ -77,6 +77,12 @@ PUT    /tournaments/{tournament_id}/placements/{tavla_id}       401  403   403  
 POST   /tournaments/{tournament_id}/rounds                      401  403   403  403  403  409  403  409
 GET    /tournaments/{tournament_id}/rounds                      200  200   200  200  200  200  200  200
 GET    /tournaments/{tournament_id}/rounds/{number}             200  200   200  200  200  200  200  200
+# live score and result (issue 7 section 3): `self` plays D's match; `org` and `ref` run D
+GET    /matches/{match_id}                                      200  200   200  200  200  200  200  200
+PUT    /matches/{match_id}/score                     game       401  200   403  200  403  200  403  200
+PUT    /matches/{match_id}/score                     penalty    401  403   403  200  403  200  403  200
+POST   /matches/{match_id}/report                               401  200   403  403  403  403  403  403
+POST   /matches/{match_id}/confirm                              401  403   403  200  403  200  403  200
 # appeals (R9) on D's match, `self` v `opponent`: only its players lodge; staff decide
 POST   /matches/{match_id}/appeals                              401  201   403  403  403  403  403  403
 POST   /appeals/{appeal_id}/decision                            401  403   403  200  403  200  403  200
@@ -136,6 +142,7 @@ class World:
     elsewhere: str = ""  # tournament U
     drawn: str = ""  # tournament D: organised by `org`, refereed by `ref`, `self` v `opponent` drawn
     match: str = ""  # D's one match: `self` against `opponent`
+    match_length: int = 0  # its length in points
 
 
 def _ok(reply: Reply, status: int = 200) -> Reply:
@@ -214,6 +221,7 @@ def _build_drawn(api: Api, world: World) -> None:
         api.call("POST", "/tournaments/{tournament_id}/rounds", params=params, user=sub, groups=groups), 201
     )
     world.match = drawn.body["pairings"][0]["id"]
+    world.match_length = drawn.body["pairings"][0]["length"]
 
 
 @pytest.fixture(scope="module")
@@ -316,6 +324,17 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     "GET /tournaments/{tournament_id}/rounds": _in_d(),
     "GET /tournaments/{tournament_id}/rounds/{number}": lambda w: Request(
         {"tournament_id": w.drawn, "number": "1"}
+    ),
+    "GET /matches/{match_id}": _on_match(),
+    "PUT /matches/{match_id}/score game": _on_match(
+        lambda w: {"version": 0, "game": {"winner": w.tavla_ids["self"]}}
+    ),
+    "PUT /matches/{match_id}/score penalty": _on_match(
+        lambda w: {"version": 0, "penalty": {"player": w.tavla_ids["opponent"], "points": 1}}
+    ),
+    "POST /matches/{match_id}/report": _on_match(lambda w: {"home_points": w.match_length, "away_points": 0}),
+    "POST /matches/{match_id}/confirm": _on_match(
+        lambda w: {"home_points": w.match_length, "away_points": 0}
     ),
     # appeals and conduct (issue 7, sections 4 and 5)
     "POST /matches/{match_id}/appeals": _on_match({"kind": "pairing", "statement": "Wrong opponent."}),

@@ -19,6 +19,10 @@ BODY_ROUTES = [
     ("POST", "/tournaments/{tournament_id}/registrations"),
     ("POST", "/tournaments/{tournament_id}/checkins"),
     ("PUT", "/tournaments/{tournament_id}/placements/{tavla_id}"),
+    # live score and result
+    ("PUT", "/matches/{match_id}/score"),
+    ("POST", "/matches/{match_id}/report"),
+    ("POST", "/matches/{match_id}/confirm"),
     # appeals and conduct (issue 7, sections 4 and 5)
     ("POST", "/matches/{match_id}/appeals"),
     ("POST", "/appeals/{appeal_id}/decision"),
@@ -42,7 +46,7 @@ def test_deeply_nested_json_is_malformed_json(api: Api, method: str, template: s
     reply = api.call(
         method,
         template,
-        params={"tournament_id": tid, "tavla_id": tavla_id},
+        params={"tournament_id": tid, "tavla_id": tavla_id, "match_id": f"{tid}.main.R1.1"},
         raw_body=DEEP,
         user=ORGANISER,
         groups=("organisers", "admins"),
@@ -82,7 +86,7 @@ def test_a_body_that_is_not_json_is_415_and_changes_nothing(
     reply = api.call(
         method,
         template,
-        params={"tournament_id": tid, "tavla_id": tavla_id},
+        params={"tournament_id": tid, "tavla_id": tavla_id, "match_id": f"{tid}.main.R1.1"},
         raw_body='{"name": "Changed"}',
         headers={"Content-Type": content_type},
         user=ORGANISER,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tavla.rules.day import DrawInputs, compute_draw, digest
 from tests.service.conftest import Api
 from tests.service.day_helpers import checked_in_field, draw
@@ -88,3 +90,40 @@ def test_a_draw_needs_two_checked_in_players(api: Api) -> None:
     tournament_id, _ = checked_in_field(api, 1)
     reply = draw(api, tournament_id)
     assert reply.status == 409 and reply.body["error"]["code"] == "not_enough_players"
+
+
+def test_a_draw_interrupted_before_publishing_converges_to_the_same_round_when_retried(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A draw that reserved its seed and wrote its matches, then failed, is finished by the retry."""
+    from tavla.store import draws as draw_store
+
+    tournament_id, _ = checked_in_field(api, 8, format="swiss", swiss_rounds=3)
+    real_publish = draw_store.publish
+    written: list[list[str]] = []
+    real_write = draw_store.write_fixtures
+
+    def write(records):
+        written.append([f"{r.code}:{r.home}-{r.away}" for r in records])
+        real_write(records)
+
+    def crash(*args, **kwargs):
+        raise RuntimeError("the Lambda timed out")
+
+    monkeypatch.setattr(draw_store, "write_fixtures", write)
+    monkeypatch.setattr(draw_store, "publish", crash)
+    with pytest.raises(RuntimeError):
+        draw(api, tournament_id)
+    assert api.call(
+        "GET", "/tournaments/{tournament_id}/rounds", params={"tournament_id": tournament_id}
+    ).body == {"rounds": []}, "nothing is visible before the publish"
+    monkeypatch.setattr(draw_store, "publish", real_publish)
+    retried = draw(api, tournament_id)
+    assert retried.status == 201, retried.body
+    assert written[0] == written[1], "the retry drew the same round with the reserved seed"
+    assert [
+        r["number"]
+        for r in api.call(
+            "GET", "/tournaments/{tournament_id}/rounds", params={"tournament_id": tournament_id}
+        ).body["rounds"]
+    ] == [1]

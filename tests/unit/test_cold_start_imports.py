@@ -17,6 +17,7 @@ DEFERRED = {
     "email_validator": "~35 ms; loaded by the first e-mail validated",
     "tavla.rules.profiles": "~60 ms; loaded by the requests that resolve rules",
     "aws_lambda_powertools.utilities.idempotency": "~0.1 s; loaded by requests with an Idempotency-Key",
+    "networkx": "~0.5 s; loaded by the draws that pair by matching (Swiss, lives)",
 }
 
 

@@ -158,6 +158,10 @@ class TournamentSettings(StrictModel):
         default_factory=lambda: [Division(id="main", name="Main")], max_length=8
     )
     requires_approval: bool = False
+    results_official_without_referee: bool = Field(
+        default=False,
+        description="a final score both players report alike is official at once, without staff (R7.5)",
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:
@@ -207,6 +211,7 @@ class TournamentUpdate(StrictModel):
     category_prizes: list[CategoryPrize] | None = Field(default=None, max_length=16)
     side_events: list[SideEvent] | None = Field(default=None, max_length=8)
     requires_approval: bool | None = None
+    results_official_without_referee: bool | None = None
 
 
 StaffRole = Literal["referee", "organiser"]

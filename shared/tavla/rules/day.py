@@ -33,14 +33,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from tavla.rules.double_elimination import Source, draw_double_elimination
 from tavla.rules.entrants import Entrant, MatchRecord, Pairing
 from tavla.rules.errors import RuleViolation
-from tavla.rules.lives import pair_lives_round, players_still_in
 from tavla.rules.points import LEAGUE_POINTS, SWISS_POINTS
 from tavla.rules.round_robin import draw_round_robin
 from tavla.rules.seeding import SeedingMode
 from tavla.rules.side_brackets import SideBracketPlan, draw_side_bracket, last_chance_field
 from tavla.rules.single_elimination import SingleEliminationDraw, bye_holders, draw_single_elimination
 from tavla.rules.standings import Standing, knockout_standings, table_standings
-from tavla.rules.swiss import pair_swiss_round
 
 __all__ = [
     "DayFormat",
@@ -308,10 +306,14 @@ def compute_draw(inputs: DrawInputs, seed: int) -> Draw:
         ]
         seed_list = schedule.numbers
     elif s.format == "swiss":
+        from tavla.rules.swiss import pair_swiss_round  # networkx: paid by Swiss draws only
+
         still = [e for e in field if e.player_id not in set(inputs.withdrawn)]
         swiss = pair_swiss_round(still, inputs.history, inputs.round, seed)
         fixtures = _pairing_fixtures("S", inputs.round, swiss.pairings)
     else:
+        from tavla.rules.lives import pair_lives_round  # networkx: paid by lives draws only
+
         lives = pair_lives_round(field, inputs.history, inputs.round, seed, s.lives, set(inputs.withdrawn))
         fixtures = _pairing_fixtures("V", inputs.round, lives.pairings)
     return Draw(inputs=inputs, seed=seed, fixtures=tuple(fixtures), seed_list=seed_list)
@@ -419,6 +421,8 @@ def plan_next_draw(
     if settings.format in ("swiss", "lives"):
         if not _decided(last.fixtures, states):
             raise RoundInProgress(f"Round {last.inputs.round} still has results that are not official.")
+        from tavla.rules.lives import players_still_in
+
         history = tuple(records_of(fixtures, states, scores))
         if settings.format == "swiss":
             total = settings.rounds_of_swiss(len(field))

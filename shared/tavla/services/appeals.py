@@ -36,7 +36,7 @@ from tavla.errors import (
     InvalidCommittee,
     InvalidDecision,
     MatchNotFound,
-    NotInMatch,
+    NotYourMatch,
 )
 from tavla.models.appeals import AppealBody, AppealView, DecisionBody, NewResult
 from tavla.services import day, progress
@@ -104,7 +104,7 @@ def lodge(
         raise MatchNotFound(f"No match {match_id}.")
     me, match = seen.tavla_id, seen.match
     if me is None or me not in (match.home, match.away):
-        raise NotInMatch("Only the players of this match may appeal it.")
+        raise NotYourMatch("Only the players of this match may appeal it.")
     profile = profile_of(seen.tournament)
     record = AppealRecord(
         id=appeal_id(tournament_id, rng),
@@ -283,7 +283,7 @@ def get(caller: Caller, appeal_id: str) -> AppealView:
         raise AppealNotFound(f"No appeal {appeal_id}.")
     party = seen.tavla_id is not None and seen.tavla_id in (appeal.appellant, appeal.opponent)
     if not (party or role_in(seen.tournament, caller) or caller.is_admin):
-        raise NotInMatch("Only the players of the match and the tournament's staff may read this appeal.")
+        raise NotYourMatch("Only the players of the match and the tournament's staff may read this appeal.")
     return view_of(appeal)
 
 

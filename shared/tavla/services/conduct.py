@@ -23,8 +23,7 @@ from typing import Any
 from tavla.caller import Caller
 from tavla.errors import MatchNotFound, NoMatchToPenalise, NotDrawn, NotInField, NotStaff, TournamentNotFound
 from tavla.models.appeals import OutBody, OutView, PenaltyBody, PenaltyView
-from tavla.rules import match as rules_match
-from tavla.services import day, progress
+from tavla.services import day, progress, result
 from tavla.services.access import player_actor, require_staff, role_in, staff_actor
 from tavla.store import conduct as conduct_store
 from tavla.store import draws as draw_store
@@ -82,26 +81,33 @@ def _check(match: FixtureRecord, tavla_id: str, states: frozenset[str], what: st
 
 
 def _lose_a_game(tavla_id: str, reason: str, now: datetime) -> progress.Change:
-    def change(match: FixtureRecord, _: progress.DayView) -> FixtureRecord:
+    """One game at cube 1 to the opponent: a penalty entry of the live score (`services.result`)."""
+
+    def change(match: FixtureRecord, view: progress.DayView) -> FixtureRecord:
+        from tavla.rules.match import AwardPenalty, apply_action
+
         _check(match, tavla_id, AT_TABLE, "a game penalty is given at the table")
         assert match.home is not None and match.away is not None
         opponent = match.away if tavla_id == match.home else match.home
-        state = rules_match.MatchState(
-            match_length=match.length, players=(match.home, match.away), score=tuple(match.score)
-        )
-        after = rules_match.apply_action(
-            state, rules_match.AwardPenalty(player=opponent, points=1, reason=f"game penalty: {reason}")
-        )
-        game = {"type": "penalty", "player": opponent, "points": 1, "reason": reason, "at": now.isoformat()}
-        update: dict[str, Any] = {"score": tuple(after.score), "games": (*match.games, game)}
-        if after.result is not None:
-            home_points, away_points = after.score
+        state, _ = result.replay(view.tournament, match)
+        state = apply_action(state, AwardPenalty(player=opponent, points=1, reason=f"game penalty: {reason}"))
+        entry = {
+            "kind": "penalty",
+            "winner": opponent,
+            "offender": tavla_id,
+            "points": 1,
+            "reason": f"game penalty: {reason}",
+            "at": now.isoformat(),
+        }
+        update: dict[str, Any] = {"score": tuple(state.score), "games": (*match.games, entry)}
+        if state.result is not None:
+            home_points, away_points = state.score
             update.update(
                 state=day.OFFICIAL,
                 finished_at=now.isoformat(),
                 official_at=now.isoformat(),
                 result={
-                    "winner": after.result.winner,
+                    "winner": state.result.winner,
                     "home_points": home_points,
                     "away_points": away_points,
                     "forfeit": False,

@@ -47,17 +47,16 @@ def _field(tournament: TournamentRecord, now: datetime) -> FieldRecord:
     chosen = (main + waiting)[: tournament.capacity]
     if len(chosen) < 2:
         raise NotEnoughPlayers(f"{len(chosen)} player(s) checked in: a draw needs at least two.")
-    profiles = player_store.get_profiles([r.tavla_id for r in chosen])
+    # entries checked in before ratings and names went on the entry: read their profiles
+    missing = [r.tavla_id for r in chosen if r.rating is None or r.player_name is None]
+    profiles = player_store.get_profiles(missing) if missing else {}
     entrants = []
     for r in chosen:
         profile = profiles.get(r.tavla_id)
         rating = r.rating if r.rating is not None else (profile.rating if profile else 1500.0)
         club = r.club if r.club is not None else (profile.club if profile else None)
-        entrant = {
-            "player_id": r.tavla_id,
-            "rating": float(rating),
-            "name": profile.name if profile else None,
-        }
+        name = r.player_name or (profile.name if profile else None)
+        entrant = {"player_id": r.tavla_id, "rating": float(rating), "name": name}
         entrants.append({**entrant, **({"club": club} if club else {})})
     return FieldRecord(tournament_id=tournament.id, fixed_at=now.isoformat(), entrants=tuple(entrants))
 

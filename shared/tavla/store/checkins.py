@@ -21,9 +21,9 @@ def check_in(
 ) -> bool:
     """Mark the player present; `referee` is the Tavla ID of who checked them in, if they have one.
 
-    The player's rating and club go on the entry as they are now: the draw seeds by them
-    (R5.1, R5.2) without reading every profile again. Returns False when they were already
-    checked in.
+    The player's rating, club and name go on the entry as they are now: the draw seeds by
+    them (R5.1, R5.2) and the board shows them, without reading every profile again.
+    Returns False when they were already checked in.
     """
     tavla_id = player.tavla_id
     tx = Transaction()
@@ -36,7 +36,7 @@ def check_in(
         values={"open": OPEN, "yes": True},
     )
     setting = (
-        "SET checked_in_at = :now, rating = :rating"
+        "SET checked_in_at = :now, rating = :rating, player_name = :name"
         + (", club = :club" if player.club else "")
         + (", checked_in_by = :referee" if referee else "")
     )
@@ -50,6 +50,7 @@ def check_in(
         values={
             "now": now.isoformat(),
             "rating": player.rating,
+            "name": player.name,
             **({"club": player.club} if player.club else {}),
             "registered": REGISTERED,
             "waitlisted": WAITLISTED,

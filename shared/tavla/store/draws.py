@@ -18,6 +18,7 @@ import json
 import time
 import zlib
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -36,6 +37,7 @@ from tavla.store.schema import MAIN
 from tavla.store.transactions import Cancelled, Transaction
 
 BATCH_WRITE = 25  # DynamoDB's limit per BatchWriteItem
+PARALLEL_WRITES = 4  # batches in flight at once (the client is thread-safe)
 
 
 @dataclass(frozen=True)
@@ -184,20 +186,27 @@ def reserve(
 
 
 def write_fixtures(records: Sequence[FixtureRecord]) -> None:
-    """Write a draw's matches (not yet visible) 25 to a call; unprocessed items are sent again."""
+    """Write a draw's matches (not yet visible): 25 to a call, a few calls at once; items left
+    unprocessed are sent again."""
+    chunks = [records[start : start + BATCH_WRITE] for start in range(0, len(records), BATCH_WRITE)]
+    if len(chunks) <= 1:
+        for chunk in chunks:
+            _write_chunk(chunk)
+        return
+    with ThreadPoolExecutor(max_workers=min(PARALLEL_WRITES, len(chunks))) as pool:
+        list(pool.map(_write_chunk, chunks))
+
+
+def _write_chunk(chunk: Sequence[FixtureRecord]) -> None:
     name = table_name(MAIN)
-    for start in range(0, len(records), BATCH_WRITE):
-        chunk = [
-            {"PutRequest": {"Item": serialize(fixture_item(r))}} for r in records[start : start + BATCH_WRITE]
-        ]
-        request: dict[str, Any] = {name: chunk}
-        attempt = 0
-        while request:
-            response = client().batch_write_item(RequestItems=request)
-            request = response.get("UnprocessedItems") or {}
-            if request:
-                attempt += 1
-                time.sleep(min(0.05 * 2**attempt, 1.0))
+    request: dict[str, Any] = {name: [{"PutRequest": {"Item": serialize(fixture_item(r))}} for r in chunk]}
+    attempt = 0
+    while request:
+        response = client().batch_write_item(RequestItems=request)
+        request = response.get("UnprocessedItems") or {}
+        if request:
+            attempt += 1
+            time.sleep(min(0.05 * 2**attempt, 1.0))
 
 
 def publish(

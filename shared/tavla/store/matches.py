@@ -13,9 +13,9 @@ from dataclasses import dataclass, replace
 
 from tavla.errors import StaleMatch
 from tavla.store import audit, keys
-from tavla.store.draws import fixture_from_item, fixture_item, put_tables
+from tavla.store.draws import field_from_item, fixture_from_item, fixture_item, put_tables
 from tavla.store.dynamo import batch_get
-from tavla.store.records import AuditRecord, FixtureRecord, TablesRecord, TournamentRecord
+from tavla.store.records import AuditRecord, FieldRecord, FixtureRecord, TablesRecord, TournamentRecord
 from tavla.store.schema import MAIN
 from tavla.store.transactions import Cancelled, Transaction
 
@@ -27,12 +27,17 @@ class MatchSnapshot:
     tournament: TournamentRecord | None
     match: FixtureRecord | None
     tavla_id: str | None = None
+    field: FieldRecord | None = None  # read only when asked for (names for the public view)
 
 
-def snapshot(tournament_id: str, code: str, sub: str | None = None) -> MatchSnapshot:
+def snapshot(
+    tournament_id: str, code: str, sub: str | None = None, *, with_field: bool = False
+) -> MatchSnapshot:
     wanted = [keys.tournament(tournament_id), keys.match(tournament_id, code)]
     if sub is not None:
         wanted.append(keys.identity(sub))
+    if with_field:
+        wanted.append(keys.field(tournament_id))
     found = batch_get(MAIN, wanted, consistent=True)
     by_sk = {i["sk"]: i for i in found}
     meta, identity = by_sk.get("META"), by_sk.get("IDENTITY")
@@ -41,7 +46,13 @@ def snapshot(tournament_id: str, code: str, sub: str | None = None) -> MatchSnap
     match = fixture_from_item(item) if item else None
     if match is not None and tournament is not None and match.draw > tournament.draws:
         match = None  # written by a draw not published yet: nobody sees it
-    return MatchSnapshot(tournament, match, str(identity["tavla_id"]) if identity else None)
+    fixed = by_sk.get(keys.field(tournament_id)["sk"]["S"])
+    return MatchSnapshot(
+        tournament,
+        match,
+        str(identity["tavla_id"]) if identity else None,
+        field_from_item(fixed) if fixed else None,
+    )
 
 
 def _put(tx: Transaction, name: str, record: FixtureRecord, seen: int) -> None:

@@ -137,6 +137,7 @@ class RegistrationRecord(_Record):
     # the player's rating and club when they checked in: what the draw seeds by (R5.1, R5.2)
     rating: float | None = None
     club: str | None = None
+    player_name: str | None = None
 
 
 @dataclass(frozen=True)
