@@ -297,3 +297,24 @@ def test_a_swiss_appeal_holds_the_appellants_next_round_match_not_the_others(api
     held = {r.code for r in second if parties & {r.home, r.away}}
     assert held and all(r.state == "queued" and r.table is None for r in second if r.code in held)
     assert all(r.state == "called" for r in second if r.code not in held)
+
+
+def test_an_open_appeal_freezes_the_result_against_confirmation(api: Api) -> None:
+    """R9.2: a player appeals a referee's decision during play: staff cannot confirm a result
+    until the appeal is decided; afterwards they can."""
+    tournament_id, ids = _day(api, 4)
+    match = records(tournament_id)["main.R1.2"]
+    appeal = _appeal(api, tournament_id, "main.R1.2", _user(ids, match.home), kind="decision").body
+    score = {"home_points": match.length, "away_points": 0}
+    confirm = {
+        "params": {"match_id": f"{tournament_id}.main.R1.2"},
+        "body": score,
+        "user": ORGANISER,
+        "groups": ("organisers",),
+    }
+    refused = api.call("POST", "/matches/{match_id}/confirm", **confirm)
+    assert (refused.status, refused.error) == (409, "appeal_open")
+    assert _decide(api, appeal["id"], {"outcome": "dismissed"}).status == 200
+    confirmed = api.call("POST", "/matches/{match_id}/confirm", **confirm)
+    assert confirmed.status == 200, confirmed.body
+    assert records(tournament_id)["main.R1.2"].state == "official"
