@@ -59,3 +59,16 @@ def official(tournament_id: str, code: str, home_wins: bool = True) -> FixtureRe
         return replace(match, state="official", result=result, official_at=clock.now().isoformat())
 
     return progress.settle(tournament_id, code, change, lambda a, b: [], clock.now()).match
+
+
+def audit_trail(api: Api, tournament_id: str) -> list[dict[str, Any]]:
+    """The tournament's audit trail as its organiser reads it, newest first."""
+    reply = api.call(
+        "GET",
+        "/tournaments/{tournament_id}/audit",
+        params={"tournament_id": tournament_id},
+        user=ORGANISER,
+        groups=("organisers",),
+    )
+    assert reply.status == 200, reply.body
+    return list(reply.body["records"])

@@ -13,7 +13,7 @@ from tavla import clock
 from tavla.services import progress
 from tavla.store.records import FixtureRecord
 from tests.service.conftest import Api, Reply
-from tests.service.day_helpers import checked_in_field, draw, official, records
+from tests.service.day_helpers import audit_trail, checked_in_field, draw, official, records
 from tests.service.helpers import ORGANISER
 
 
@@ -268,14 +268,7 @@ def test_lodging_and_deciding_are_in_the_audit_trail(api: Api) -> None:
     semi = official(tournament_id, "main.R1.1")
     appeal = _appeal(api, tournament_id, "main.R1.1", _user(ids, semi.away)).body
     _decide(api, appeal["id"], {"outcome": "dismissed"})
-    trail = api.call(
-        "GET",
-        "/tournaments/{tournament_id}/audit",
-        params={"tournament_id": tournament_id},
-        user=ORGANISER,
-        groups=("organisers",),
-    ).body["records"]
-    by_action = {e["action"]: e for e in trail}
+    by_action = {e["action"]: e for e in audit_trail(api, tournament_id)}
     assert by_action["appeal_lodged"]["details"]["appeal_id"] == appeal["id"]
     decided = by_action["appeal_decided"]["details"]
     assert decided["outcome"] == "dismissed" and "score sheet" in decided["reasoning"]

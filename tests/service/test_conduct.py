@@ -9,7 +9,7 @@ from tavla.services import day
 from tavla.store import draws as draw_store
 from tavla.store.records import FixtureRecord
 from tests.service.conftest import Api, Reply
-from tests.service.day_helpers import checked_in_field, draw, official, records
+from tests.service.day_helpers import audit_trail, checked_in_field, draw, official, records
 from tests.service.helpers import ORGANISER, create_tournament
 
 
@@ -22,17 +22,6 @@ def _post(api: Api, what: str, tournament_id: str, body: dict[str, Any], user: s
         user=user,
         groups=("organisers",) if user == ORGANISER else (),
     )
-
-
-def _trail(api: Api, tournament_id: str) -> list[dict[str, Any]]:
-    reply = api.call(
-        "GET",
-        "/tournaments/{tournament_id}/audit",
-        params={"tournament_id": tournament_id},
-        user=ORGANISER,
-        groups=("organisers",),
-    )
-    return list(reply.body["records"])
 
 
 def _day(api: Api, players: int) -> tuple[str, list[str]]:
@@ -50,7 +39,7 @@ def test_a_warning_is_recorded_and_changes_nothing_else(api: Api) -> None:
     )
     assert reply.status == 201, reply.body
     assert records(tournament_id) == before
-    penalty = next(e for e in _trail(api, tournament_id) if e["action"] == "penalty")
+    penalty = next(e for e in audit_trail(api, tournament_id) if e["action"] == "penalty")
     assert penalty["details"] == {"tavla_id": ids[0], "kind": "warning", "reason": "Slow play"}
 
 
@@ -70,7 +59,7 @@ def test_the_loss_of_a_game_scores_one_point_for_the_opponent(api: Api) -> None:
     assert reply.body["match_id"] == day.match_id(tournament_id, "main.R1.1")
     assert reply.body["score"] == [0, 1]
     assert records(tournament_id)["main.R1.1"].score == (0, 1)
-    penalty = next(e for e in _trail(api, tournament_id) if e["action"] == "penalty")
+    penalty = next(e for e in audit_trail(api, tournament_id) if e["action"] == "penalty")
     assert penalty["details"]["score"] == [0, 1]
 
 
@@ -110,7 +99,7 @@ def test_a_withdrawal_forfeits_the_current_match_and_every_later_one(api: Api) -
     assert after["main.R2.1"].home == match.away
     again = _post(api, "withdrawals", tournament_id, {"tavla_id": match.home})
     assert (again.status, again.error) == (409, "already_out")
-    assert any(e["action"] == "withdrawal" for e in _trail(api, tournament_id))
+    assert any(e["action"] == "withdrawal" for e in audit_trail(api, tournament_id))
 
 
 def test_a_player_who_withdraws_after_winning_forfeits_the_next_match_when_it_is_due(api: Api) -> None:
@@ -163,5 +152,5 @@ def test_a_disqualified_player_loses_their_matches_and_gets_no_place(api: Api) -
         set(current.field.disqualified),
     )
     assert cheat not in {s.player_id for s in standings}
-    audit = next(e for e in _trail(api, tournament_id) if e["action"] == "disqualification")
+    audit = next(e for e in audit_trail(api, tournament_id) if e["action"] == "disqualification")
     assert audit["details"]["reason"] == "Loaded dice"
