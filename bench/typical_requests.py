@@ -141,8 +141,8 @@ def record_all() -> tuple[dict[str, Recorded], dict[str, str]]:
 
 
 def _day_requests(api: Api, drawn: str, entrants: list[str]) -> dict[str, Recorded]:
-    """On the drawn Swiss round: a match read by the public, a player at the table, the call
-    (bus event) and a no-show deadline (schedule), in that order."""
+    """On the drawn Swiss round: a match read by the public, the call (bus event), a no-show
+    deadline (schedule), a player at the table, a warning, an appeal; in that order."""
     match = api.call(
         "GET", "/tournaments/{tournament_id}/rounds/{number}", params={"tournament_id": drawn, "number": "1"}
     ).body["pairings"][0]
@@ -171,6 +171,26 @@ def _day_requests(api: Api, drawn: str, entrants: list[str]) -> dict[str, Record
                 "/matches/{match_id}/presence",
                 params={"match_id": match["id"]},
                 body={"present": True},
+                user=home_user,
+            )[1],
+        ),
+        "conduct": _record(
+            "conduct",
+            api.event(
+                "POST",
+                "/tournaments/{tournament_id}/penalties",
+                params={"tournament_id": drawn},
+                body={"tavla_id": match["home"]["tavla_id"], "kind": "warning", "reason": "slow play"},
+                user=ORGANISER,
+            )[1],
+        ),
+        "appeal": _record(
+            "appeal",
+            api.event(
+                "POST",
+                "/matches/{match_id}/appeals",
+                params={"match_id": match["id"]},
+                body={"kind": "decision", "statement": "The warning was given to the wrong player."},
                 user=home_user,
             )[1],
         ),

@@ -185,6 +185,21 @@ FUNCTIONS: tuple[Function, ...] = (
         tables={MAIN.name: "read_write"},
         publishes_events=True,
     ),
+    # --- issue 7, sections 4 and 5: appeals and conduct
+    Function(
+        name="appeal",
+        module="functions.appeal.handler",
+        description="Appeals: lodged by a player within the window, decided by the referee or a committee",
+        tables={MAIN.name: "read_write"},
+        publishes_events=True,  # a decision that changes a result moves the day on (ResultConfirmed, calls)
+    ),
+    Function(
+        name="conduct",
+        module="functions.conduct.handler",
+        description="Conduct: penalties by the ladder, withdrawal during the day, disqualification",
+        tables={MAIN.name: "read_write"},
+        publishes_events=True,  # forfeits move the day on (ResultConfirmed, calls)
+    ),
     Function(
         name="openapi",
         module="functions.openapi.handler",

@@ -269,3 +269,64 @@ class NotFinished(Conflict):
     """A match is still to be decided or a draw is still due: the tournament cannot finish yet."""
 
     code = "not_finished"
+
+
+# --- appeals and conduct (issue 7, sections 4 and 5) -------------------------------------
+
+
+class AppealWindowClosed(Conflict):
+    """Too late to appeal: the profile's window after the match has closed (R9.1)."""
+
+    code = "appeal_window_closed"
+
+
+class AppealNotFound(NotFound):
+    code = "appeal_not_found"
+
+
+class AppealDecided(Conflict):
+    """The appeal has been decided already: the decision is final (R9.3, R9.5)."""
+
+    code = "appeal_decided"
+
+
+class InvalidCommittee(Invalid):
+    """The committee's size or votes do not fit the rule profile (R9.5)."""
+
+    code = "invalid_committee"
+
+
+class CommitteeNotImpartial(Invalid):
+    """A committee member is party to the match or runs the tournament (R9.5)."""
+
+    code = "committee_not_impartial"
+
+
+class InvalidDecision(Invalid):
+    """The decision does not say what the rules need (outcome, or a result that can stand)."""
+
+    code = "invalid_decision"
+
+
+class NotInField(Conflict):
+    """The player is not in the tournament's drawn field (R4.2)."""
+
+    code = "not_in_field"
+
+
+class NotDrawn(Conflict):
+    """Nothing is drawn yet: before the draw a player withdraws their registration (R3.5)."""
+
+    code = "not_drawn"
+
+
+class AlreadyOut(Conflict):
+    """The player has already withdrawn or been disqualified (R8.2, R8.3)."""
+
+    code = "already_out"
+
+
+class NoMatchToPenalise(Conflict):
+    """A game or match penalty needs a match the player is playing (R8.4)."""
+
+    code = "no_match_to_penalise"

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
+from tavla import clock
+from tavla.services import progress
+from tavla.store import draws as draw_store
+from tavla.store.records import FixtureRecord
 from tests.service.conftest import Api
 from tests.service.helpers import ORGANISER, create_player, create_tournament, register
 
@@ -32,3 +37,38 @@ def draw(api: Api, tournament_id: str, user: str = ORGANISER) -> Any:
     return api.call(
         "POST", "/tournaments/{tournament_id}/rounds", params={"tournament_id": tournament_id}, user=user
     )
+
+
+def records(tournament_id: str) -> dict[str, FixtureRecord]:
+    """Every match of the tournament's published draws, by code."""
+    return {r.code: r for r in draw_store.fixtures(tournament_id, 99)}
+
+
+def official(tournament_id: str, code: str, home_wins: bool = True) -> FixtureRecord:
+    """Make a 7-3 result official now, as staff confirmation does (through progress.settle)."""
+
+    def change(match: FixtureRecord, _: progress.DayView) -> FixtureRecord:
+        assert match.home and match.away
+        result = {
+            "winner": match.home if home_wins else match.away,
+            "home_points": 7 if home_wins else 3,
+            "away_points": 3 if home_wins else 7,
+            "forfeit": False,
+            "how": "score",
+        }
+        return replace(match, state="official", result=result, official_at=clock.now().isoformat())
+
+    return progress.settle(tournament_id, code, change, lambda a, b: [], clock.now()).match
+
+
+def audit_trail(api: Api, tournament_id: str) -> list[dict[str, Any]]:
+    """The tournament's audit trail as its organiser reads it, newest first."""
+    reply = api.call(
+        "GET",
+        "/tournaments/{tournament_id}/audit",
+        params={"tournament_id": tournament_id},
+        user=ORGANISER,
+        groups=("organisers",),
+    )
+    assert reply.status == 200, reply.body
+    return list(reply.body["records"])

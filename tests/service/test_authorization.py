@@ -94,6 +94,14 @@ GET    /tournaments/{tournament_id}/standings                   200  200   200  
 # D's one match is not decided: 409 not_finished means the organiser got past authorization
 POST   /tournaments/{tournament_id}/finish                      401  403   403  403  403  409  403  409
 GET    /tournaments/{tournament_id}/report                      401  403   403  200  403  200  403  200
+# appeals (R9) on D's match, `self` v `opponent`: only its players lodge; staff decide
+POST   /matches/{match_id}/appeals                              401  201   403  403  403  403  403  403
+POST   /appeals/{appeal_id}/decision                            401  403   403  200  403  200  403  200
+GET    /appeals/{appeal_id}                                     401  200   403  200  403  200  403  200
+# conduct (R8) in D: staff penalise and disqualify; a player may withdraw only themself
+POST   /tournaments/{tournament_id}/penalties                   401  403   403  201  403  201  403  201
+POST   /tournaments/{tournament_id}/withdrawals                 401  201   403  201  403  201  403  201
+POST   /tournaments/{tournament_id}/disqualifications           401  403   403  201  403  201  403  201
 """
 
 USERS: dict[str, tuple[str, tuple[str, ...]]] = {  # role -> (Cognito sub, groups)
@@ -273,6 +281,16 @@ def _on_match(body: Any = None) -> Callable[[World], Request]:
     return lambda w: Request({"match_id": w.match}, body(w) if callable(body) else body)
 
 
+def _appealed(w: World) -> str:
+    """`self` appeals D's match (a pairing appeal, while it is called): the appeal's id."""
+    from tavla.caller import Caller
+    from tavla.models.appeals import AppealBody
+    from tavla.services import appeals
+
+    body = AppealBody(kind="pairing", statement="Wrong opponent.")
+    return appeals.lodge(Caller(USERS["self"][0], frozenset()), w.match, body, clock.now()).id
+
+
 # The request each row sends, the same for every role: valid, about things that exist.
 REQUESTS: dict[str, Callable[[World], Request]] = {
     "GET /openapi.json": lambda w: Request(),
@@ -344,6 +362,19 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     "GET /tournaments/{tournament_id}/standings": _in_d(),
     "POST /tournaments/{tournament_id}/finish": _in_d(),
     "GET /tournaments/{tournament_id}/report": _in_d(),
+    # appeals and conduct (issue 7, sections 4 and 5)
+    "POST /matches/{match_id}/appeals": _on_match({"kind": "pairing", "statement": "Wrong opponent."}),
+    "POST /appeals/{appeal_id}/decision": lambda w: Request(
+        {"appeal_id": _appealed(w)}, {"outcome": "dismissed", "reasoning": "The pairing follows the draw."}
+    ),
+    "GET /appeals/{appeal_id}": lambda w: Request({"appeal_id": _appealed(w)}),
+    "POST /tournaments/{tournament_id}/penalties": _in_d(
+        lambda w: {"tavla_id": w.tavla_ids["self"], "kind": "warning", "reason": "Slow play"}
+    ),
+    "POST /tournaments/{tournament_id}/withdrawals": _in_d(lambda w: {"tavla_id": w.tavla_ids["self"]}),
+    "POST /tournaments/{tournament_id}/disqualifications": _in_d(
+        lambda w: {"tavla_id": w.tavla_ids["self"], "reason": "Loaded dice"}
+    ),
 }
 
 

@@ -25,6 +25,12 @@ BODY_ROUTES = [
     ("POST", "/matches/{match_id}/confirm"),
     # table call and no-show (R6)
     ("POST", "/matches/{match_id}/presence"),
+    # appeals and conduct (issue 7, sections 4 and 5)
+    ("POST", "/matches/{match_id}/appeals"),
+    ("POST", "/appeals/{appeal_id}/decision"),
+    ("POST", "/tournaments/{tournament_id}/penalties"),
+    ("POST", "/tournaments/{tournament_id}/withdrawals"),
+    ("POST", "/tournaments/{tournament_id}/disqualifications"),
 ]
 # POST routes that take no body
 NO_BODY = {

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from tavla import events, observability
 from tavla.errors import Busy, MatchNotFound, ResultLocked, StaleMatch, TournamentNotFound
@@ -27,6 +28,9 @@ from tavla.services import day
 from tavla.store import draws as draw_store
 from tavla.store import matches as match_store
 from tavla.store.records import AuditRecord, FieldRecord, FixtureRecord, TablesRecord, TournamentRecord
+
+if TYPE_CHECKING:
+    from tavla.store.transactions import Transaction
 
 ATTEMPTS = 10  # a busy venue: several results a second contend for the table plan
 # a match whose players have started it: what depends on it may not change any more (R9.4)
@@ -63,21 +67,28 @@ def read_day(tournament_id: str) -> tuple[DayView, list[rules_day.Draw]]:
     return view, day.draws_of(current.rounds, records)
 
 
-def locked(target: FixtureRecord, records: Iterable[FixtureRecord]) -> bool:
-    """R9.4: a result no longer changes once a match that depends on it has started.
-
-    Depends on it: a match fed by it (its winner or loser), or a later draw's match of one of
-    its players (the next Swiss or lives round was paired from it).
-    """
+def depends_on(record: FixtureRecord, target: FixtureRecord) -> bool:
+    """`record` depends on `target`'s result: a match fed by it (its winner or loser), or a
+    later draw's match of one of its players (the next Swiss or lives round was paired from it)."""
+    if record.code == target.code:
+        return False
     players = {target.home, target.away} - {None}
-    for r in records:
-        if r.code == target.code or r.state not in STARTED or r.state == "bye":
-            continue
-        fed = target.code in (r.home_source.get("match"), r.away_source.get("match"))
-        later = r.draw > target.draw and bool(players & {r.home, r.away})
-        if fed or later:
-            return True
-    return False
+    fed = target.code in (record.home_source.get("match"), record.away_source.get("match"))
+    later = record.draw > target.draw and bool(players & {record.home, record.away})
+    return fed or later
+
+
+def locked(target: FixtureRecord, records: Iterable[FixtureRecord]) -> bool:
+    """R9.4: a result no longer changes once a match that depends on it has started."""
+    return any(r.state in STARTED and r.state != "bye" and depends_on(r, target) for r in records)
+
+
+def held(records: Mapping[str, FixtureRecord]) -> set[str]:
+    """R9.2: the matches that wait for an open appeal's decision (they depend on an appealed match)."""
+    appealed = [r for r in records.values() if r.appeal]
+    if not appealed:
+        return set()
+    return {c for c, r in records.items() if any(depends_on(r, a) for a in appealed)}
 
 
 def forfeit_result(match: FixtureRecord, loser: str, how: str = "forfeit") -> dict[str, object]:
@@ -155,8 +166,14 @@ def settle(
     audit: Callable[[FixtureRecord, FixtureRecord], Iterable[AuditRecord]],
     now: datetime,
     rng: random.Random | None = None,
+    extra: Callable[[Transaction], None] | None = None,
 ) -> Settled:
-    """Apply `change` to match `code` and move the day on from it, atomically (see the module)."""
+    """Apply `change` to match `code` and move the day on from it, atomically (see the module).
+
+    A match that depends on a match under appeal is not called while the appeal is open (R9.2):
+    it stays queued, or goes back to the queue if it was called but not started; `extra`
+    writes what changes with the match in the same transaction (an appeal, `store.appeals`).
+    """
     rng = rng or random.Random()
     for attempt in range(ATTEMPTS):
         view, draws = read_day(tournament_id)
@@ -167,8 +184,12 @@ def settle(
         records = dict(view.records)
         records[code] = after
         records = _flowed(view, draws, records, now)
+        frozen = held(records)
+        for c in frozen:
+            if records[c].state == "called":
+                records[c] = replace(records[c], state="queued", table=None, called_at=None)
         plan = _plan(view)
-        done = [c for c, r in records.items() if r.state in OFF_TABLE or r.state == "waiting"]
+        done = [c for c, r in records.items() if r.state in OFF_TABLE or r.state == "waiting" or c in frozen]
         plan, calls_freed = release(plan, done)
         for c in done:  # a match that gave its table up no longer shows one
             if records[c].table is not None:
@@ -176,7 +197,7 @@ def settle(
         playable = [
             r.code
             for r in sorted(records.values(), key=lambda r: (r.draw, r.round, r.board, r.code))
-            if r.state == "queued"
+            if r.state == "queued" and r.code not in frozen
         ]
         plan, calls_new = seat(plan, playable)
         calls = {**calls_freed, **calls_new}
@@ -185,7 +206,7 @@ def settle(
         changed = [(r, view.records[c].version) for c, r in records.items() if r != view.records[c]]
         tables = _tables_record(tournament_id, plan, view.tables)
         try:
-            match_store.settle(tournament_id, changed, tables, list(audit(before, records[code])))
+            match_store.settle(tournament_id, changed, tables, list(audit(before, records[code])), extra)
         except StaleMatch:
             if attempt == ATTEMPTS - 1:
                 raise Busy("Many changes to this tournament at once: try again.") from None

@@ -14,6 +14,7 @@ Main table:
 - a match (a fixture of a draw) .... TOURNAMENT#<id> / MATCH#<code>   (code: main.R2.3, main.S4.12 ...)
 - the venue's tables ............... TOURNAMENT#<id> / TABLES
 - the final standings (finish) ..... TOURNAMENT#<id> / STANDINGS
+- an appeal (R9) ................... TOURNAMENT#<id> / APPEAL#<appeal id>  (the id holds the tournament's)
 
 Contacts table (private, R12):
 - a player's contacts .............. CONTACTS#<tavla_id>
@@ -31,6 +32,7 @@ NOTE_PREFIX = "NOTE#"
 AUDIT_PREFIX = "AUDIT#"
 ROUND_PREFIX = "ROUND#"
 MATCH_PREFIX = "MATCH#"
+APPEAL_PREFIX = "APPEAL#"
 
 
 def _key(pk: str, sk: str) -> dict[str, Any]:
@@ -84,6 +86,10 @@ def tables(tournament_id: str) -> dict[str, Any]:
 
 def standings(tournament_id: str) -> dict[str, Any]:
     return _key(tournament_pk(tournament_id), "STANDINGS")
+
+
+def appeal(tournament_id: str, appeal_id: str) -> dict[str, Any]:
+    return _key(tournament_pk(tournament_id), f"{APPEAL_PREFIX}{appeal_id}")
 
 
 def checkin_code(code: str) -> dict[str, Any]:

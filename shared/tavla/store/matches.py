@@ -8,7 +8,7 @@ and the audit records in one transaction, each on its own version.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from tavla.errors import StaleMatch
@@ -85,9 +85,15 @@ def settle(
     changed: Sequence[tuple[FixtureRecord, int]],
     tables: tuple[TablesRecord, int | None] | None,
     changes: Sequence[AuditRecord],
+    extra: Callable[[Transaction], None] | None = None,
 ) -> None:
-    """Write matches (each on the version it was read at), the table plan and audit records at once."""
+    """Write matches (each on the version it was read at), the table plan and audit records at once.
+
+    `extra` adds the items that change with them (an appeal lodged or decided, `store.appeals`).
+    """
     tx = Transaction()
+    if extra is not None:
+        extra(tx)
     for i, (record, seen) in enumerate(changed):
         _put(tx, f"match {i}", record, seen)
     if tables is not None:

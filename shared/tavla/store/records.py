@@ -298,3 +298,31 @@ class FinalRecord(_Record):
     events: tuple[Mapping[str, Any], ...]
     finished_by: Mapping[str, Any] = field(default_factory=dict)
     announced: bool = False
+
+
+@dataclass(frozen=True)
+class AppealRecord(_Record):
+    """An appeal on a match's score, pairing or referee decision (R9), and how it was decided.
+
+    `status` is open until the decision; `members` and `votes` are the committee's (hbf, cnb:
+    R9.5), empty when the referee decided (platform).
+    """
+
+    id: str
+    tournament_id: str
+    code: str  # the match's code in its tournament
+    kind: str  # score | pairing | decision
+    statement: str
+    appellant: str
+    opponent: str | None
+    lodged_at: str
+    status: str = "open"  # open | decided
+    result_before: Mapping[str, Any] | None = None
+    outcome: str | None = None  # upheld | dismissed
+    reasoning: str | None = None
+    route: str | None = None  # referee | committee
+    members: tuple[str, ...] = ()
+    votes: tuple[bool, ...] = ()
+    new_result: Mapping[str, Any] | None = None
+    decided_at: str | None = None
+    decided_by: str | None = None  # the staff member's Tavla ID (or role) who recorded it

@@ -1,0 +1,84 @@
+"""Conduct (R8): penalties, withdrawal during the day, disqualification."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler.openapi.params import Path
+
+from tavla import clock
+from tavla.contract import errors
+from tavla.errors import (
+    AlreadyOut,
+    Busy,
+    MatchNotFound,
+    NoMatchToPenalise,
+    NotDrawn,
+    NotInField,
+    NotStaff,
+    RuleBroken,
+    TournamentNotFound,
+)
+from tavla.http import SIGNED_IN, caller, make_resolver
+from tavla.models.appeals import OutBody, OutView, PenaltyBody, PenaltyView
+from tavla.observability import entry
+from tavla.services import conduct
+
+app = make_resolver()
+
+TournamentId = Annotated[str, Path(max_length=64)]
+
+
+@app.post(
+    "/tournaments/<tournament_id>/penalties",
+    security=SIGNED_IN,
+    tags=["conduct"],
+    status_code=201,
+    responses=errors(
+        TournamentNotFound, NotStaff, NotDrawn, NotInField, MatchNotFound, NoMatchToPenalise, RuleBroken, Busy
+    ),
+)
+def penalise(tournament_id: TournamentId, body: PenaltyBody) -> tuple[PenaltyView, int]:
+    """Give a penalty by the ladder (R8.4).
+
+    `warning` is recorded; `game`: the opponent scores one game at cube 1 (one point, between
+    games); `match`: the match is lost by forfeit. The tournament's staff only; recorded in
+    the audit trail.
+    """
+    return conduct.penalise(caller(app), tournament_id, body, clock.now()), 201
+
+
+@app.post(
+    "/tournaments/<tournament_id>/withdrawals",
+    security=SIGNED_IN,
+    tags=["conduct"],
+    status_code=201,
+    responses=errors(TournamentNotFound, NotStaff, NotDrawn, NotInField, AlreadyOut, Busy),
+)
+def withdraw(tournament_id: TournamentId, body: OutBody) -> tuple[OutView, int]:
+    """Withdraw a player during the tournament (R8.2).
+
+    The tournament's staff, or the player themself. The match they are in is forfeited now
+    and every later one when it comes due; their opponents advance. No refund after the draw
+    (R3.5).
+    """
+    return conduct.withdraw(caller(app), tournament_id, body, clock.now()), 201
+
+
+@app.post(
+    "/tournaments/<tournament_id>/disqualifications",
+    security=SIGNED_IN,
+    tags=["conduct"],
+    status_code=201,
+    responses=errors(TournamentNotFound, NotStaff, NotDrawn, NotInField, AlreadyOut, Busy),
+)
+def disqualify(tournament_id: TournamentId, body: OutBody) -> tuple[OutView, int]:
+    """Disqualify a player (R8.3).
+
+    The tournament's staff only. Their matches are forfeited as for a withdrawal, and they
+    get no place, no prize and no season points.
+    """
+    return conduct.disqualify(caller(app), tournament_id, body, clock.now()), 201
+
+
+handler = entry(app)

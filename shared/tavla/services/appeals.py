@@ -1,0 +1,309 @@
+"""Appeals (R9): a player appeals a score, a pairing or a referee's decision; it is decided.
+
+- Lodged by a player of the match within the profile's window (R9.1): `platform` until 15
+  minutes after the match ended; `hbf` (6.3) and `cnb` (5.2) also only while the result can
+  still be corrected, i.e. before a match that depends on it has started (R9.4). An appeal
+  on a match still being played is within the window (R9.2: play stops).
+- While open, the match's `appeal` holds its id: the result is frozen (confirming it is
+  refused) and the matches that depend on it are not called (`progress.settle`, R9.2). One
+  open appeal per match: lodging writes the match on the version it was read at.
+- Decided with reasoning (R9.3). `platform`: by the referee (the tournament's staff), final.
+  `hbf`: a committee of three impartial players overturns only unanimously; `cnb`: three or
+  five, simple majority (R9.5; `rules.profiles.decide_committee_appeal`). Staff record the
+  members and their votes; no player of the match and no staff member of the tournament sits
+  on it. "upheld" means the appellant is right (the referee's decision is overturned).
+- A decision that sets a new result goes through `progress.settle`: the bracket re-advances
+  from it (unless a dependent match has started, R9.4). Both players are told in-app.
+
+The appeal item is written in the same transaction as the match it freezes or frees.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from tavla import ids
+from tavla.caller import Caller
+from tavla.errors import (
+    AppealDecided,
+    AppealNotFound,
+    AppealOpen,
+    AppealWindowClosed,
+    CommitteeNotImpartial,
+    InvalidCommittee,
+    InvalidDecision,
+    MatchNotFound,
+    NotYourMatch,
+)
+from tavla.models.appeals import AppealBody, AppealView, DecisionBody, NewResult
+from tavla.services import day, progress
+from tavla.services.access import player_actor, require_staff, role_in
+from tavla.store import appeals as appeal_store
+from tavla.store import matches as match_store
+from tavla.store import notifications
+from tavla.store.audit import entry as audit_entry
+from tavla.store.records import AppealRecord, FixtureRecord, TournamentRecord
+
+if TYPE_CHECKING:
+    from tavla.rules.profiles import RuleProfile
+
+# a match whose players are known and that was, or is being, played
+APPEALABLE = frozenset({"called", "playing", "finished", "disputed", "official"})
+APPEAL_MARK = "A"
+
+_system_random = random.SystemRandom()
+
+
+def appeal_id(tournament_id: str, rng: random.Random) -> str:
+    """An appeal's public id: its tournament's id first, so one read finds it."""
+    return f"{tournament_id}{day.MATCH_ID_SEPARATOR}{APPEAL_MARK}{ids.opaque(rng)}"
+
+
+def _tournament_of(value: str) -> str:
+    tournament_id, _, rest = value.partition(day.MATCH_ID_SEPARATOR)
+    if not tournament_id or not rest:
+        raise AppealNotFound(f"No appeal {value}.")
+    return tournament_id
+
+
+def profile_of(tournament: TournamentRecord) -> RuleProfile:
+    from tavla.rules import profiles  # ~60 ms: only the requests that need the rules load them
+
+    return profiles.get_profile(str(tournament.settings.get("rule_profile") or "platform"))
+
+
+def window_closes(match: FixtureRecord, view: progress.DayView, profile: RuleProfile, now: datetime) -> None:
+    """Refuse an appeal outside the profile's window (R9.1)."""
+    if match.state not in APPEALABLE or match.home is None or match.away is None:
+        raise AppealWindowClosed(f"Match {match.code} has not been played: there is nothing to appeal.")
+    ended = match.official_at or match.finished_at
+    if ended is not None and now > datetime.fromisoformat(ended) + profile.appeal_window:
+        minutes = int(profile.appeal_window.total_seconds() // 60)
+        raise AppealWindowClosed(
+            f"Appeals are lodged within {minutes} minutes of the end of the match (R9.1)."
+        )
+    if profile.appeal.above_referee == "committee" and progress.locked(match, view.records.values()):
+        raise AppealWindowClosed(
+            "A match that depends on this result has started: it can no longer be corrected (R9.1, R9.4)."
+        )
+
+
+def lodge(
+    caller: Caller, match_id: str, body: AppealBody, now: datetime, rng: random.Random = _system_random
+) -> AppealView:
+    """A player of the match appeals (R9.1); the match is frozen until the decision (R9.2)."""
+    split = day.split_match_id(match_id)
+    if split is None:
+        raise MatchNotFound(f"No match {match_id}.")
+    tournament_id, code = split
+    seen = match_store.snapshot(tournament_id, code, caller.sub)
+    if seen.tournament is None or seen.match is None:
+        raise MatchNotFound(f"No match {match_id}.")
+    me, match = seen.tavla_id, seen.match
+    if me is None or me not in (match.home, match.away):
+        raise NotYourMatch("Only the players of this match may appeal it.")
+    profile = profile_of(seen.tournament)
+    record = AppealRecord(
+        id=appeal_id(tournament_id, rng),
+        tournament_id=tournament_id,
+        code=code,
+        kind=body.kind,
+        statement=body.statement,
+        appellant=me,
+        opponent=match.away if me == match.home else match.home,
+        lodged_at=now.isoformat(),
+        result_before=dict(match.result) if match.result else None,
+    )
+
+    def change(current: FixtureRecord, view: progress.DayView) -> FixtureRecord:
+        if current.appeal:
+            raise AppealOpen("An appeal on this match is open already: it is decided first (R9.2).")
+        window_closes(current, view, profile, now)
+        return replace(current, appeal=record.id)
+
+    actor = player_actor(caller, me)
+    audits = [
+        audit_entry(
+            actor,
+            "appeal_lodged",
+            now,
+            appeal_id=record.id,
+            match_id=match_id,
+            kind=body.kind,
+            statement=body.statement,
+            appellant=me,
+        )
+    ]
+    lodged = appeal_store.lodged(record)
+    progress.settle(tournament_id, code, change, lambda _b, _a: audits, now, extra=lodged)
+    return view_of(record)
+
+
+def _committee(
+    profile: RuleProfile, body: DecisionBody, match: FixtureRecord, tournament: TournamentRecord
+) -> tuple[str, str, tuple[str, ...], tuple[bool, ...]]:
+    """(route, outcome, members, votes) by the profile's route above the referee (R9.5)."""
+    if profile.appeal.above_referee == "none":
+        if body.committee is not None:
+            raise InvalidCommittee("Under the platform's rules the referee decides: there is no committee.")
+        if body.outcome is None:
+            raise InvalidDecision("Say whether the appeal is upheld or dismissed (outcome).")
+        return "referee", body.outcome, (), ()
+    committee = body.committee
+    if committee is None:
+        sizes = " or ".join(str(n) for n in profile.appeal.committee_sizes)
+        raise InvalidCommittee(f"Under {profile.name} rules a committee of {sizes} players decides (R9.5).")
+    members, votes = tuple(committee.members), tuple(committee.votes)
+    if len(set(members)) != len(members) or len(votes) != len(members):
+        raise InvalidCommittee("Name each member once, with one vote per member.")
+    parties = {match.home, match.away}
+    staff = {m.tavla_id for m in tournament.staff.values() if m.tavla_id}
+    partial = [m for m in members if m in parties or m in staff]
+    if partial:
+        raise CommitteeNotImpartial(
+            f"{', '.join(partial)} may not sit on the committee: no party to the match and no one "
+            "running the tournament (R9.5)."
+        )
+    from tavla.rules import profiles
+
+    try:
+        decided = profiles.decide_committee_appeal(profile.appeal, votes)
+    except profiles.InvalidCommittee as wrong:
+        raise InvalidCommittee(str(wrong)) from wrong
+    outcome = "upheld" if decided.overturned else "dismissed"
+    if body.outcome is not None and body.outcome != outcome:
+        raise InvalidDecision(f"The votes decide: {decided.reason}.")
+    return "committee", outcome, members, votes
+
+
+def new_result(match: FixtureRecord, given: NewResult) -> dict[str, Any]:
+    """The result a decision sets (how: decision): the points given, or the winner by length-0."""
+    if match.home is None or match.away is None:
+        raise InvalidDecision("The match has no players yet.")
+    if given.home_points is None or given.away_points is None:
+        if given.winner not in (match.home, match.away):
+            raise InvalidDecision(f"{given.winner} does not play this match.")
+        home_points = match.length if given.winner == match.home else 0
+        return {
+            "winner": given.winner,
+            "home_points": home_points,
+            "away_points": match.length - home_points,
+            "forfeit": False,
+            "how": "decision",
+        }
+    home, away = given.home_points, given.away_points
+    if max(home, away) < match.length or min(home, away) >= match.length:
+        raise InvalidDecision(f"Exactly one player reaches the match length ({match.length}).")
+    winner = match.home if home > away else match.away
+    if given.winner is not None and given.winner != winner:
+        raise InvalidDecision("The winner given is not the one the points give.")
+    return {"winner": winner, "home_points": home, "away_points": away, "forfeit": False, "how": "decision"}
+
+
+def decide(caller: Caller, appeal_id: str, body: DecisionBody, now: datetime) -> AppealView:
+    """Record the decision and its reasoning (R9.3, R9.5); a new result moves the day on (R9.4)."""
+    tournament_id = _tournament_of(appeal_id)
+    appeal = appeal_store.get(tournament_id, appeal_id)
+    if appeal is None:
+        raise AppealNotFound(f"No appeal {appeal_id}.")
+    seen = match_store.snapshot(tournament_id, appeal.code)
+    if seen.tournament is None or seen.match is None:
+        raise AppealNotFound(f"No appeal {appeal_id}.")
+    actor = require_staff(seen.tournament, caller)
+    if appeal.status != "open":
+        raise AppealDecided("This appeal has been decided: the decision is final (R9.3).")
+    profile = profile_of(seen.tournament)
+    route, outcome, members, votes = _committee(profile, body, seen.match, seen.tournament)
+    result = new_result(seen.match, body.new_result) if outcome == "upheld" and body.new_result else None
+    decided = replace(
+        appeal,
+        status="decided",
+        outcome=outcome,
+        reasoning=body.reasoning,
+        route=route,
+        members=members,
+        votes=votes,
+        new_result=result,
+        decided_at=now.isoformat(),
+        decided_by=actor.tavla_id or actor.role,
+    )
+
+    def change(current: FixtureRecord, view: progress.DayView) -> FixtureRecord:
+        if current.appeal != appeal.id:
+            raise AppealDecided("This appeal has been decided: the decision is final (R9.3).")
+        if result is None:
+            return replace(current, appeal=None)
+        progress.require_unlocked(current, view.records.values())
+        return replace(current, appeal=None, state=day.OFFICIAL, result=result, official_at=now.isoformat())
+
+    match_id = day.match_id(tournament_id, appeal.code)
+    audits = [
+        audit_entry(
+            actor,
+            "appeal_decided",
+            now,
+            appeal_id=appeal.id,
+            match_id=match_id,
+            outcome=outcome,
+            reasoning=body.reasoning,
+            route=route,
+            members=list(members) or None,
+            votes=list(votes) or None,
+            result_before=dict(seen.match.result) if seen.match.result else None,
+            new_result=result,
+        )
+    ]
+    progress.settle(
+        tournament_id, appeal.code, change, lambda _b, _a: audits, now, extra=appeal_store.decided(decided)
+    )
+    _tell_players(decided, match_id, now)
+    return view_of(decided)
+
+
+def _tell_players(appeal: AppealRecord, match_id: str, now: datetime) -> None:
+    """R9.3: the decision and its reasoning go to both players (their in-app feed)."""
+    message = f"Appeal on match {match_id} {appeal.outcome}: {appeal.reasoning}"
+    data = {"appeal_id": appeal.id, "match_id": match_id, "outcome": appeal.outcome or ""}
+    for player in (appeal.appellant, appeal.opponent):
+        if player:
+            notifications.add(player, f"{appeal.id}.decided", "appeal_decided", message, now, data)
+
+
+def get(caller: Caller, appeal_id: str) -> AppealView:
+    """An appeal as its appellant, the opponent and the tournament's staff see it."""
+    tournament_id = _tournament_of(appeal_id)
+    appeal = appeal_store.get(tournament_id, appeal_id)
+    if appeal is None:
+        raise AppealNotFound(f"No appeal {appeal_id}.")
+    seen = match_store.snapshot(tournament_id, appeal.code, caller.sub)
+    if seen.tournament is None:
+        raise AppealNotFound(f"No appeal {appeal_id}.")
+    party = seen.tavla_id is not None and seen.tavla_id in (appeal.appellant, appeal.opponent)
+    if not (party or role_in(seen.tournament, caller) or caller.is_admin):
+        raise NotYourMatch("Only the players of the match and the tournament's staff may read this appeal.")
+    return view_of(appeal)
+
+
+def view_of(record: AppealRecord) -> AppealView:
+    return AppealView(
+        id=record.id,
+        tournament_id=record.tournament_id,
+        match_id=day.match_id(record.tournament_id, record.code),
+        kind=record.kind,
+        statement=record.statement,
+        appellant=record.appellant,
+        opponent=record.opponent,
+        lodged_at=datetime.fromisoformat(record.lodged_at),
+        status=record.status,
+        result_before=dict(record.result_before) if record.result_before else None,
+        outcome=record.outcome,
+        reasoning=record.reasoning,
+        route=record.route,
+        members=list(record.members),
+        votes=list(record.votes),
+        new_result=dict(record.new_result) if record.new_result else None,
+        decided_at=datetime.fromisoformat(record.decided_at) if record.decided_at else None,
+    )

@@ -1,0 +1,237 @@
+"""Conduct (R8): penalties by the ladder, withdrawal during the day, disqualification.
+
+The ladder (R8.4; seed 002 section 9, the same steps under every profile):
+- `warning`: recorded, nothing else changes;
+- `game`: the loss of a game: the opponent scores one game at cube 1, i.e. one point
+  (`rules.match.AwardPenalty`, between games), which may end the match;
+- `match`: the loss of the match: a forfeit, length to nil (`progress.forfeit_result`, how
+  "penalty"), and the day moves on from it.
+Withdrawal (R8.2: staff, or the player themself) and disqualification (R8.3: staff) put the
+player on the field's `withdrawn` / `disqualified` list; the day forfeits the match they are
+in now and every later one as it comes due (`progress.settle`). There is no refund after the
+draw (R3.5). A disqualified player gets no place, prize or season points (the standings
+leave them out). Everything goes into the audit trail (actions "penalty", "withdrawal",
+"disqualification"), which the federation report reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from tavla.caller import Caller
+from tavla.errors import MatchNotFound, NoMatchToPenalise, NotDrawn, NotInField, NotStaff, TournamentNotFound
+from tavla.models.appeals import OutBody, OutView, PenaltyBody, PenaltyView
+from tavla.services import day, progress, result
+from tavla.services.access import player_actor, require_staff, role_in, staff_actor
+from tavla.store import conduct as conduct_store
+from tavla.store import draws as draw_store
+from tavla.store import players as player_store
+from tavla.store.audit import entry as audit_entry
+from tavla.store.records import Actor, FieldRecord, FixtureRecord, TournamentRecord
+
+# a match the player is at the table for
+AT_TABLE = frozenset({"called", "playing"})
+# a match whose result is not official yet
+UNDECIDED = frozenset({"queued", "called", "playing", "finished", "disputed"})
+
+
+def _day(tournament_id: str) -> tuple[TournamentRecord, FieldRecord | None]:
+    current = draw_store.day(tournament_id, with_rounds=False)
+    if current.tournament is None:
+        raise TournamentNotFound(f"No tournament {tournament_id}.")
+    return current.tournament, current.field
+
+
+def _in_field(field: FieldRecord | None, tavla_id: str) -> FieldRecord:
+    if field is None:
+        raise NotDrawn(
+            "Nothing is drawn yet: before the draw a player withdraws their registration "
+            "(DELETE /tournaments/{id}/registrations/me), refunded by R3.5."
+        )
+    if tavla_id not in {e["player_id"] for e in field.entrants}:
+        raise NotInField(f"{tavla_id} is not in this tournament's field.")
+    return field
+
+
+def _their_match(tournament_id: str, tavla_id: str, match_id: str | None, states: frozenset[str]) -> str:
+    """The match a penalty is about: the one named, else the one the player is in now."""
+    if match_id is not None:
+        split = day.split_match_id(match_id)
+        if split is None or split[0] != tournament_id:
+            raise MatchNotFound(f"No match {match_id} in tournament {tournament_id}.")
+        return split[1]
+    tournament, _ = _day(tournament_id)
+    mine = [
+        r
+        for r in draw_store.fixtures(tournament_id, tournament.draws)
+        if tavla_id in (r.home, r.away) and r.state in states
+    ]
+    if not mine:
+        raise NoMatchToPenalise(f"{tavla_id} is not playing a match now: name the match (match_id).")
+    return min(mine, key=lambda r: (r.draw, r.position)).code
+
+
+def _check(match: FixtureRecord, tavla_id: str, states: frozenset[str], what: str) -> None:
+    if tavla_id not in (match.home, match.away):
+        raise NoMatchToPenalise(f"{tavla_id} does not play match {match.code}.")
+    if match.state not in states:
+        raise NoMatchToPenalise(f"Match {match.code} is {match.state}: {what}.")
+
+
+def _lose_a_game(tavla_id: str, reason: str, now: datetime) -> progress.Change:
+    """One game at cube 1 to the opponent: a penalty entry of the live score (`services.result`)."""
+
+    def change(match: FixtureRecord, view: progress.DayView) -> FixtureRecord:
+        from tavla.rules.match import AwardPenalty, apply_action
+
+        _check(match, tavla_id, AT_TABLE, "a game penalty is given at the table")
+        assert match.home is not None and match.away is not None
+        opponent = match.away if tavla_id == match.home else match.home
+        state, _ = result.replay(view.tournament, match)
+        state = apply_action(state, AwardPenalty(player=opponent, points=1, reason=f"game penalty: {reason}"))
+        entry = {
+            "kind": "penalty",
+            "winner": opponent,
+            "offender": tavla_id,
+            "points": 1,
+            "reason": f"game penalty: {reason}",
+            "at": now.isoformat(),
+        }
+        update: dict[str, Any] = {"score": tuple(state.score), "games": (*match.games, entry)}
+        if state.result is not None:
+            home_points, away_points = state.score
+            update.update(
+                state=day.OFFICIAL,
+                finished_at=now.isoformat(),
+                official_at=now.isoformat(),
+                result={
+                    "winner": state.result.winner,
+                    "home_points": home_points,
+                    "away_points": away_points,
+                    "forfeit": False,
+                    "how": "penalty",
+                },
+            )
+        return replace(match, **update)
+
+    return change
+
+
+def _lose_the_match(tavla_id: str, now: datetime) -> progress.Change:
+    def change(match: FixtureRecord, _: progress.DayView) -> FixtureRecord:
+        _check(match, tavla_id, UNDECIDED, "its result is official (change it by appeal)")
+        return replace(
+            match,
+            state=day.OFFICIAL,
+            result=progress.forfeit_result(match, tavla_id, "penalty"),
+            official_at=now.isoformat(),
+        )
+
+    return change
+
+
+def penalise(caller: Caller, tournament_id: str, body: PenaltyBody, now: datetime) -> PenaltyView:
+    """A penalty by the ladder (R8.4), recorded in the audit trail."""
+    tournament, field = _day(tournament_id)
+    actor = require_staff(tournament, caller)
+    _in_field(field, body.tavla_id)
+
+    def audit(match_id: str | None, after: FixtureRecord | None = None) -> list[Any]:
+        return [
+            audit_entry(
+                actor,
+                "penalty",
+                now,
+                tavla_id=body.tavla_id,
+                kind=body.kind,
+                reason=body.reason,
+                match_id=match_id,
+                score=list(after.score) if after is not None and body.kind == "game" else None,
+                result=dict(after.result) if after is not None and after.result else None,
+            )
+        ]
+
+    after: FixtureRecord | None = None
+    match_id = body.match_id
+    if body.kind == "warning":
+        conduct_store.record(tournament_id, audit(match_id)[0])
+    else:
+        states = AT_TABLE if body.kind == "game" else UNDECIDED
+        code = _their_match(tournament_id, body.tavla_id, body.match_id, states)
+        change = (
+            _lose_a_game(body.tavla_id, body.reason, now)
+            if body.kind == "game"
+            else _lose_the_match(body.tavla_id, now)
+        )
+        match_id = day.match_id(tournament_id, code)
+        after = progress.settle(tournament_id, code, change, lambda _b, a: audit(match_id, a), now).match
+    return PenaltyView(
+        tournament_id=tournament_id,
+        tavla_id=body.tavla_id,
+        kind=body.kind,
+        reason=body.reason,
+        at=now,
+        match_id=match_id,
+        score=list(after.score) if after is not None else None,
+        result=dict(after.result) if after is not None and after.result else None,
+    )
+
+
+def withdraw(caller: Caller, tournament_id: str, body: OutBody, now: datetime) -> OutView:
+    """R8.2: the player leaves during the day (staff, or the player themself); no refund (R3.5)."""
+    tournament, field = _day(tournament_id)
+    actor: Actor
+    if role_in(tournament, caller) or caller.is_admin:
+        actor = staff_actor(tournament, caller)
+    elif player_store.tavla_id_or_none(caller.sub) == body.tavla_id:
+        actor = player_actor(caller, body.tavla_id)
+    else:
+        raise NotStaff("Only this tournament's staff, or the player themself, may withdraw a player.")
+    return _out(tournament, field, body, actor, "withdrawal", now)
+
+
+def disqualify(caller: Caller, tournament_id: str, body: OutBody, now: datetime) -> OutView:
+    """R8.3: staff remove the player: their matches are forfeited, no place, prize or points."""
+    tournament, field = _day(tournament_id)
+    actor = require_staff(tournament, caller)
+    return _out(tournament, field, body, actor, "disqualification", now)
+
+
+def _out(
+    tournament: TournamentRecord,
+    field: FieldRecord | None,
+    body: OutBody,
+    actor: Actor,
+    kind: str,
+    now: datetime,
+) -> OutView:
+    _in_field(field, body.tavla_id)
+    change = audit_entry(actor, kind, now, tavla_id=body.tavla_id, reason=body.reason, refund="none")
+    conduct_store.mark_out(
+        tournament.id, body.tavla_id, "withdrawn" if kind == "withdrawal" else "disqualified", change
+    )
+    forfeited: list[str] = []
+    records = draw_store.fixtures(tournament.id, tournament.draws)
+    mine = [r for r in records if body.tavla_id in (r.home, r.away)]
+    if mine:
+        # any change moves the day on: the match they are in now, and any that is due, is forfeited
+        now_or_last = min(
+            (r for r in mine if r.state in UNDECIDED),
+            key=lambda r: (r.draw, r.position),
+            default=mine[-1],
+        )
+        settled = progress.settle(tournament.id, now_or_last.code, lambda m, _v: m, lambda _b, _a: [], now)
+        forfeited = [
+            day.match_id(tournament.id, r.code)
+            for r in settled.confirmed
+            if body.tavla_id in (r.home, r.away) and (r.result or {}).get("how") == "withdrawal"
+        ]
+    return OutView(
+        tournament_id=tournament.id,
+        tavla_id=body.tavla_id,
+        kind=kind,
+        at=now,
+        forfeited=forfeited,
+    )
