@@ -53,13 +53,15 @@ class Day:
             delivered.append(event)
         return delivered
 
-    def fire(self) -> list[dict[str, Any]]:
-        """Invoke `noshow` with every schedule due by the platform clock, then delete it.
+    def fire(self, moment: datetime | None = None) -> list[dict[str, Any]]:
+        """Invoke `noshow` with every schedule due by `moment` (default: the platform clock),
+        then delete it.
 
-        A schedule's moment is whole seconds (rounded up): what is due within this second fires.
+        A schedule's moment is whole seconds (rounded up): what is due within that second fires.
+        The second is taken from `moment`, not from the clock read later, which has moved on.
         """
         fired = []
-        now = clock.now()
+        now = moment or clock.now()
         this_second = now.replace(microsecond=0) + (timedelta(seconds=1) if now.microsecond else timedelta())
         for schedule in schedules():
             if due(schedule) <= this_second:
@@ -72,9 +74,10 @@ class Day:
     def at(self, minutes: float, seconds: float = 0) -> list[dict[str, Any]]:
         """Move the clock to `minutes` after the call of main.R1.1, deliver and fire what is due."""
         called = datetime.fromisoformat(str(self.match().called_at))
-        clock.advance(called + timedelta(minutes=minutes, seconds=seconds) - clock.now())
+        moment = called + timedelta(minutes=minutes, seconds=seconds)
+        clock.advance(moment - clock.now())
         self.pump()
-        return self.fire()
+        return self.fire(moment)
 
     def match(self, code: str = MATCH) -> FixtureRecord:
         return next(r for r in draw_store.fixtures(self.tournament_id, 99) if r.code == code)
