@@ -15,7 +15,7 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Literal
 
-from tavla.events import EVENT_SOURCE, MATCHES_CALLED, REGISTRATION_PROMOTED
+from tavla.events import EVENT_SOURCE, MATCHES_CALLED, NOSHOW_RULED, REGISTRATION_PROMOTED
 from tavla.schedules import arn_env_var
 from tavla.store.schema import CONTACTS, IDEMPOTENCY, MAIN, TABLES, TableSpec
 
@@ -139,7 +139,7 @@ FUNCTIONS: tuple[Function, ...] = (
         description="Turns domain events into the in-app feed, SMS and e-mail (table calls too)",
         tables={MAIN.name: "read_write", CONTACTS.name: "read"},
         http=False,
-        events=(REGISTRATION_PROMOTED, MATCHES_CALLED),
+        events=(REGISTRATION_PROMOTED, MATCHES_CALLED, NOSHOW_RULED),
         sends_sms=True,
         sends_email=True,
     ),
@@ -168,7 +168,7 @@ FUNCTIONS: tuple[Function, ...] = (
         tables={MAIN.name: "read_write"},
         http=False,
         scheduled=True,
-        publishes_events=True,  # a forfeit moves the day on: ResultConfirmed, MatchesCalled
+        publishes_events=True,  # a forfeit moves the day on (ResultConfirmed, MatchesCalled); NoShowRuled
         timeout_seconds=29,
         memory_mb=1024,
     ),

@@ -20,6 +20,8 @@ MATCHES_CALLED = "MatchesCalled"
 # a result became official: the bracket moved on; ratings and season points consume it (R10)
 RESULT_CONFIRMED = "ResultConfirmed"
 TOURNAMENT_FINISHED = "TournamentFinished"
+# a no-show deadline forfeited an absent player or found both absent: the referee is told (R6.3)
+NOSHOW_RULED = "NoShowRuled"
 
 
 @cache

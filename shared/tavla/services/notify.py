@@ -102,11 +102,33 @@ def _called(detail: Mapping[str, Any]) -> list[Notice]:
     return notices
 
 
+def _noshow_ruled(detail: Mapping[str, Any]) -> list[Notice]:
+    """R6.3: the tournament's staff (those with a player profile) hear of a no-show forfeit or of
+    a match nobody came to, with the match and its table."""
+    tournament_id = str(detail.get("tournament_id", ""))
+    code = str(detail.get("code", ""))
+    read = match_store.several(tournament_id, [code])
+    if read.tournament is None or not read.matches:
+        return []
+    match = read.matches[0]
+    name = str(read.tournament.settings.get("name") or "Your tournament")
+    if detail.get("outcome") == "forfeited":
+        absent = _name(read.field, str(detail.get("tavla_id", "")))
+        what = f"{absent} did not come to table {match.table} and lost match {match.label} by forfeit."
+    else:
+        what = f"Nobody has come to table {match.table} for match {match.label}: please decide."
+    data = {"tournament_id": tournament_id, "match_id": f"{tournament_id}.{code}", "table": match.table}
+    staff = dict.fromkeys(m.tavla_id for m in read.tournament.staff.values() if m.tavla_id)
+    return [Notice(str(tavla_id), "noshow", f"{name}: {what}", data) for tavla_id in staff]
+
+
 def _notices(detail_type: str, detail: Mapping[str, Any]) -> list[Notice]:
     if detail_type == events.REGISTRATION_PROMOTED:
         return _promoted(detail)
     if detail_type == events.MATCHES_CALLED:
         return _called(detail)
+    if detail_type == events.NOSHOW_RULED:
+        return _noshow_ruled(detail)
     return []
 
 
