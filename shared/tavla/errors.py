@@ -198,6 +198,12 @@ class MatchNotFound(NotFound):
     code = "match_not_found"
 
 
+class TournamentOver(Conflict):
+    """The tournament is finished: its final standings are the record, results are final."""
+
+    code = "tournament_finished"
+
+
 class StaleMatch(Conflict):
     """The match changed since it was read (another write landed first): reload and retry."""
 

@@ -178,6 +178,7 @@ class Actor:
 
 
 SYSTEM = Actor(role="system")
+FINISHED = "finished"  # a tournament's status once its final standings are stored
 
 
 @dataclass(frozen=True)
