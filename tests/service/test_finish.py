@@ -256,7 +256,7 @@ def test_a_finished_tournament_keeps_its_results(api: Api, published: Published)
     for method, path, params, body in attempts:
         reply = api.call(method, path, params=params, body=body, user=ORGANISER)
         assert (reply.status, reply.error) == (409, "tournament_finished"), (path, reply.body)
-    loser_user = f"player-{players.index(before['main.R2.1'].away)}"
+    loser_user = f"player-{players.index(str(before['main.R2.1'].away))}"
     appeal = {"kind": "score", "statement": "the last game was miscounted"}
     reply = api.call(
         "POST", "/matches/{match_id}/appeals", params={"match_id": final}, body=appeal, user=loser_user
