@@ -173,6 +173,9 @@ def test_hbf_gives_a_point_at_15_and_20_minutes_and_forfeits_past_half_the_lengt
         assert len(d.at(minute)) == 1
         match = d.match()
         assert (match.state, dict(match.late_points)) == ("called", {"away": points}), minute
+    board = d.api.call("GET", "/tournaments/{tournament_id}/board", params={"tournament_id": d.tournament_id})
+    [shown] = [t["match"] for t in board.body["tables"] if t["match"] and t["match"]["code"] == MATCH]
+    assert shown["score"] == [3, 0]  # the live score counts the late player's points for the opponent
     d.at(30)
     match = d.match()
     assert match.state == "official" and match.result is not None
