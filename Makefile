@@ -25,10 +25,10 @@ run: setup ## start the whole platform on localhost (DynamoDB Local, demo data, 
 
 test: setup lint ## every test: rules, services, infrastructure, end to end
 	$(BIN)/python -m infra.openapi --check
-	$(BIN)/pytest -p no:cacheprovider --cov=tavla.rules --cov-branch --cov-report=term:skip-covered --cov-fail-under=95 tests
+	$(BIN)/pytest -p no:cacheprovider -n auto --dist worksteal --cov=tavla.rules --cov-branch --cov-report=term:skip-covered --cov-fail-under=95 tests
 
 test-fast: setup ## rules and services only
-	$(BIN)/pytest tests/unit tests/service
+	$(BIN)/pytest -n auto --dist worksteal tests/unit tests/service
 
 lint: setup
 	$(BIN)/ruff check .
