@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from tavla.store.records import FieldRecord, FixtureRecord
 
 EMAIL_FROM_ENV = "NOTIFY_EMAIL_FROM"  # SES verified sender; without it no e-mail is sent
+SMS_SENDER_ID_ENV = "NOTIFY_SMS_SENDER_ID"  # the stage's alphanumeric sender id (issue 11)
 
 
 @cache
@@ -132,6 +133,15 @@ def _notices(detail_type: str, detail: Mapping[str, Any]) -> list[Notice]:
     return []
 
 
+def _sms_attributes() -> dict[str, Any]:
+    """Transactional SMS, from the stage's sender id where one is set (and the country allows it)."""
+    attributes = {"AWS.SNS.SMS.SMSType": {"DataType": "String", "StringValue": "Transactional"}}
+    sender_id = os.environ.get(SMS_SENDER_ID_ENV)
+    if sender_id:
+        attributes["AWS.SNS.SMS.SenderID"] = {"DataType": "String", "StringValue": sender_id}
+    return {"MessageAttributes": attributes}
+
+
 def deliver(event: dict[str, Any]) -> bool:
     """Deliver one EventBridge event; True when it was for a player. Safe to deliver twice."""
     notices = _notices(event.get("detail-type", ""), event.get("detail") or {})
@@ -145,7 +155,7 @@ def deliver(event: dict[str, Any]) -> bool:
         notification_store.add(n.tavla_id, note_id, n.kind, n.text, at, dict(n.data))
         mine = contacts.get(n.tavla_id)
         if mine is not None and mine.phone:
-            _sns().publish(PhoneNumber=mine.phone, Message=f"Tavla: {n.text}")
+            _sns().publish(PhoneNumber=mine.phone, Message=f"Tavla: {n.text}", **_sms_attributes())
         sender = os.environ.get(EMAIL_FROM_ENV)
         if mine is not None and mine.email and mine.notify_by_email and sender:
             _ses().send_email(
