@@ -7,6 +7,7 @@ module defers to its first request is still counted, and no AWS (or moto) is nee
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -134,7 +135,8 @@ def record_all() -> tuple[dict[str, Recorded], dict[str, str]]:
                     )[1],
                 ),
             }
-            return {**recorded, **_day_requests(api, drawn, entrants)}, variables
+            money = _money_requests(api, tournament)  # issue 9
+            return {**recorded, **_day_requests(api, drawn, entrants), **money}, variables
     finally:
         os.environ.clear()
         os.environ.update(environ)
@@ -194,6 +196,40 @@ def _day_requests(api: Api, drawn: str, entrants: list[str]) -> dict[str, Record
                 user=home_user,
             )[1],
         ),
+    }
+
+
+# --- issue 9: money
+def _money_requests(api: Api, tournament: str) -> dict[str, Recorded]:
+    """Cash recorded at the venue by the referee; the provider's signed webhook of a card payment."""
+    from local.fake_provider import FakeProvider, FakeStripeHttp, signature
+    from tavla import card_payments
+    from tests.service.conftest import PAYMENT_PROVIDER_SECRET
+
+    params = {"tournament_id": tournament}
+    player = api.call("GET", "/me", user="player").body["tavla_id"]
+    fake = FakeProvider()
+    card_payments.use_http_client(FakeStripeHttp(fake))
+    try:
+        session = api.call(
+            "POST", "/tournaments/{tournament_id}/payments/checkout", params=params, user="player"
+        ).body["session_id"]
+    finally:
+        card_payments.use_http_client(None)
+    payload = fake.completed_event(session)
+    # signed for a moment ten years ahead: the replays stay within the provider's tolerance
+    secret = json.loads(PAYMENT_PROVIDER_SECRET)["webhook_secret"]
+    signed = signature(payload, secret, int(datetime.now(UTC).timestamp()) + 315_360_000)
+    webhook = api.event("POST", "/webhooks/payments", raw_body=payload, headers={"stripe-signature": signed})
+    venue = {"tavla_id": player, "method": "cash", "amount": {"amount": 500, "currency": "EUR"}}
+    return {
+        "payments": _record(
+            "payments",
+            api.event(
+                "POST", "/tournaments/{tournament_id}/payments", params=params, body=venue, user="referee"
+            )[1],
+        ),
+        "paywebhook": _record("paywebhook", webhook[1]),
     }
 
 

@@ -8,6 +8,7 @@ from constructs import Construct
 from infra.alarms import Alarms
 from infra.api import Api
 from infra.auth import Auth
+from infra.card_payments import CardPayments
 from infra.cdn import Cdn
 from infra.events import Events
 from infra.lambdas import Lambdas
@@ -37,6 +38,9 @@ class TavlaStack(Stack):
         self.auth = Auth(self, "Auth")
         self.api = Api(self, "Api", self.lambdas, self.auth)
         self.cdn = Cdn(self, "Cdn", functions, self.api.http_api.api_id)
+        self.card_payments = CardPayments(
+            self, "CardPayments", self.lambdas, return_url=f"https://{self.cdn.domain_name}"
+        )
         self.alarms = Alarms(self, "Alarms", lambdas=self.lambdas, dead_letters=self.events.dead_letters)
 
         CfnOutput(self, "ApiUrl", value=self.api.url)

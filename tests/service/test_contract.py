@@ -31,6 +31,8 @@ BODY_ROUTES = [
     ("POST", "/tournaments/{tournament_id}/penalties"),
     ("POST", "/tournaments/{tournament_id}/withdrawals"),
     ("POST", "/tournaments/{tournament_id}/disqualifications"),
+    # issue 9: money
+    ("POST", "/tournaments/{tournament_id}/payments"),
 ]
 # POST routes that take no body
 NO_BODY = {
@@ -41,6 +43,9 @@ NO_BODY = {
     # table call and no-show (R6)
     ("POST", "/matches/{match_id}/call"),
     ("POST", "/tournaments/{tournament_id}/finish"),
+    # issue 9: money (the webhook's body is the provider's, read raw and verified by signature)
+    ("POST", "/tournaments/{tournament_id}/payments/checkout"),
+    ("POST", "/webhooks/payments"),
 }
 
 

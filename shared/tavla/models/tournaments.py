@@ -120,6 +120,9 @@ class Division(StrictModel):
 
     id: OpaqueId
     name: Name
+    # issue 9 (R3.3, R3.4): a division's own fees; unset, the tournament's apply
+    entry_fee: Money | None = None
+    early_bird_fee: Money | None = None
 
 
 class TournamentSettings(StrictModel):

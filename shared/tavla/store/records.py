@@ -326,3 +326,30 @@ class AppealRecord(_Record):
     new_result: Mapping[str, Any] | None = None
     decided_at: str | None = None
     decided_by: str | None = None  # the staff member's Tavla ID (or role) who recorded it
+
+
+@dataclass(frozen=True)
+class LedgerEntryRecord(_Record):
+    """One money movement of a registration (R3.3-R3.5, R11.5): cents, EUR.
+
+    kind: payment (in) | refund (out) | payout (a prize, out). `recorded_by` names who
+    recorded it (a Tavla ID, a role, or `provider`); `status` is `due` for a bank refund the
+    organiser has still to pay; `flags` are for the organiser (amount_mismatch ...).
+    """
+
+    id: str
+    tournament_id: str
+    tavla_id: str
+    kind: str
+    method: str
+    amount: int
+    value_date: str
+    recorded_by: str
+    recorded_at: str
+    currency: str = "EUR"
+    reference: str | None = None
+    receipt: str | None = None
+    status: str = "done"
+    flags: tuple[str, ...] = ()
+    expected_amount: int | None = None
+    provider_ref: str | None = None

@@ -1,0 +1,115 @@
+"""Entry-fee money (R3.3-R3.6): ledgers, payments at the venue, card checkout, the CSV export."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Path
+
+from tavla import clock
+from tavla.contract import errors
+from tavla.errors import (
+    NothingToPay,
+    NotOrganiser,
+    NotRegistered,
+    NotStaff,
+    ProfileMissing,
+    ProviderUnavailable,
+    TournamentNotFound,
+)
+from tavla.http import SIGNED_IN, caller, make_resolver
+from tavla.models.payments import CheckoutStarted, Ledger, MyPayments, TournamentPayments, VenuePayment
+from tavla.observability import entry
+from tavla.services import payments
+
+app = make_resolver()
+
+TournamentId = Annotated[str, Path(max_length=64)]
+
+EXPORT_RESPONSES = errors(TournamentNotFound, NotOrganiser)
+EXPORT_RESPONSES[200] = {
+    "description": "All money in and out, one CSV line per movement (refunds and payouts negative)",
+    "content": {"text/csv": {"schema": {"type": "string"}}},
+}
+
+
+@app.get(
+    "/tournaments/<tournament_id>/payments",
+    security=SIGNED_IN,
+    tags=["payments"],
+    responses=errors(TournamentNotFound, NotStaff),
+)
+def tournament_payments(tournament_id: TournamentId) -> TournamentPayments:
+    """Every registration's ledger.
+
+    Amount due (fee by division and early bird), payments, refunds and balance in cents,
+    and the totals collected and outstanding (R3.3-R3.5; its referees and organisers).
+    """
+    return payments.tournament_payments(caller(app), tournament_id)
+
+
+@app.post(
+    "/tournaments/<tournament_id>/payments",
+    security=SIGNED_IN,
+    tags=["payments"],
+    status_code=201,
+    responses=errors(TournamentNotFound, NotStaff, NotRegistered),
+)
+def venue_payment(tournament_id: TournamentId, body: VenuePayment) -> tuple[Ledger, int]:
+    """Record cash or card at the venue.
+
+    Its referees and organisers record what the player paid at the referee table; the
+    receipt number is in the ledger (R3.3). Answers the player's ledger.
+    """
+    return payments.record_venue_payment(caller(app), tournament_id, body, clock.now()), 201
+
+
+@app.post(
+    "/tournaments/<tournament_id>/payments/checkout",
+    security=SIGNED_IN,
+    tags=["payments"],
+    status_code=201,
+    responses=errors(TournamentNotFound, ProfileMissing, NotRegistered, NothingToPay, ProviderUnavailable),
+)
+def checkout(tournament_id: TournamentId) -> tuple[CheckoutStarted, int]:
+    """Start a card payment online.
+
+    A checkout with the payment provider for what my ledger says I owe, never an amount
+    from the client; the payment is recorded when the provider's signed webhook arrives
+    (R3.3).
+    """
+    return payments.start_checkout(caller(app), tournament_id), 201
+
+
+@app.get(
+    "/tournaments/<tournament_id>/payments/export",
+    security=SIGNED_IN,
+    tags=["payments"],
+    responses=EXPORT_RESPONSES,
+)
+def export(tournament_id: TournamentId) -> Response[str]:
+    """Export the money (CSV).
+
+    Every payment, refund and payout with method, amount in cents, value date, reference,
+    receipt and who recorded it: for the treasurer (its organisers).
+    """
+    body = payments.export_csv(caller(app), tournament_id)
+    return Response(
+        status_code=200,
+        content_type="text/csv; charset=utf-8",
+        body=body,
+        headers={"Content-Disposition": f'attachment; filename="payments-{tournament_id}.csv"'},
+    )
+
+
+@app.get("/me/payments", security=SIGNED_IN, tags=["payments"], responses=errors(ProfileMissing))
+def my_payments() -> MyPayments:
+    """My payments.
+
+    My ledger in every tournament I entered or paid for: what is due, paid, refunded.
+    """
+    return payments.my_payments(caller(app))
+
+
+handler = entry(app)

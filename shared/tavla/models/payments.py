@@ -1,0 +1,89 @@
+"""Entry-fee money (R3.3-R3.6): the ledger of a registration, payments at the venue, card checkout."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal, Self
+
+from pydantic import Field, model_validator
+
+from tavla.models.common import ApiModel, Money, ShortText, StrictModel, TavlaId
+
+PaymentMethod = Literal["card_online", "bank_transfer", "cash", "card_at_venue"]
+EntryKind = Literal["payment", "refund", "payout"]
+
+
+class LedgerEntry(ApiModel):
+    """One money movement: a payment in, a refund or a prize payout out (cents, EUR)."""
+
+    id: str
+    kind: EntryKind
+    method: PaymentMethod | Literal["provider_refund", "bank_refund", "prize"]
+    amount: Money
+    value_date: str = Field(description="ISO date (bank) or instant (card, venue) the money moved")
+    reference: str | None = None
+    recorded_by: str = Field(description="who recorded it: a Tavla ID, a role, or `provider`")
+    recorded_at: datetime
+    receipt: str | None = Field(default=None, description="receipt number of a payment at the venue")
+    status: Literal["done", "due"] = "done"
+    flags: list[str] = Field(default_factory=list, description="e.g. amount_mismatch: for the organiser")
+    expected: Money | None = Field(default=None, description="what the checkout asked, where it differs")
+
+
+class Ledger(ApiModel):
+    """A registration's money: due (fee by division and early bird), payments, refunds, balance."""
+
+    tavla_id: str
+    tournament_id: str
+    status: str = Field(description="registered, waitlisted, pending, refused or withdrawn")
+    division: str | None = None
+    due: Money
+    paid: Money
+    refunded: Money
+    balance: int = Field(description="paid - refunded - due, in cents: negative while money is owed")
+    outstanding: Money
+    early_bird: bool = Field(description="the early-bird fee applies")
+    entries: list[LedgerEntry]
+
+
+class TournamentPayments(ApiModel):
+    """Every registration's ledger and the tournament's totals (its staff)."""
+
+    tournament_id: str
+    ledgers: list[Ledger]
+    collected: Money = Field(description="payments in, net of refunds")
+    outstanding: Money
+
+
+class MyPayments(ApiModel):
+    """My ledgers, one per tournament I entered or paid for."""
+
+    ledgers: list[Ledger]
+
+
+class VenuePayment(StrictModel):
+    """Cash or card at the referee table (R3.3), recorded by staff."""
+
+    tavla_id: TavlaId
+    method: Literal["cash", "card_at_venue"]
+    amount: Money
+    receipt: ShortText | None = Field(default=None, description="the receipt number handed over, if any")
+
+    @model_validator(mode="after")
+    def _some_money(self) -> Self:
+        if self.amount.amount <= 0:
+            raise ValueError("amount: a payment moves at least one cent")
+        return self
+
+
+class CheckoutStarted(ApiModel):
+    """Where to pay: the provider's checkout page for the amount the ledger says is owed."""
+
+    checkout_url: str
+    session_id: str
+    amount: Money
+
+
+class WebhookReceived(ApiModel):
+    received: bool = True
+    recorded: bool = Field(description="false when the event was already recorded or is not a payment")

@@ -1,0 +1,104 @@
+"""Ledger entries (R3.3-R3.5, R11.5): every money movement with its audit record, written once.
+
+An entry's key is chosen by the caller so that the same movement always lands on the same
+item: a card payment is keyed by the provider's checkout session, a bank line by its
+checksum. Each is written with `attribute_not_exists`, together with its audit record (and,
+for a webhook, a marker of the provider's event id) in one transaction, so a replayed or
+simultaneous delivery records nothing the second time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from tavla.store import audit, keys
+from tavla.store.dynamo import Item, client, deserialize, table_name
+from tavla.store.records import AuditRecord, LedgerEntryRecord
+from tavla.store.schema import MAIN
+from tavla.store.transactions import Cancelled, Transaction
+
+_NEW = "attribute_not_exists(pk)"
+
+
+class AlreadyRecorded(Exception):
+    """The movement (or the provider event announcing it) is in the ledger already."""
+
+
+def _to_item(entry: LedgerEntryRecord) -> Item:
+    key = keys.plain(keys.ledger_entry(entry.tournament_id, entry.tavla_id, entry.id))
+    item = {**key, **entry.to_item(), "flags": list(entry.flags)}
+    item["gsi1pk"] = keys.payer_pk(entry.tavla_id)
+    item["gsi1sk"] = f"{entry.tournament_id}#{entry.id}"
+    return item
+
+
+def _from_item(item: Item) -> LedgerEntryRecord:
+    record = LedgerEntryRecord.from_item(item)
+    return replace(record, flags=tuple(item.get("flags") or ()))
+
+
+def add(
+    entry: LedgerEntryRecord,
+    changes: Sequence[AuditRecord],
+    *,
+    provider_event: tuple[str, str] | None = None,
+) -> None:
+    """Record one movement and its audit records; AlreadyRecorded if it (or its event) is there."""
+    tx = Transaction()
+    tx.put("entry", MAIN, _to_item(entry), condition=_NEW)
+    if provider_event is not None:
+        provider, event_id = provider_event
+        marker = keys.plain(keys.provider_event(entry.tournament_id, provider, event_id))
+        tx.put(
+            "event",
+            MAIN,
+            {**marker, "entry": entry.id, "tavla_id": entry.tavla_id, "at": entry.recorded_at},
+            condition=_NEW,
+        )
+    for change in changes:
+        audit.record(tx, entry.tournament_id, change)
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        if cancelled.failed("entry") or cancelled.failed("event"):
+            raise AlreadyRecorded(entry.id) from cancelled
+        raise
+
+
+def _query(request: dict[str, Any]) -> list[LedgerEntryRecord]:
+    found: list[LedgerEntryRecord] = []
+    while True:
+        response = client().query(**request)
+        found.extend(_from_item(deserialize(i)) for i in response.get("Items", []))
+        if "LastEvaluatedKey" not in response:
+            return sorted(found, key=lambda e: (e.recorded_at, e.id))
+        request["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+
+
+def entries(tournament_id: str, tavla_id: str | None = None) -> list[LedgerEntryRecord]:
+    """A tournament's ledger entries (or one player's there), oldest first, strongly consistent."""
+    return _query(
+        {
+            "TableName": table_name(MAIN),
+            "KeyConditionExpression": "pk = :pk AND begins_with(sk, :ledger)",
+            "ExpressionAttributeValues": {
+                ":pk": {"S": keys.tournament_pk(tournament_id)},
+                ":ledger": {"S": keys.ledger_prefix(tavla_id)},
+            },
+            "ConsistentRead": True,
+        }
+    )
+
+
+def of_payer(tavla_id: str) -> list[LedgerEntryRecord]:
+    """A player's ledger entries in every tournament (gsi1), oldest first."""
+    return _query(
+        {
+            "TableName": table_name(MAIN),
+            "IndexName": MAIN.index("gsi1").name,
+            "KeyConditionExpression": "gsi1pk = :payer",
+            "ExpressionAttributeValues": {":payer": {"S": keys.payer_pk(tavla_id)}},
+        }
+    )
