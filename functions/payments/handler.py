@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Path
 from tavla import clock
 from tavla.contract import errors
 from tavla.errors import (
+    NoPayment,
     NothingToPay,
     NotOrganiser,
     NotRegistered,
@@ -19,7 +20,15 @@ from tavla.errors import (
     TournamentNotFound,
 )
 from tavla.http import SIGNED_IN, caller, make_resolver
-from tavla.models.payments import CheckoutStarted, Ledger, MyPayments, TournamentPayments, VenuePayment
+from tavla.models.payments import (
+    CheckoutStarted,
+    Ledger,
+    LedgerEntry,
+    MyPayments,
+    Refunds,
+    TournamentPayments,
+    VenuePayment,
+)
 from tavla.observability import entry
 from tavla.services import payments
 
@@ -101,6 +110,41 @@ def export(tournament_id: TournamentId) -> Response[str]:
         body=body,
         headers={"Content-Disposition": f'attachment; filename="payments-{tournament_id}.csv"'},
     )
+
+
+EntryId = Annotated[str, Path(max_length=128, pattern=r"^[A-Za-z0-9_.-]+$")]
+
+
+@app.get(
+    "/tournaments/<tournament_id>/refunds",
+    security=SIGNED_IN,
+    tags=["payments"],
+    responses=errors(TournamentNotFound, NotOrganiser),
+)
+def refunds(tournament_id: TournamentId) -> Refunds:
+    """The refunds to pay.
+
+    Refunds for withdrawals before registration closed, by the organiser's policy (R3.5),
+    those still due first: card ones go back through the provider, bank ones are paid by
+    the organiser and marked paid (its organisers).
+    """
+    return payments.refunds(caller(app), tournament_id)
+
+
+@app.post(
+    "/tournaments/<tournament_id>/refunds/<entry_id>/paid",
+    security=SIGNED_IN,
+    tags=["payments"],
+    responses=errors(TournamentNotFound, NotOrganiser, NoPayment, ProviderUnavailable),
+)
+def pay_refund(tournament_id: TournamentId, entry_id: EntryId) -> LedgerEntry:
+    """Pay a refund.
+
+    A card refund goes back through the payment provider (once, however often this is
+    sent); a bank refund is marked paid. Paying a refund already paid changes nothing (its
+    organisers, R3.5).
+    """
+    return payments.pay_refund(caller(app), tournament_id, entry_id, clock.now())
 
 
 @app.get("/me/payments", security=SIGNED_IN, tags=["payments"], responses=errors(ProfileMissing))

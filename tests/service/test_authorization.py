@@ -109,6 +109,9 @@ POST   /tournaments/{tournament_id}/payments                    401  403   403  
 GET    /tournaments/{tournament_id}/payments/export             401  403   403  403  403  200  403  200
 POST   /tournaments/{tournament_id}/payments/checkout           401  201   409  409  409  409  409  409
 GET    /me/payments                                             401  200   200  200  200  200  200  200
+GET    /tournaments/{tournament_id}/refunds                     401  403   403  403  403  200  403  200
+# no refund by that id in T: 404 payment_not_found means the organiser got past authorization
+POST   /tournaments/{tournament_id}/refunds/{entry_id}/paid     401  403   403  403  403  404  403  404
 # the provider's webhook is public: an unsigned body is 400 invalid_signature for anyone
 POST   /webhooks/payments                                       400  400   400  400  400  400  400  400
 """
@@ -392,6 +395,10 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     "GET /tournaments/{tournament_id}/payments/export": _in_t(),
     "POST /tournaments/{tournament_id}/payments/checkout": lambda w: _with_fake_provider(_in_t()(w)),
     "GET /me/payments": lambda w: Request(),
+    "GET /tournaments/{tournament_id}/refunds": _in_t(),
+    "POST /tournaments/{tournament_id}/refunds/{entry_id}/paid": lambda w: Request(
+        {"tournament_id": w.here, "entry_id": "refund.bank.none"}
+    ),
     "POST /webhooks/payments": lambda w: Request(body={"id": "evt_1", "type": "checkout.session.completed"}),
 }
 

@@ -46,6 +46,7 @@ NO_BODY = {
     # issue 9: money (the webhook's body is the provider's, read raw and verified by signature)
     ("POST", "/tournaments/{tournament_id}/payments/checkout"),
     ("POST", "/webhooks/payments"),
+    ("POST", "/tournaments/{tournament_id}/refunds/{entry_id}/paid"),
 }
 
 

@@ -17,6 +17,7 @@ class LedgerEntry(ApiModel):
     """One money movement: a payment in, a refund or a prize payout out (cents, EUR)."""
 
     id: str
+    tavla_id: str
     kind: EntryKind
     method: PaymentMethod | Literal["provider_refund", "bank_refund", "prize"]
     amount: Money
@@ -87,3 +88,10 @@ class CheckoutStarted(ApiModel):
 class WebhookReceived(ApiModel):
     received: bool = True
     recorded: bool = Field(description="false when the event was already recorded or is not a payment")
+
+
+class Refunds(ApiModel):
+    """The tournament's refunds (R3.5), those still due first: the organiser's list to pay."""
+
+    refunds: list[LedgerEntry]
+    due: Money = Field(description="the refunds still to pay, in all")

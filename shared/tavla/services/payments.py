@@ -12,18 +12,20 @@ import csv
 import io
 import random
 from collections.abc import Iterable, Sequence
+from contextlib import suppress
 from datetime import date, datetime
 from typing import Any
 
 from tavla import card_payments, ids
 from tavla.caller import Caller
-from tavla.errors import NothingToPay, NotRegistered, TournamentNotFound
+from tavla.errors import NoPayment, NothingToPay, NotRegistered, TournamentNotFound
 from tavla.models.common import Money
 from tavla.models.payments import (
     CheckoutStarted,
     Ledger,
     LedgerEntry,
     MyPayments,
+    Refunds,
     TournamentPayments,
     VenuePayment,
     WebhookReceived,
@@ -120,6 +122,7 @@ def ledger(
 def _shown(entry: LedgerEntryRecord) -> LedgerEntry:
     return LedgerEntry(
         id=entry.id,
+        tavla_id=entry.tavla_id,
         kind=entry.kind,
         method=entry.method,
         amount=Money(amount=entry.amount),
@@ -356,3 +359,124 @@ def provider_webhook(payload: str, signature: str | None, now: datetime) -> Webh
     except payment_store.AlreadyRecorded:
         return WebhookReceived(recorded=False)
     return WebhookReceived(recorded=True)
+
+
+# --- refunds (R3.5)
+PROVIDER_REFUND, BANK_REFUND, DUE, DONE = "provider_refund", "bank_refund", "due", "done"
+
+
+def _refundable(tournament: TournamentRecord, entries: Sequence[LedgerEntryRecord], now: datetime) -> int:
+    """What the organiser's policy gives back of the money held for this entry (R3.5)."""
+    from tavla.rules.refunds import refund_due
+
+    held = sum(e.amount for e in entries if e.kind == PAYMENT) - sum(
+        e.amount for e in entries if e.kind == REFUND
+    )
+    policy = tournament.settings.get("refund_policy") or {}
+    return refund_due(
+        held,
+        policy.get("kind", "full"),
+        withdrawn_at=now,
+        registration_closes_at=datetime.fromisoformat(tournament.settings["registration_closes_at"]),
+        drawn=not tournament.is_open,
+        percentage=policy.get("percentage"),
+        deduction=_amount(policy.get("deduction")),
+    )
+
+
+def refund_on_withdrawal(tournament: TournamentRecord, tavla_id: str, actor: Actor, now: datetime) -> int:
+    """A withdrawal before registration closes (R3.5): the refund the policy gives is recorded
+    as due, card payments first (they go back through the provider), the rest for the
+    organiser to pay by bank. After the draw, or with nothing paid, nothing. Returns the cents."""
+    entries = payment_store.entries(tournament.id, tavla_id)
+    total = _refundable(tournament, entries, now)
+    left = total
+    refunded_by_card = {e.reference for e in entries if e.kind == REFUND and e.method == PROVIDER_REFUND}
+    for payment in entries:
+        if left <= 0:
+            break
+        if payment.kind != PAYMENT or payment.method != "card_online" or not payment.provider_ref:
+            continue
+        if payment.id in refunded_by_card:
+            continue
+        amount = min(left, payment.amount)
+        _record_refund(
+            tournament, tavla_id, actor, now, f"refund.{payment.id}", PROVIDER_REFUND, amount, payment
+        )
+        left -= amount
+    if left > 0:
+        stamp = now.strftime("%Y%m%dT%H%M%S%f")
+        _record_refund(tournament, tavla_id, actor, now, f"refund.bank.{stamp}", BANK_REFUND, left, None)
+    return total
+
+
+def _record_refund(
+    tournament: TournamentRecord,
+    tavla_id: str,
+    actor: Actor,
+    now: datetime,
+    entry_id: str,
+    method: str,
+    amount: int,
+    payment: LedgerEntryRecord | None,
+) -> None:
+    entry = LedgerEntryRecord(
+        id=entry_id,
+        tournament_id=tournament.id,
+        tavla_id=tavla_id,
+        kind=REFUND,
+        method=method,
+        amount=amount,
+        value_date=now.isoformat(),
+        recorded_by=_recorder(actor),
+        recorded_at=now.isoformat(),
+        status=DUE,
+        reference=payment.id if payment else None,
+        provider_ref=payment.provider_ref if payment else None,
+    )
+    with suppress(payment_store.AlreadyRecorded):  # recorded by an earlier attempt of this withdrawal
+        payment_store.add(entry, [_audited(actor, entry, now, status=DUE)])
+
+
+def refunds(caller: Caller, tournament_id: str) -> Refunds:
+    """Every refund of the tournament, due ones first: the organiser's list to pay (R3.5)."""
+    tournament = _tournament(tournament_id)
+    require_organiser(tournament, caller)
+    found = [e for e in payment_store.entries(tournament_id) if e.kind == REFUND]
+    ordered = sorted(found, key=lambda e: (e.status != DUE, e.recorded_at, e.id))
+    due = sum(e.amount for e in found if e.status == DUE)
+    return Refunds(refunds=[_shown(e) for e in ordered], due=Money(amount=due))
+
+
+def pay_refund(caller: Caller, tournament_id: str, entry_id: str, now: datetime) -> LedgerEntry:
+    """The organiser pays a refund that is due: a card one back through the provider (with the
+    entry's id as the idempotency key, so a retry refunds once), a bank one marked paid.
+    Paying one already paid changes nothing."""
+    tournament = _tournament(tournament_id)
+    organiser = require_organiser(tournament, caller)
+    entry = next(
+        (e for e in payment_store.entries(tournament_id) if e.id == entry_id and e.kind == REFUND), None
+    )
+    if entry is None:
+        raise NoPayment(f"No refund {entry_id} in this tournament.")
+    if entry.status == DUE:
+        receipt = None
+        if entry.method == PROVIDER_REFUND and entry.provider_ref:
+            receipt = card_payments.provider().refund(
+                payment_ref=entry.provider_ref,
+                amount=entry.amount,
+                idempotency_key=f"{tournament_id}.{entry.id}",
+            )
+        change = audit_entry(
+            organiser,
+            "refund_paid",
+            now,
+            tavla_id=entry.tavla_id,
+            entry=entry.id,
+            method=entry.method,
+            amount=entry.amount,
+            receipt=receipt,
+        )
+        payment_store.settle(entry, receipt, change)
+    settled = next(e for e in payment_store.entries(tournament_id, entry.tavla_id) if e.id == entry_id)
+    return _shown(settled)

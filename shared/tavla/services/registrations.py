@@ -22,7 +22,7 @@ from tavla.errors import (
 )
 from tavla.models.common import Money
 from tavla.models.registrations import Entries, Entry, RegistrationResult, WithdrawalResult
-from tavla.rules.refunds import refund_due
+from tavla.services import payments
 from tavla.services.access import player_actor, require_organiser
 from tavla.store import players as player_store
 from tavla.store import registrations as registration_store
@@ -234,14 +234,15 @@ def withdraw(
                 registration_store.withdraw_pending(tournament_id, tavla_id, [withdrawn])
             else:
                 registration_store.withdraw_waiting(tournament_id, tavla_id, [withdrawn])
-            return WithdrawalResult(refund_due=Money(amount=_refund(tournament, now)))
+            return WithdrawalResult(refund_due=Money(amount=_refund(tournament, tavla_id, player, now)))
         except registration_store.Contended:
             _backoff(attempt, rng)
             continue
         if head is not None:
             _announce_promotion(tournament, head, now)
         return WithdrawalResult(
-            refund_due=Money(amount=_refund(tournament, now)), promoted=head.tavla_id if head else None
+            refund_due=Money(amount=_refund(tournament, tavla_id, player, now)),
+            promoted=head.tavla_id if head else None,
         )
     raise Busy("Many players are withdrawing right now; please try again.")
 
@@ -297,17 +298,9 @@ def fill_free_places(tournament_id: str, now: datetime, rng: random.Random = _sy
     raise Busy("The waiting list is changing fast; the remaining places will be filled on the next change.")
 
 
-def _refund(tournament: TournamentRecord, now: datetime) -> int:
-    policy = tournament.settings.get("refund_policy") or {}
-    return refund_due(
-        0,  # payments arrive with the payments feature; nothing collected yet means nothing due
-        policy.get("kind", "full"),
-        withdrawn_at=now,
-        registration_closes_at=datetime.fromisoformat(tournament.settings["registration_closes_at"]),
-        drawn=not tournament.is_open,
-        percentage=policy.get("percentage"),
-        deduction=(policy.get("deduction") or {}).get("amount"),
-    )
+def _refund(tournament: TournamentRecord, tavla_id: str, player: Actor, now: datetime) -> int:
+    """R3.5: the refund the organiser's policy gives, recorded in the player's ledger as due."""
+    return payments.refund_on_withdrawal(tournament, tavla_id, player, now)
 
 
 def ordered(

@@ -102,3 +102,26 @@ def of_payer(tavla_id: str) -> list[LedgerEntryRecord]:
             "ExpressionAttributeValues": {":payer": {"S": keys.payer_pk(tavla_id)}},
         }
     )
+
+
+def settle(entry: LedgerEntryRecord, receipt: str | None, change: AuditRecord) -> bool:
+    """Mark a refund (or payout) that was due as done, with its receipt (the provider's refund
+    id, a bank transfer's reference); False when it was done already."""
+    tx = Transaction()
+    tx.update(
+        "entry",
+        MAIN,
+        keys.ledger_entry(entry.tournament_id, entry.tavla_id, entry.id),
+        "SET #status = :done, receipt = :receipt",
+        condition="#status = :due",
+        names={"#status": "status"},
+        values={"done": "done", "due": "due", "receipt": receipt or "-"},
+    )
+    audit.record(tx, entry.tournament_id, change)
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        if cancelled.failed("entry"):
+            return False
+        raise
+    return True
