@@ -11,6 +11,8 @@ from tavla import clock
 from tavla.contract import errors
 from tavla.errors import (
     NoPayment,
+    NoPrize,
+    NotFinished,
     NothingToPay,
     NotOrganiser,
     NotRegistered,
@@ -19,18 +21,20 @@ from tavla.errors import (
     ProviderUnavailable,
     TournamentNotFound,
 )
-from tavla.http import SIGNED_IN, caller, make_resolver
+from tavla.http import SIGNED_IN, cached, caller, make_resolver
 from tavla.models.payments import (
     CheckoutStarted,
     Ledger,
     LedgerEntry,
     MyPayments,
+    Payout,
+    PrizeTable,
     Refunds,
     TournamentPayments,
     VenuePayment,
 )
 from tavla.observability import entry
-from tavla.services import payments
+from tavla.services import payments, prizes
 
 app = make_resolver()
 
@@ -145,6 +149,38 @@ def pay_refund(tournament_id: TournamentId, entry_id: EntryId) -> LedgerEntry:
     organisers, R3.5).
     """
     return payments.pay_refund(caller(app), tournament_id, entry_id, clock.now())
+
+
+@app.get(
+    "/tournaments/<tournament_id>/prizes",
+    tags=["payments"],
+    middlewares=cached(max_age=5),
+    responses=errors(TournamentNotFound),
+)
+def prize_table(tournament_id: TournamentId) -> PrizeTable:
+    """The prize list.
+
+    The pool from the entry fees actually collected, net of refunds; money prizes split to
+    the cent, shared places sharing equally, disqualified players winning nothing (R11,
+    R8.3). `final` once the tournament is finished; before, the pool so far and no awards.
+    """
+    return prizes.prize_table(tournament_id)
+
+
+@app.post(
+    "/tournaments/<tournament_id>/prizes/payouts",
+    security=SIGNED_IN,
+    tags=["payments"],
+    status_code=201,
+    responses=errors(TournamentNotFound, NotOrganiser, NotFinished, NoPrize),
+)
+def payout(tournament_id: TournamentId, body: Payout) -> tuple[Ledger, int]:
+    """Record a prize paid out.
+
+    Its organisers record that they paid a winner their money prize: the amount is the
+    prize list's, recorded once in the winner's ledger and the audit trail (R11.5).
+    """
+    return prizes.record_payout(caller(app), tournament_id, body, clock.now()), 201
 
 
 @app.get("/me/payments", security=SIGNED_IN, tags=["payments"], responses=errors(ProfileMissing))

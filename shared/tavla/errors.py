@@ -356,3 +356,9 @@ class NoPayment(NotFound):
     """No such ledger entry in this tournament."""
 
     code = "payment_not_found"
+
+
+class NoPrize(Conflict):
+    """The player won no money prize: there is nothing to pay out (R11.5)."""
+
+    code = "no_prize"

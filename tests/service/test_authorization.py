@@ -112,6 +112,9 @@ GET    /me/payments                                             401  200   200  
 GET    /tournaments/{tournament_id}/refunds                     401  403   403  403  403  200  403  200
 # no refund by that id in T: 404 payment_not_found means the organiser got past authorization
 POST   /tournaments/{tournament_id}/refunds/{entry_id}/paid     401  403   403  403  403  404  403  404
+# prizes (R11) on D: the list is public; D is not finished: 409 not_finished past authorization
+GET    /tournaments/{tournament_id}/prizes                      200  200   200  200  200  200  200  200
+POST   /tournaments/{tournament_id}/prizes/payouts              401  403   403  403  403  409  403  409
 # the provider's webhook is public: an unsigned body is 400 invalid_signature for anyone
 POST   /webhooks/payments                                       400  400   400  400  400  400  400  400
 """
@@ -396,6 +399,8 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     "POST /tournaments/{tournament_id}/payments/checkout": lambda w: _with_fake_provider(_in_t()(w)),
     "GET /me/payments": lambda w: Request(),
     "GET /tournaments/{tournament_id}/refunds": _in_t(),
+    "GET /tournaments/{tournament_id}/prizes": _in_d(),
+    "POST /tournaments/{tournament_id}/prizes/payouts": _in_d(lambda w: {"tavla_id": w.tavla_ids["self"]}),
     "POST /tournaments/{tournament_id}/refunds/{entry_id}/paid": lambda w: Request(
         {"tournament_id": w.here, "entry_id": "refund.bank.none"}
     ),

@@ -33,6 +33,7 @@ BODY_ROUTES = [
     ("POST", "/tournaments/{tournament_id}/disqualifications"),
     # issue 9: money
     ("POST", "/tournaments/{tournament_id}/payments"),
+    ("POST", "/tournaments/{tournament_id}/prizes/payouts"),
 ]
 # POST routes that take no body
 NO_BODY = {

@@ -155,3 +155,21 @@ def test_an_unknown_refund_is_404(api: Api) -> None:
     tid, _ = _entered_and_paid(api)
     reply = _pay(api, tid, "refund.nothing")
     assert (reply.status, reply.error) == (404, "payment_not_found")
+
+
+def test_the_only_waiting_player_may_withdraw_and_is_refunded(api: Api) -> None:
+    """R3.2, R3.5: the head of the waiting list withdraws (no one to promote): 200, refund due.
+
+    (It used to answer 500: the withdrawal tried to promote the leaver in the same transaction.)
+    """
+    tid = create_tournament(api, capacity=2)
+    for user in ("first", "second"):
+        create_player(api, user)
+        assert register(api, tid, user).status == 201
+    tavla_id = create_player(api, "leaver")
+    assert register(api, tid, "leaver").body["status"] == "waitlisted"
+    _cash(api, tid, tavla_id)
+    reply = _withdraw(api, tid)
+    assert (reply.status, reply.body["refund_due"]["amount"], reply.body["promoted"]) == (200, 2000, None)
+    entries = api.call("GET", "/tournaments/{tournament_id}/entries", params={"tournament_id": tid}).body
+    assert entries["waiting"] == [] and len(entries["main"]) == 2

@@ -95,3 +95,36 @@ class Refunds(ApiModel):
 
     refunds: list[LedgerEntry]
     due: Money = Field(description="the refunds still to pay, in all")
+
+
+class PrizeAward(ApiModel):
+    """What one player wins from one scope (the main places): public, like the results (R12.1)."""
+
+    tavla_id: str
+    name: str | None = None
+    scope: str
+    place: str = Field(description="the place as shown, e.g. '3-4' when shared")
+    money: Money
+    items: list[str] = Field(default_factory=list, description="cup, medal, item, free entry")
+
+
+class PrizeTable(ApiModel):
+    """The prize list (R11): the pool from the entry fees actually collected, net of refunds,
+    split to the cent; shared places share equally; disqualified players win nothing."""
+
+    tournament_id: str
+    final: bool = Field(description="true once the tournament is finished and the places are known")
+    collected: Money = Field(description="entry fees collected, net of refunds")
+    pool: Money
+    awards: list[PrizeAward]
+    money_total: Money = Field(
+        description="all money prizes; equals the pool when the shares add up to 100 %"
+    )
+
+
+class Payout(StrictModel):
+    """The organiser paid a player their money prize (R11.5)."""
+
+    tavla_id: TavlaId
+    method: Literal["cash", "bank_transfer"] = "cash"
+    reference: ShortText | None = None

@@ -46,7 +46,7 @@ EUR = "EUR"
 PAYMENT, REFUND = "payment", "refund"
 
 
-def _tournament(tournament_id: str) -> TournamentRecord:
+def tournament_or_404(tournament_id: str) -> TournamentRecord:
     found = snapshots.snapshot(tournament_id).tournament
     if found is None:
         raise TournamentNotFound(f"No tournament {tournament_id}.")
@@ -146,9 +146,15 @@ def _ledgers(tournament: TournamentRecord) -> list[Ledger]:
     return [ledger(tournament, p, registrations.get(p), by_player.get(p, [])) for p in players]
 
 
+def player_ledger(tournament: TournamentRecord, tavla_id: str) -> Ledger:
+    """One player's ledger in a tournament, read afresh."""
+    registration = snapshots.snapshot(tournament.id, tavla_id=tavla_id).registration
+    return ledger(tournament, tavla_id, registration, payment_store.entries(tournament.id, tavla_id))
+
+
 def tournament_payments(caller: Caller, tournament_id: str) -> TournamentPayments:
     """Every registration's ledger (its referees and organisers)."""
-    tournament = _tournament(tournament_id)
+    tournament = tournament_or_404(tournament_id)
     require_staff(tournament, caller)
     ledgers = _ledgers(tournament)
     return TournamentPayments(
@@ -180,7 +186,7 @@ EXPORT_COLUMNS = (
 
 def export_csv(caller: Caller, tournament_id: str) -> str:
     """All money in and out, one line per movement (its organisers): for the treasurer."""
-    tournament = _tournament(tournament_id)
+    tournament = tournament_or_404(tournament_id)
     require_organiser(tournament, caller)
     entries = payment_store.entries(tournament_id)
     profiles = player_store.get_profiles(sorted({e.tavla_id for e in entries}))
@@ -240,7 +246,7 @@ def _recorder(actor: Actor) -> str:
     return actor.tavla_id or actor.role
 
 
-def _audited(actor: Actor, entry: LedgerEntryRecord, now: datetime, **details: Any) -> Any:
+def audited(actor: Actor, entry: LedgerEntryRecord, now: datetime, **details: Any) -> Any:
     return audit_entry(
         actor,
         f"{entry.kind}_recorded",
@@ -279,7 +285,7 @@ def record_venue_payment(
         receipt=body.receipt or entry_id.removeprefix("venue.").upper()[:10],
         reference=snap.registration.checkin_code,
     )
-    payment_store.add(entry, [_audited(staff, entry, now, receipt=entry.receipt)])
+    payment_store.add(entry, [audited(staff, entry, now, receipt=entry.receipt)])
     entries = payment_store.entries(tournament_id, body.tavla_id)
     return ledger(snap.tournament, body.tavla_id, snap.registration, entries)
 
@@ -353,7 +359,7 @@ def provider_webhook(payload: str, signature: str | None, now: datetime) -> Webh
         expected_amount=expected_amount if flags else None,
         provider_ref=paid.payment_ref,
     )
-    change = _audited(SYSTEM, entry, now, provider=provider.name, provider_event=paid.event_id)
+    change = audited(SYSTEM, entry, now, provider=provider.name, provider_event=paid.event_id)
     try:
         payment_store.add(entry, [change], provider_event=(provider.name, paid.event_id))
     except payment_store.AlreadyRecorded:
@@ -435,12 +441,12 @@ def _record_refund(
         provider_ref=payment.provider_ref if payment else None,
     )
     with suppress(payment_store.AlreadyRecorded):  # recorded by an earlier attempt of this withdrawal
-        payment_store.add(entry, [_audited(actor, entry, now, status=DUE)])
+        payment_store.add(entry, [audited(actor, entry, now, status=DUE)])
 
 
 def refunds(caller: Caller, tournament_id: str) -> Refunds:
     """Every refund of the tournament, due ones first: the organiser's list to pay (R3.5)."""
-    tournament = _tournament(tournament_id)
+    tournament = tournament_or_404(tournament_id)
     require_organiser(tournament, caller)
     found = [e for e in payment_store.entries(tournament_id) if e.kind == REFUND]
     ordered = sorted(found, key=lambda e: (e.status != DUE, e.recorded_at, e.id))
@@ -452,7 +458,7 @@ def pay_refund(caller: Caller, tournament_id: str, entry_id: str, now: datetime)
     """The organiser pays a refund that is due: a card one back through the provider (with the
     entry's id as the idempotency key, so a retry refunds once), a bank one marked paid.
     Paying one already paid changes nothing."""
-    tournament = _tournament(tournament_id)
+    tournament = tournament_or_404(tournament_id)
     organiser = require_organiser(tournament, caller)
     entry = next(
         (e for e in payment_store.entries(tournament_id) if e.id == entry_id and e.kind == REFUND), None

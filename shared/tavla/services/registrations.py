@@ -220,6 +220,8 @@ def withdraw(
     player = player_actor(caller, tavla_id)
     for attempt in range(MAX_ATTEMPTS):
         head = next(iter(registration_store.first_waiting(tournament_id)), None)
+        if head is not None and head.tavla_id == tavla_id:
+            head = None  # the leaver heads the waiting list: nobody takes a place they never held
         changes = [audit_entry(player, "withdrawn", now, tavla_id=tavla_id, list="main")]
         if head is not None:
             changes.append(_promoted(head, now, reason="withdrawal", place_of=tavla_id))
