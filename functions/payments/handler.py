@@ -26,15 +26,18 @@ from tavla.models.payments import (
     CheckoutStarted,
     Ledger,
     LedgerEntry,
+    ManualMatch,
     MyPayments,
     Payout,
     PrizeTable,
     Refunds,
+    StatementImport,
+    StatementUpload,
     TournamentPayments,
     VenuePayment,
 )
 from tavla.observability import entry
-from tavla.services import payments, prizes
+from tavla.services import payments, prizes, statements
 
 app = make_resolver()
 
@@ -181,6 +184,57 @@ def payout(tournament_id: TournamentId, body: Payout) -> tuple[Ledger, int]:
     prize list's, recorded once in the winner's ledger and the audit trail (R11.5).
     """
     return prizes.record_payout(caller(app), tournament_id, body, clock.now()), 201
+
+
+@app.post(
+    "/tournaments/<tournament_id>/bank-statements",
+    security=SIGNED_IN,
+    tags=["payments"],
+    responses=errors(TournamentNotFound, NotOrganiser),
+)
+def import_statement(tournament_id: TournamentId, body: StatementUpload) -> StatementImport:
+    """Import a bank statement.
+
+    CSV (by a column mapping, saved for next time), MT940 or camt.053. Each credit's
+    reference is searched for a check-in code (case, spaces, dashes ignored) and each line
+    ends matched, unmatched, duplicate (imported before: nothing added), underpaid or
+    overpaid; matched lines pay the registration (R3.3; its organisers). The payer's name
+    is kept only while a line is unmatched (R12).
+    """
+    return statements.import_statement(caller(app), tournament_id, body, clock.now())
+
+
+@app.get(
+    "/tournaments/<tournament_id>/bank-statements/lines",
+    security=SIGNED_IN,
+    tags=["payments"],
+    responses=errors(TournamentNotFound, NotOrganiser),
+)
+def statement_lines(tournament_id: TournamentId) -> StatementImport:
+    """The imported statement lines.
+
+    Unmatched ones first, with the payer's name and text for matching by hand (its
+    organisers, R3.3).
+    """
+    return statements.statement_lines(caller(app), tournament_id)
+
+
+Checksum = Annotated[str, Path(pattern=r"^[0-9a-f]{32}$")]
+
+
+@app.post(
+    "/tournaments/<tournament_id>/bank-statements/lines/<checksum>/match",
+    security=SIGNED_IN,
+    tags=["payments"],
+    responses=errors(TournamentNotFound, NotOrganiser, NoPayment, NotRegistered),
+)
+def match_line(tournament_id: TournamentId, checksum: Checksum, body: ManualMatch) -> Ledger:
+    """Match a statement line by hand.
+
+    An unmatched line pays the registration named; the payer's name is then removed (R3.3,
+    R12; its organisers). Answers the player's ledger.
+    """
+    return statements.match_by_hand(caller(app), tournament_id, checksum, body.tavla_id, clock.now())
 
 
 @app.get("/me/payments", security=SIGNED_IN, tags=["payments"], responses=errors(ProfileMissing))

@@ -115,6 +115,11 @@ POST   /tournaments/{tournament_id}/refunds/{entry_id}/paid     401  403   403  
 # prizes (R11) on D: the list is public; D is not finished: 409 not_finished past authorization
 GET    /tournaments/{tournament_id}/prizes                      200  200   200  200  200  200  200  200
 POST   /tournaments/{tournament_id}/prizes/payouts              401  403   403  403  403  409  403  409
+# bank statements in T: its organisers only (the lines carry payers' names while unmatched, R12)
+POST   /tournaments/{tournament_id}/bank-statements             401  403   403  403  403  200  403  200
+GET    /tournaments/{tournament_id}/bank-statements/lines       401  403   403  403  403  200  403  200
+# no such line in T: 404 payment_not_found means the organiser got past authorization
+POST   /tournaments/{tournament_id}/bank-statements/lines/{checksum}/match  401 403 403 403 403 404 403 404
 # the provider's webhook is public: an unsigned body is 400 invalid_signature for anyone
 POST   /webhooks/payments                                       400  400   400  400  400  400  400  400
 """
@@ -400,6 +405,13 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     "GET /me/payments": lambda w: Request(),
     "GET /tournaments/{tournament_id}/refunds": _in_t(),
     "GET /tournaments/{tournament_id}/prizes": _in_d(),
+    "POST /tournaments/{tournament_id}/bank-statements": _in_t(
+        {"format": "mt940", "content": ":20:X\n:25:GR16\n:28C:1/1\n:60F:C261101EUR0,00\n:62F:C261101EUR0,00"}
+    ),
+    "GET /tournaments/{tournament_id}/bank-statements/lines": _in_t(),
+    "POST /tournaments/{tournament_id}/bank-statements/lines/{checksum}/match": lambda w: Request(
+        {"tournament_id": w.here, "checksum": "0" * 32}, {"tavla_id": w.tavla_ids["self"]}
+    ),
     "POST /tournaments/{tournament_id}/prizes/payouts": _in_d(lambda w: {"tavla_id": w.tavla_ids["self"]}),
     "POST /tournaments/{tournament_id}/refunds/{entry_id}/paid": lambda w: Request(
         {"tournament_id": w.here, "entry_id": "refund.bank.none"}

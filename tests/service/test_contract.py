@@ -34,6 +34,8 @@ BODY_ROUTES = [
     # issue 9: money
     ("POST", "/tournaments/{tournament_id}/payments"),
     ("POST", "/tournaments/{tournament_id}/prizes/payouts"),
+    ("POST", "/tournaments/{tournament_id}/bank-statements"),
+    ("POST", "/tournaments/{tournament_id}/bank-statements/lines/{checksum}/match"),
 ]
 # POST routes that take no body
 NO_BODY = {

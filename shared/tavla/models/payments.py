@@ -8,6 +8,7 @@ from typing import Literal, Self
 from pydantic import Field, model_validator
 
 from tavla.models.common import ApiModel, Money, ShortText, StrictModel, TavlaId
+from tavla.statements import CsvMapping
 
 PaymentMethod = Literal["card_online", "bank_transfer", "cash", "card_at_venue"]
 EntryKind = Literal["payment", "refund", "payout"]
@@ -128,3 +129,38 @@ class Payout(StrictModel):
     tavla_id: TavlaId
     method: Literal["cash", "bank_transfer"] = "cash"
     reference: ShortText | None = None
+
+
+class StatementUpload(StrictModel):
+    """A bank statement to import (R3.3): its text, its format, and for CSV the column mapping
+    (saved for the organiser; leave it out to use the one saved last time)."""
+
+    format: Literal["csv", "mt940", "camt053"]
+    content: str = Field(min_length=1, max_length=2_000_000)
+    mapping: CsvMapping | None = None
+    account: ShortText | None = Field(
+        default=None, description="the account's IBAN or name: part of each line's identity"
+    )
+
+
+class StatementLineView(ApiModel):
+    """One line and what became of it; the payer's name only while it is unmatched (R12)."""
+
+    checksum: str
+    value_date: str
+    amount: Money
+    status: Literal["matched", "unmatched", "duplicate", "underpaid", "overpaid"]
+    tavla_id: str | None = None
+    reference: str | None = Field(
+        default=None, description="the check-in code found, or the text while unmatched"
+    )
+    payer: str | None = None
+
+
+class StatementImport(ApiModel):
+    lines: list[StatementLineView]
+    counts: dict[str, int]
+
+
+class ManualMatch(StrictModel):
+    tavla_id: TavlaId

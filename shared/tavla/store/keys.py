@@ -18,6 +18,8 @@ Main table:
 - a ledger entry (money, R3.3) ..... TOURNAMENT#<id> / LEDGER#<tavla_id>#<entry id>
                                       (gsi1: PAYER#<tavla_id> / <id>#<entry id>)
 - a provider event, once (webhook) . TOURNAMENT#<id> / PROVIDER_EVENT#<provider>#<event id>
+- a bank statement line ............ TOURNAMENT#<id> / BANKLINE#<checksum>
+- an organiser's CSV column mapping  USER#<sub> / STATEMENT_MAPPING
 
 Contacts table (private, R12):
 - a player's contacts .............. CONTACTS#<tavla_id>
@@ -112,6 +114,17 @@ def payer_pk(tavla_id: str) -> str:
 
 def provider_event(tournament_id: str, provider: str, event_id: str) -> dict[str, Any]:
     return _key(tournament_pk(tournament_id), f"PROVIDER_EVENT#{provider}#{event_id}")
+
+
+BANKLINE_PREFIX = "BANKLINE#"
+
+
+def bank_line(tournament_id: str, checksum: str) -> dict[str, Any]:
+    return _key(tournament_pk(tournament_id), f"{BANKLINE_PREFIX}{checksum}")
+
+
+def statement_mapping(sub: str) -> dict[str, Any]:
+    return _key(f"USER#{sub}", "STATEMENT_MAPPING")
 
 
 def checkin_code(code: str) -> dict[str, Any]:

@@ -26,7 +26,8 @@ class AlreadyRecorded(Exception):
     """The movement (or the provider event announcing it) is in the ledger already."""
 
 
-def _to_item(entry: LedgerEntryRecord) -> Item:
+def ledger_item(entry: LedgerEntryRecord) -> Item:
+    """A ledger entry as an item, its keys and its gsi1 keys (a payer's entries) added."""
     key = keys.plain(keys.ledger_entry(entry.tournament_id, entry.tavla_id, entry.id))
     item = {**key, **entry.to_item(), "flags": list(entry.flags)}
     item["gsi1pk"] = keys.payer_pk(entry.tavla_id)
@@ -47,7 +48,7 @@ def add(
 ) -> None:
     """Record one movement and its audit records; AlreadyRecorded if it (or its event) is there."""
     tx = Transaction()
-    tx.put("entry", MAIN, _to_item(entry), condition=_NEW)
+    tx.put("entry", MAIN, ledger_item(entry), condition=_NEW)
     if provider_event is not None:
         provider, event_id = provider_event
         marker = keys.plain(keys.provider_event(entry.tournament_id, provider, event_id))

@@ -353,3 +353,21 @@ class LedgerEntryRecord(_Record):
     flags: tuple[str, ...] = ()
     expected_amount: int | None = None
     provider_ref: str | None = None
+
+
+@dataclass(frozen=True)
+class BankLineRecord(_Record):
+    """One line of an imported bank statement (R3.3): what happened to it, and, while it is
+    unmatched only, the payer's name and the reference text a person needs to match it (R12)."""
+
+    tournament_id: str
+    checksum: str
+    value_date: str
+    amount: int
+    currency: str
+    status: str  # matched | unmatched | underpaid | overpaid (duplicates are not stored twice)
+    imported_at: str
+    tavla_id: str | None = None
+    code: str | None = None
+    text: str | None = None
+    payer: str | None = None
