@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from botocore.client import BaseClient
@@ -230,7 +230,22 @@ def _money_requests(api: Api, tournament: str) -> dict[str, Recorded]:
             )[1],
         ),
         "paywebhook": _record("paywebhook", webhook[1]),
+        # a payment deadline's notice fires: the unpaid players are told
+        "unpaid": _record("unpaid", _deadline_notice(api, tournament)),
     }
+
+
+def _deadline_notice(api: Api, tournament: str) -> dict[str, Any]:
+    deadline = (datetime.now(UTC) + timedelta(days=3)).isoformat()
+    reply = api.call(
+        "PUT",
+        "/tournaments/{tournament_id}/payments/deadline",
+        params={"tournament_id": tournament},
+        body={"at": deadline},
+        user=ORGANISER,
+    )
+    assert reply.status == 200, reply.body
+    return {"tournament_id": tournament, "deadline": deadline, "step": "notice"}
 
 
 def _promotion(tournament: str, api: Api) -> dict[str, Any]:

@@ -206,9 +206,11 @@ FUNCTIONS: tuple[Function, ...] = (
     Function(
         name="payments",
         module="functions.payments.handler",
-        description="Entry-fee money: ledgers, cash and card at the venue, card checkout, the CSV export",
+        description="Entry-fee money: ledgers, venue payments, card checkout, refunds, prizes, statements",
         tables={MAIN.name: "read_write"},
         card_payments=True,
+        schedules=("unpaid",),  # the payment deadline's notice and release
+        timeout_seconds=29,  # a bank statement of a few thousand lines
     ),
     Function(
         name="paywebhook",
@@ -216,6 +218,16 @@ FUNCTIONS: tuple[Function, ...] = (
         description="The card payment provider's signed webhook: each payment recorded once",
         tables={MAIN.name: "read_write"},
         card_payments=True,
+    ),
+    Function(
+        name="unpaid",
+        module="functions.unpaid.handler",
+        description="A payment deadline: unpaid players told, then their places released to the waiting list",
+        tables={MAIN.name: "read_write"},
+        http=False,
+        scheduled=True,
+        publishes_events=True,  # promoted waiting players are told (RegistrationPromoted)
+        timeout_seconds=29,
     ),
     Function(
         name="openapi",

@@ -19,6 +19,7 @@ from tavla.errors import (
     NotStaff,
     ProfileMissing,
     ProviderUnavailable,
+    RegistrationClosed,
     TournamentNotFound,
 )
 from tavla.http import SIGNED_IN, cached, caller, make_resolver
@@ -28,6 +29,8 @@ from tavla.models.payments import (
     LedgerEntry,
     ManualMatch,
     MyPayments,
+    PaymentDeadline,
+    PaymentDeadlineSet,
     Payout,
     PrizeTable,
     Refunds,
@@ -37,7 +40,7 @@ from tavla.models.payments import (
     VenuePayment,
 )
 from tavla.observability import entry
-from tavla.services import payments, prizes, statements
+from tavla.services import payments, prizes, statements, unpaid
 
 app = make_resolver()
 
@@ -235,6 +238,22 @@ def match_line(tournament_id: TournamentId, checksum: Checksum, body: ManualMatc
     R12; its organisers). Answers the player's ledger.
     """
     return statements.match_by_hand(caller(app), tournament_id, checksum, body.tavla_id, clock.now())
+
+
+@app.put(
+    "/tournaments/<tournament_id>/payments/deadline",
+    security=SIGNED_IN,
+    tags=["payments"],
+    responses=errors(TournamentNotFound, NotOrganiser, RegistrationClosed),
+)
+def payment_deadline(tournament_id: TournamentId, body: PaymentDeadline) -> PaymentDeadlineSet:
+    """Set the payment deadline.
+
+    After it, a main-list entry that still owes its fee is released to the waiting list,
+    whose first player is promoted and told; unpaid players get a notice a day before. Runs
+    as schedules, idempotently; `null` lifts it (its organisers, R3.2, R3.3).
+    """
+    return unpaid.set_deadline(caller(app), tournament_id, body, clock.now())
 
 
 @app.get("/me/payments", security=SIGNED_IN, tags=["payments"], responses=errors(ProfileMissing))

@@ -115,6 +115,7 @@ POST   /tournaments/{tournament_id}/refunds/{entry_id}/paid     401  403   403  
 # prizes (R11) on D: the list is public; D is not finished: 409 not_finished past authorization
 GET    /tournaments/{tournament_id}/prizes                      200  200   200  200  200  200  200  200
 POST   /tournaments/{tournament_id}/prizes/payouts              401  403   403  403  403  409  403  409
+PUT    /tournaments/{tournament_id}/payments/deadline           401  403   403  403  403  200  403  200
 # bank statements in T: its organisers only (the lines carry payers' names while unmatched, R12)
 POST   /tournaments/{tournament_id}/bank-statements             401  403   403  403  403  200  403  200
 GET    /tournaments/{tournament_id}/bank-statements/lines       401  403   403  403  403  200  403  200
@@ -409,6 +410,7 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
         {"format": "mt940", "content": ":20:X\n:25:GR16\n:28C:1/1\n:60F:C261101EUR0,00\n:62F:C261101EUR0,00"}
     ),
     "GET /tournaments/{tournament_id}/bank-statements/lines": _in_t(),
+    "PUT /tournaments/{tournament_id}/payments/deadline": _in_t({"at": None}),
     "POST /tournaments/{tournament_id}/bank-statements/lines/{checksum}/match": lambda w: Request(
         {"tournament_id": w.here, "checksum": "0" * 32}, {"tavla_id": w.tavla_ids["self"]}
     ),

@@ -35,6 +35,7 @@ BODY_ROUTES = [
     ("POST", "/tournaments/{tournament_id}/payments"),
     ("POST", "/tournaments/{tournament_id}/prizes/payouts"),
     ("POST", "/tournaments/{tournament_id}/bank-statements"),
+    ("PUT", "/tournaments/{tournament_id}/payments/deadline"),
     ("POST", "/tournaments/{tournament_id}/bank-statements/lines/{checksum}/match"),
 ]
 # POST routes that take no body

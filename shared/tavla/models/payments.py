@@ -7,7 +7,7 @@ from typing import Literal, Self
 
 from pydantic import Field, model_validator
 
-from tavla.models.common import ApiModel, Money, ShortText, StrictModel, TavlaId
+from tavla.models.common import ApiModel, Instant, Money, ShortText, StrictModel, TavlaId
 from tavla.statements import CsvMapping
 
 PaymentMethod = Literal["card_online", "bank_transfer", "cash", "card_at_venue"]
@@ -164,3 +164,14 @@ class StatementImport(ApiModel):
 
 class ManualMatch(StrictModel):
     tavla_id: TavlaId
+
+
+class PaymentDeadline(StrictModel):
+    """When unpaid main-list places go to the waiting list (a notice a day before); null: never."""
+
+    at: Instant | None
+
+
+class PaymentDeadlineSet(ApiModel):
+    payment_deadline: datetime | None
+    notice_at: datetime | None = Field(default=None, description="when unpaid players are told")

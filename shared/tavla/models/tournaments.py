@@ -140,6 +140,10 @@ class TournamentSettings(StrictModel):
     early_bird_fee: Money | None = None
     early_bird_deadline: Instant | None = None
     refund_policy: RefundPolicy = Field(default_factory=RefundPolicy)
+    payment_deadline: Instant | None = Field(
+        default=None,
+        description="unpaid places are released to the waiting list then (set by PUT .../payments/deadline)",
+    )
     format: Format = "single_elimination"
     match_lengths: MatchLengths = Field(default_factory=MatchLengths)
     cube_used: bool | None = None

@@ -137,7 +137,7 @@ def _shown(entry: LedgerEntryRecord) -> LedgerEntry:
     )
 
 
-def _ledgers(tournament: TournamentRecord) -> list[Ledger]:
+def tournament_ledgers(tournament: TournamentRecord) -> list[Ledger]:
     registrations = {r.tavla_id: r for r in registration_store.all_entries(tournament.id)}
     by_player: dict[str, list[LedgerEntryRecord]] = {}
     for e in payment_store.entries(tournament.id):
@@ -156,7 +156,7 @@ def tournament_payments(caller: Caller, tournament_id: str) -> TournamentPayment
     """Every registration's ledger (its referees and organisers)."""
     tournament = tournament_or_404(tournament_id)
     require_staff(tournament, caller)
-    ledgers = _ledgers(tournament)
+    ledgers = tournament_ledgers(tournament)
     return TournamentPayments(
         tournament_id=tournament_id,
         ledgers=ledgers,

@@ -346,3 +346,28 @@ def entry_fields(
         "position": position,
         "checked_in": registration.checked_in_at is not None,
     }
+
+
+# --- issue 9: unpaid places released at the organiser's payment deadline
+def release_unpaid(
+    tournament: TournamentRecord, tavla_id: str, now: datetime, rng: random.Random = _system_random
+) -> bool:
+    """Take an unpaid main-list place back (the system, by the payment deadline): the first
+    waiting player is promoted in the same step and told (R3.2). False when the player is no
+    longer on the main list (released already, or withdrew)."""
+    for attempt in range(MAX_ATTEMPTS):
+        head = next(iter(registration_store.first_waiting(tournament.id)), None)
+        changes = [audit_entry(SYSTEM, "released_unpaid", now, tavla_id=tavla_id, list="main")]
+        if head is not None:
+            changes.append(_promoted(head, now, reason="unpaid_release", place_of=tavla_id))
+        try:
+            registration_store.withdraw(tournament.id, tavla_id, head, now, changes)
+        except (registration_store.WaitingWithdrawal, NotRegistered, RegistrationClosed):
+            return False  # not on the main list any more, or the draw has been made
+        except registration_store.Contended:
+            _backoff(attempt, rng)
+            continue
+        if head is not None:
+            _announce_promotion(tournament, head, now)
+        return True
+    raise Busy("The lists are changing fast; the release is retried.")  # pragma: no cover

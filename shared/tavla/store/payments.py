@@ -126,3 +126,19 @@ def settle(entry: LedgerEntryRecord, receipt: str | None, change: AuditRecord) -
             return False
         raise
     return True
+
+
+def set_payment_deadline(tournament_id: str, at: str | None) -> None:
+    """The tournament's payment deadline (a setting), while it is open."""
+    expression = "SET payment_deadline = :at" if at else "REMOVE payment_deadline"
+    values: dict[str, Any] = {":open": {"S": "open"}}
+    if at:
+        values[":at"] = {"S": at}
+    client().update_item(
+        TableName=table_name(MAIN),
+        Key=keys.tournament(tournament_id),
+        UpdateExpression=expression,
+        ConditionExpression="#status = :open",
+        ExpressionAttributeNames={"#status": "status"},
+        ExpressionAttributeValues=values,
+    )
