@@ -31,6 +31,9 @@ class CsvMapping(BaseModel):
     delimiter: str = Field(default=",", min_length=1, max_length=1)
 
 
+MAX_CENTS = 100_000_000  # the API's largest amount (tavla.models.common.Money)
+
+
 def cents(text: str, decimal_comma: bool = False) -> int:
     raw = text.strip().replace(" ", "")
     raw = raw.replace(".", "").replace(",", ".") if decimal_comma else raw.replace(",", "")
@@ -38,12 +41,21 @@ def cents(text: str, decimal_comma: bool = False) -> int:
         value = Decimal(raw) * 100
     except InvalidOperation as error:
         raise Invalid(f"'{text}' is not an amount.") from error
-    if value != value.to_integral_value():
-        raise Invalid(f"'{text}' has more than two decimals.")
+    if not value.is_finite() or value != value.to_integral_value():
+        raise Invalid(f"'{text}' is not an amount in cents (two decimals at most).")
+    if abs(value) > MAX_CENTS:
+        raise Invalid(f"'{text}' is more than an entry fee can be.")
     return int(value)
 
 
 def parse_csv(content: str, mapping: CsvMapping) -> list[StatementLine]:
+    try:
+        return _parse_csv(content, mapping)
+    except csv.Error as error:
+        raise Invalid(f"The CSV statement could not be read: {error}.") from error
+
+
+def _parse_csv(content: str, mapping: CsvMapping) -> list[StatementLine]:
     reader = csv.DictReader(io.StringIO(content), delimiter=mapping.delimiter)
     missing = {
         c
@@ -92,7 +104,7 @@ def parse_mt940(content: str) -> list[StatementLine]:
         lines.append(
             StatementLine(
                 value_date=date(data["date"].year, data["date"].month, data["date"].day),
-                amount=int(Decimal(amount.amount) * 100),
+                amount=cents(str(amount.amount)),
                 currency=str(amount.currency or data.get("currency") or "EUR"),
                 reference=details.strip(),
             )
@@ -137,9 +149,13 @@ def parse_camt053(content: str) -> list[StatementLine]:
         payer = _child(entry, "NtryDtls", "TxDtls", "RltdPties", "Dbtr", "Nm")
         if payer is None:
             payer = _child(entry, "NtryDtls", "TxDtls", "RltdPties", "Dbtr", "Pty", "Nm")
+        try:
+            value_date = date.fromisoformat(when.text.strip()[:10])
+        except ValueError as error:
+            raise Invalid(f"'{when.text}' is not a date.") from error
         lines.append(
             StatementLine(
-                value_date=date.fromisoformat(when.text.strip()[:10]),
+                value_date=value_date,
                 amount=value,
                 currency=str(amount.get("Ccy") or "EUR"),
                 reference=" ".join(r.strip() for r in references if r.strip()),
