@@ -11,6 +11,7 @@ import pytest
 from local.fake_provider import FakeProvider, FakeStripeHttp, signature
 from tavla import card_payments
 from tests.service.conftest import PAYMENT_PROVIDER_SECRET, Api, Reply
+from tests.service.helpers import ORGANISER
 
 WEBHOOK_SECRET = json.loads(PAYMENT_PROVIDER_SECRET)["webhook_secret"]
 
@@ -39,3 +40,15 @@ def ledger_of(api: Api, tournament_id: str, tavla_id: str, user: str) -> dict[st
     )
     assert reply.status == 200, reply.body
     return next(lg for lg in reply.body["ledgers"] if lg["tavla_id"] == tavla_id)
+
+
+def pay_cash(api: Api, tournament_id: str, tavla_id: str, amount: int = 2000) -> None:
+    """The organiser records cash paid at the venue (R3.3)."""
+    reply = api.call(
+        "POST",
+        "/tournaments/{tournament_id}/payments",
+        params={"tournament_id": tournament_id},
+        body={"tavla_id": tavla_id, "method": "cash", "amount": {"amount": amount}},
+        user=ORGANISER,
+    )
+    assert reply.status == 201, reply.body

@@ -9,6 +9,7 @@ from tests.service.board_helpers import play_out, records, set_field, settle
 from tests.service.conftest import Api
 from tests.service.day_helpers import checked_in_field, draw
 from tests.service.helpers import ORGANISER, create_player, register
+from tests.service.payment_helpers import pay_cash
 
 PRIZES = [
     {"places": [1, 1], "kind": "money", "pool_percentage": 50},
@@ -16,17 +17,6 @@ PRIZES = [
     {"places": [2, 2], "kind": "money", "pool_percentage": 30},
     {"places": [3, 4], "kind": "money", "pool_percentage": 10},
 ]
-
-
-def _cash(api: Api, tid: str, tavla_id: str, amount: int) -> None:
-    reply = api.call(
-        "POST",
-        "/tournaments/{tournament_id}/payments",
-        params={"tournament_id": tid},
-        body={"tavla_id": tavla_id, "method": "cash", "amount": {"amount": amount}},
-        user=ORGANISER,
-    )
-    assert reply.status == 201, reply.body
 
 
 def _table(api: Api, tid: str) -> Any:
@@ -50,10 +40,10 @@ def _finished_with_a_cheat(api: Api) -> tuple[str, str, list[str]]:
     the winner of main.R1.1 is disqualified after round 1 and the day played out."""
     tid, players = checked_in_field(api, 8, prizes=PRIZES, refund_policy={"kind": "full"})
     for tavla_id in players:
-        _cash(api, tid, tavla_id, 1001)
+        pay_cash(api, tid, tavla_id, 1001)
     late = create_player(api, "latecomer")
     assert register(api, tid, "latecomer").body["status"] == "waitlisted"
-    _cash(api, tid, late, 2000)
+    pay_cash(api, tid, late, 2000)
     withdrawn = api.call(
         "DELETE",
         "/tournaments/{tournament_id}/registrations/me",

@@ -13,20 +13,9 @@ from tavla import clock
 from tests.service.conftest import Api
 from tests.service.day_helpers import checked_in_field, draw
 from tests.service.helpers import ORGANISER, create_player, create_tournament, register
-from tests.service.payment_helpers import deliver, ledger_of, provider, signed
+from tests.service.payment_helpers import deliver, ledger_of, pay_cash, provider, signed
 
 __all__ = ["provider"]  # the fixture
-
-
-def _cash(api: Api, tid: str, tavla_id: str, amount: int = 2000) -> None:
-    reply = api.call(
-        "POST",
-        "/tournaments/{tournament_id}/payments",
-        params={"tournament_id": tid},
-        body={"tavla_id": tavla_id, "method": "cash", "amount": {"amount": amount}},
-        user=ORGANISER,
-    )
-    assert reply.status == 201, reply.body
 
 
 def _withdraw(api: Api, tid: str, user: str = "leaver"):
@@ -56,7 +45,7 @@ def _entered_and_paid(api: Api, **settings) -> tuple[str, str]:
     tid = create_tournament(api, **settings)
     tavla_id = create_player(api, "leaver")
     assert register(api, tid, "leaver").status == 201
-    _cash(api, tid, tavla_id)
+    pay_cash(api, tid, tavla_id)
     return tid, tavla_id
 
 
@@ -128,7 +117,7 @@ def test_a_card_refund_goes_back_through_the_provider_once(api: Api, provider: F
 def test_no_refund_after_the_draw(api: Api) -> None:
     """R3.5: after the draw, withdrawing (at the referee table) refunds nothing."""
     tid, players = checked_in_field(api, 4, refund_policy={"kind": "full"})
-    _cash(api, tid, players[0])
+    pay_cash(api, tid, players[0])
     assert draw(api, tid).status == 201
     assert _withdraw(api, tid, user="player-0").status == 409  # the draw is made: not by the app
     reply = api.call(
@@ -168,7 +157,7 @@ def test_the_only_waiting_player_may_withdraw_and_is_refunded(api: Api) -> None:
         assert register(api, tid, user).status == 201
     tavla_id = create_player(api, "leaver")
     assert register(api, tid, "leaver").body["status"] == "waitlisted"
-    _cash(api, tid, tavla_id)
+    pay_cash(api, tid, tavla_id)
     reply = _withdraw(api, tid)
     assert (reply.status, reply.body["refund_due"]["amount"], reply.body["promoted"]) == (200, 2000, None)
     entries = api.call("GET", "/tournaments/{tournament_id}/entries", params={"tournament_id": tid}).body

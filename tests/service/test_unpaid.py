@@ -14,6 +14,7 @@ from infra.registry import function
 from tavla import clock, events
 from tests.service.conftest import SCHEDULER_GROUP, Api, LambdaContext
 from tests.service.helpers import ORGANISER, create_player, create_tournament, entries, register
+from tests.service.payment_helpers import pay_cash
 
 
 def _fire(payload: dict[str, Any]) -> dict[str, Any]:
@@ -42,14 +43,7 @@ def test_unpaid_places_go_to_the_waiting_list_at_the_deadline_once(api: Api, mon
     waiting = create_player(api, "waiting")
     for user in ("payer", "debtor", "waiting"):
         assert register(api, tid, user).status == 201
-    paid = api.call(
-        "POST",
-        "/tournaments/{tournament_id}/payments",
-        params={"tournament_id": tid},
-        body={"tavla_id": payer, "method": "cash", "amount": {"amount": 2000}},
-        user=ORGANISER,
-    )
-    assert paid.status == 201, paid.body
+    pay_cash(api, tid, payer)
     deadline = datetime.now(UTC) + timedelta(days=3)
     reply = api.call(
         "PUT",

@@ -97,6 +97,10 @@ def import_statement(
         if code:
             outstanding[code] -= line.amount
         views.append(_view(record, status))
+    return _counted(views)
+
+
+def _counted(views: list[StatementLineView]) -> StatementImport:
     counts: dict[str, int] = {}
     for v in views:
         counts[v.status] = counts.get(v.status, 0) + 1
@@ -125,10 +129,7 @@ def statement_lines(caller: Caller, tournament_id: str) -> StatementImport:
     require_organiser(tournament, caller)
     found = sorted(bank_store.lines(tournament_id), key=lambda r: (r.status != "unmatched", r.value_date))
     views = [_view(r, r.status) for r in found]
-    counts: dict[str, int] = {}
-    for v in views:
-        counts[v.status] = counts.get(v.status, 0) + 1
-    return StatementImport(lines=views, counts=counts)
+    return _counted(views)
 
 
 def match_by_hand(caller: Caller, tournament_id: str, checksum: str, tavla_id: str, now: datetime) -> Ledger:
