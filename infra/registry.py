@@ -25,6 +25,7 @@ HttpMethod = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
 __all__ = ["EVENT_SOURCE", "FUNCTIONS", "Function", "Route", "function"]
 
 PASS_KEY_SECRET = "pass-signing-key"  # logical name of the check-in pass signing secret
+PAYMENT_PROVIDER_SECRET = "payment-provider"  # the card provider's API key and webhook secret (issue 9)
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,7 @@ class Function:
     sends_sms: bool = False
     sends_email: bool = False  # SES, to players who chose e-mail (sender: context `email_from`)
     reads_pass_key: bool = False
+    card_payments: bool = False  # reads the card payment provider's secret (issue 9)
     idempotent: bool = False  # uses the Powertools idempotency table
     timeout_seconds: int = 10
     memory_mb: int = 512
@@ -199,6 +201,33 @@ FUNCTIONS: tuple[Function, ...] = (
         description="Conduct: penalties by the ladder, withdrawal during the day, disqualification",
         tables={MAIN.name: "read_write"},
         publishes_events=True,  # forfeits move the day on (ResultConfirmed, calls)
+    ),
+    # --- issue 9: money (R3.3-R3.6)
+    Function(
+        name="payments",
+        module="functions.payments.handler",
+        description="Entry-fee money: ledgers, venue payments, card checkout, refunds, prizes, statements",
+        tables={MAIN.name: "read_write"},
+        card_payments=True,
+        schedules=("unpaid",),  # the payment deadline's notice and release
+        timeout_seconds=29,  # a bank statement of a few thousand lines
+    ),
+    Function(
+        name="paywebhook",
+        module="functions.paywebhook.handler",
+        description="The card payment provider's signed webhook: each payment recorded once",
+        tables={MAIN.name: "read_write"},
+        card_payments=True,
+    ),
+    Function(
+        name="unpaid",
+        module="functions.unpaid.handler",
+        description="A payment deadline: unpaid players told, then their places released to the waiting list",
+        tables={MAIN.name: "read_write"},
+        http=False,
+        scheduled=True,
+        publishes_events=True,  # promoted waiting players are told (RegistrationPromoted)
+        timeout_seconds=29,
     ),
     Function(
         name="openapi",

@@ -13,6 +13,7 @@ from infra import throttling
 from infra.alarms import Alarms
 from infra.api import Api
 from infra.auth import Auth
+from infra.card_payments import CardPayments
 from infra.cdn import Cdn
 from infra.events import Events
 from infra.lambdas import Lambdas
@@ -68,6 +69,8 @@ class TavlaStack(Stack):
         self.api = Api(self, "Api", self.lambdas, self.auth)
         throttling.apply(self.api.stage, stage, functions)
         self.cdn = Cdn(self, "Cdn", functions, self.api.http_api.api_id, web_acl_arn=web_acl_arn, stage=stage)
+        site = f"https://{stage.domain}" if stage.domain else f"https://{self.cdn.domain_name}"
+        self.card_payments = CardPayments(self, "CardPayments", self.lambdas, return_url=site)
         self.alarms = Alarms(self, "Alarms", lambdas=self.lambdas, dead_letters=self.events.dead_letters)
         rules = [r for r in self.events.node.children if isinstance(r, events.Rule)]
         self.alarms.watch(
@@ -95,7 +98,6 @@ class TavlaStack(Stack):
         )
         Aspects.of(self).add(StagePolicy(stage), priority=AspectPriority.MUTATING)
 
-        site = f"https://{stage.domain}" if stage.domain else f"https://{self.cdn.domain_name}"
         CfnOutput(self, "ApiUrl", value=self.api.url)
         CfnOutput(self, "SiteUrl", value=site)
         CfnOutput(self, "UserPoolId", value=self.auth.user_pool.user_pool_id)

@@ -336,3 +336,35 @@ class NoMatchToPenalise(Conflict):
     """A game or match penalty needs a match the player is playing (R8.4)."""
 
     code = "no_match_to_penalise"
+
+
+# --- issue 9: money (R3.3-R3.6)
+class NothingToPay(Conflict):
+    """The ledger owes nothing: no checkout is started for 0."""
+
+    code = "nothing_to_pay"
+
+
+class ForgedWebhook(BadRequest):
+    """A webhook whose signature does not verify (forged, altered or stale): nothing recorded."""
+
+    code = "invalid_signature"
+
+
+class ProviderUnavailable(Unavailable):
+    """The payment provider did not answer; the client may retry."""
+
+    code = "provider_unavailable"
+    retry_after_seconds = 5
+
+
+class NoPayment(NotFound):
+    """No such ledger entry in this tournament."""
+
+    code = "payment_not_found"
+
+
+class NoPrize(Conflict):
+    """The player won no money prize: there is nothing to pay out (R11.5)."""
+
+    code = "no_prize"
