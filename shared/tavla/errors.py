@@ -330,3 +330,12 @@ class NoMatchToPenalise(Conflict):
     """A game or match penalty needs a match the player is playing (R8.4)."""
 
     code = "no_match_to_penalise"
+
+
+# --- issue 10: ratings and the season
+
+
+class SeasonNotFound(NotFound):
+    """No such season (R10.4)."""
+
+    code = "season_not_found"

@@ -20,6 +20,10 @@ MATCHES_CALLED = "MatchesCalled"
 # a result became official: the bracket moved on; ratings and season points consume it (R10)
 RESULT_CONFIRMED = "ResultConfirmed"
 TOURNAMENT_FINISHED = "TournamentFinished"
+# issue 10: an admin merged two accounts (R1.1): ratings and season points follow
+PLAYERS_MERGED = "PlayersMerged"
+# issue 10: the season's leaders invited to the Super Final (R10.4): notify tells them
+SUPER_FINAL_INVITED = "SuperFinalInvited"
 
 
 @cache

@@ -31,6 +31,8 @@ BODY_ROUTES = [
     ("POST", "/tournaments/{tournament_id}/penalties"),
     ("POST", "/tournaments/{tournament_id}/withdrawals"),
     ("POST", "/tournaments/{tournament_id}/disqualifications"),
+    # ratings and the season (issue 10)
+    ("PUT", "/seasons/{season_id}"),
 ]
 # POST routes that take no body
 NO_BODY = {
@@ -41,6 +43,8 @@ NO_BODY = {
     # table call and no-show (R6)
     ("POST", "/matches/{match_id}/call"),
     ("POST", "/tournaments/{tournament_id}/finish"),
+    # ratings and the season (issue 10)
+    ("POST", "/seasons/{season_id}/super-final/invitations"),
 }
 
 
@@ -51,7 +55,12 @@ def test_deeply_nested_json_is_malformed_json(api: Api, method: str, template: s
     reply = api.call(
         method,
         template,
-        params={"tournament_id": tid, "tavla_id": tavla_id, "match_id": f"{tid}.main.R1.1"},
+        params={
+            "tournament_id": tid,
+            "tavla_id": tavla_id,
+            "match_id": f"{tid}.main.R1.1",
+            "season_id": "s2027",
+        },
         raw_body=DEEP,
         user=ORGANISER,
         groups=("organisers", "admins"),
@@ -91,7 +100,12 @@ def test_a_body_that_is_not_json_is_415_and_changes_nothing(
     reply = api.call(
         method,
         template,
-        params={"tournament_id": tid, "tavla_id": tavla_id, "match_id": f"{tid}.main.R1.1"},
+        params={
+            "tournament_id": tid,
+            "tavla_id": tavla_id,
+            "match_id": f"{tid}.main.R1.1",
+            "season_id": "s2027",
+        },
         raw_body='{"name": "Changed"}',
         headers={"Content-Type": content_type},
         user=ORGANISER,
