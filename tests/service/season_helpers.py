@@ -150,3 +150,9 @@ def entered(api: Api, users: list[str], **settings: Any) -> tuple[str, list[str]
         ids.append(tavla_id)
     assert draw(api, tid).status == 201
     return tid, ids
+
+
+def _id_of_user(user: str) -> str:
+    from tavla.store import players as player_store
+
+    return player_store.tavla_id_of(user)

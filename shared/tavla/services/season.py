@@ -122,14 +122,27 @@ def count_tournament(detail: Mapping[str, Any]) -> Counted:
     )
 
 
+def _renamed(award: Award, merged: str, keep: str) -> Award:
+    meetings = tuple(
+        m.model_copy(update={"opponent": keep}) if m.opponent == merged else m for m in award.meetings
+    )
+    return award.model_copy(update={"meetings": meetings})
+
+
 def merge(keep: str, merged: str) -> None:
     """Move a merged account's awards to the one kept (R1.1): the better award of a tournament
-    both earned in (never both). Idempotent."""
+    both earned in (never both); every opponent's record names the kept account. Idempotent."""
     for season_id in store.season_ids():
-        moving = store.entry(season_id, merged)
-        if not moving:
-            continue
-        kept = {a.tournament_id: a for a in store.entry(season_id, keep)}
+        everyone = store.entries(season_id)
+        for player, awards in everyone.items():  # the opponents' records first
+            if player in (keep, merged):
+                continue
+            stale = [a for a in awards if any(m.opponent == merged for m in a.meetings)]
+            store.remove_awards(season_id, player, stale)
+            for a in stale:
+                store.add_award(season_id, player, _renamed(a, merged, keep))
+        moving = [_renamed(a, merged, keep) for a in everyone.get(merged, [])]
+        kept = {a.tournament_id: a for a in everyone.get(keep, [])}
         for a in moving:
             old = kept.get(a.tournament_id)
             if old is not None and old.points >= a.points:
@@ -137,7 +150,7 @@ def merge(keep: str, merged: str) -> None:
             if old is not None:
                 store.remove_awards(season_id, keep, [old])
             store.add_award(season_id, keep, a)
-        store.remove_awards(season_id, merged, moving)
+        store.remove_awards(season_id, merged, everyone.get(merged, []))
 
 
 # -- the table and the Super Final -----------------------------------------------------------
