@@ -177,6 +177,8 @@ def _id_of(user: str) -> str:
 @pytest.mark.parametrize("tamper", ["rating", "ledger"])
 def test_the_nightly_rebuild_finds_and_repairs_a_difference(api: Api, bus: Published, tamper: str) -> None:
     """R10.5: the rebuild recomputes from the confirmed results alone and repairs what differs."""
+    from tavla.rules.rating import RatingState
+    from tavla.store import keys
     from tavla.store import ratings as rating_store
     from tavla.store.dynamo import client, table_name
     from tavla.store.schema import MAIN
@@ -185,10 +187,10 @@ def test_the_nightly_rebuild_finds_and_repairs_a_difference(api: Api, bus: Publi
     deliver(bus)
     good = _ratings(api, ids)
     if tamper == "rating":
-        rating_store.put_profiles_state({ids[0]: rating_store.RatingState(rating=1234.5, rated_matches=7)})
+        rating_store.put_profiles_state({ids[0]: RatingState(rating=1234.5, rated_matches=7)})
     else:
         entry = rating_store.ledger_from("2000-01", clock.now())[0]
-        client().delete_item(TableName=table_name(MAIN), Key=rating_store.keys.ledger(entry.key))
+        client().delete_item(TableName=table_name(MAIN), Key=keys.ledger(entry.key))
     found = rebuild.nightly(clock.now())
     assert not found.clean and found.repaired
     assert _ratings(api, ids) == good

@@ -142,11 +142,14 @@ def rebuild_ratings(entries: list[LedgerEntry], now: datetime, report: Report, r
         ledger_deletes=report.ledger_extra,
         states={},
     )
-    for e in fix:
-        marker = RatedMatchRecord(
-            match_id=e.match_id, ledger_key=e.key, fingerprint=ratings.fingerprint(e), players=e.players
-        )
-        rating_store.put_marker(marker)
+    rating_store.put_markers(
+        [
+            RatedMatchRecord(
+                match_id=e.match_id, ledger_key=e.key, fingerprint=ratings.fingerprint(e), players=e.players
+            )
+            for e in fix
+        ]
+    )
     for p in sorted(touched):
         rating_store.replace_history(p, by_player.get(p, []))
     rating_store.put_profiles_state({p: states[p] for p in touched if p in states and p in profiles})

@@ -21,7 +21,7 @@ from tavla.errors import InvalidCursor
 from tavla.rules.rating import RatingState
 from tavla.rules.rating_ledger import LedgerEntry, RatingStep
 from tavla.store import keys
-from tavla.store.dynamo import Item, batch_write, client, deserialize, query_all, serialize, table_name
+from tavla.store.dynamo import Item, batch_write, client, deserialize, query_all, table_name
 from tavla.store.records import ProfileRecord, RatedMatchRecord
 from tavla.store.schema import MAIN
 from tavla.store.transactions import Cancelled, Transaction
@@ -280,9 +280,7 @@ def every_profile_in_list() -> list[ProfileRecord]:
     return [ProfileRecord.from_item(i) for i in items]
 
 
-def put_marker(marker: RatedMatchRecord) -> None:
-    """A rated match's marker as the rebuild found it (repair)."""
-    client().put_item(
-        TableName=table_name(MAIN),
-        Item=serialize({**keys.plain(keys.rated_match(marker.match_id)), **marker.to_item()}),
-    )
+def put_markers(markers: Sequence[RatedMatchRecord]) -> int:
+    """Rated matches' markers as the rebuild found them (repair), 25 per BatchWriteItem."""
+    items = [{**keys.plain(keys.rated_match(m.match_id)), **m.to_item()} for m in markers]
+    return batch_write(MAIN, items, [])
