@@ -138,6 +138,33 @@ def tavla_id(n: int) -> str:
     return f"P{n:06d}"
 
 
+def _fixture(
+    tid: str, m: int, home: str, away: str, length: int, result: dict[str, Any], official_at: datetime
+) -> Any:
+    """The `m`-th official match of a synthetic Swiss tournament (20 boards a round)."""
+    from tavla.store.records import FixtureRecord
+
+    rnd, board = divmod(m, FIELD // 2)
+    return FixtureRecord(
+        tournament_id=tid,
+        code=f"main.S{rnd + 1}.{board + 1}",
+        draw=rnd + 1,
+        event="main",
+        round=rnd + 1,
+        label=f"Round {rnd + 1}",
+        board=board + 1,
+        stage="swiss",
+        length=length,
+        home_source={},
+        away_source={},
+        state="official",
+        home=home,
+        away=away,
+        result=result,
+        official_at=official_at.isoformat(),
+    )
+
+
 def generate(players: int, tournaments: int, matches: int, seed: int) -> None:
     """Write the record of a season: profiles, finished tournaments, official matches, standings."""
     from tavla.rules.entrants import MatchRecord
@@ -146,7 +173,7 @@ def generate(players: int, tournaments: int, matches: int, seed: int) -> None:
     from tavla.store import keys
     from tavla.store import tournaments as tournament_store
     from tavla.store.dynamo import batch_write
-    from tavla.store.records import FixtureRecord, ProfileRecord, TournamentRecord
+    from tavla.store.records import ProfileRecord, TournamentRecord
     from tavla.store.schema import MAIN
 
     rng = random.Random(seed)
@@ -169,7 +196,7 @@ def generate(players: int, tournaments: int, matches: int, seed: int) -> None:
     strength = {tavla_id(n): rng.gauss(0, 1) for n in range(players)}
     items: list[dict[str, Any]] = []
     for t in range(tournaments):
-        tid = f"t{t:05d}"
+        tid = f"{t + 1:016x}"
         day = START + timedelta(hours=t * 8)
         field_ = [tavla_id(n) for n in rng.sample(range(players), FIELD)]
         record = TournamentRecord(
@@ -211,31 +238,14 @@ def generate(players: int, tournaments: int, matches: int, seed: int) -> None:
             if forfeit:
                 hp, ap = (length, 0) if home_won else (0, length)
             official_at = day + timedelta(minutes=40 * rnd + board)
-            code = f"main.S{rnd + 1}.{board + 1}"
-            fixture = FixtureRecord(
-                tournament_id=tid,
-                code=code,
-                draw=rnd + 1,
-                event="main",
-                round=rnd + 1,
-                label=f"Round {rnd + 1}",
-                board=board + 1,
-                stage="swiss",
-                length=length,
-                home_source={},
-                away_source={},
-                state="official",
-                home=home,
-                away=away,
-                result={
-                    "winner": home if home_won else away,
-                    "home_points": hp,
-                    "away_points": ap,
-                    "forfeit": forfeit,
-                    "how": "forfeit" if forfeit else "score",
-                },
-                official_at=official_at.isoformat(),
-            )
+            result = {
+                "winner": home if home_won else away,
+                "home_points": hp,
+                "away_points": ap,
+                "forfeit": forfeit,
+                "how": "forfeit" if forfeit else "score",
+            }
+            fixture = _fixture(tid, m, home, away, length, result, official_at)
             items.append(draw_store.fixture_item(fixture))
             played.append(
                 MatchRecord(
@@ -320,10 +330,9 @@ def incremental(players: int, matches: int, seed: int) -> dict[str, Any]:
     from tavla.store.schema import MAIN
 
     rng = random.Random(seed + 1)
-    tid = "tlast"
+    tid = "f" * 16
     field_ = [tavla_id(n) for n in rng.sample(range(players), FIELD)]
     day = datetime(2026, 12, 30, 9, 0, tzinfo=UTC)
-    from tavla.store.records import FixtureRecord
 
     fixtures = []
     for m in range(matches):
@@ -333,23 +342,14 @@ def incremental(players: int, matches: int, seed: int) -> dict[str, Any]:
             rng.shuffle(order)
         length = rng.choice(LENGTHS)
         fixtures.append(
-            FixtureRecord(
-                tournament_id=tid,
-                code=f"main.S{rnd + 1}.{board + 1}",
-                draw=rnd + 1,
-                event="main",
-                round=rnd + 1,
-                label="",
-                board=board + 1,
-                stage="swiss",
-                length=length,
-                home_source={},
-                away_source={},
-                state="official",
-                home=order[2 * board],
-                away=order[2 * board + 1],
-                result={"winner": order[2 * board], "home_points": length, "away_points": 1},
-                official_at=(day + timedelta(minutes=40 * rnd + board)).isoformat(),
+            _fixture(
+                tid,
+                m,
+                order[2 * board],
+                order[2 * board + 1],
+                length,
+                {"winner": order[2 * board], "home_points": length, "away_points": 1},
+                day + timedelta(minutes=40 * rnd + board),
             )
         )
     batch_write(MAIN, [draw_store.fixture_item(f) for f in fixtures], [])

@@ -14,7 +14,7 @@ import pytest
 from tavla import clock, events
 from tavla.services import progress
 from tavla.store.records import FixtureRecord
-from tests.service.board_helpers import records
+from tests.service.board_helpers import next_due
 from tests.service.conftest import Api, LambdaContext
 from tests.service.helpers import ORGANISER
 
@@ -22,7 +22,6 @@ ratings_fn = importlib.import_module("functions.ratings.handler")
 season_fn = importlib.import_module("functions.season.handler")
 
 Published = list[tuple[str, dict[str, Any]]]
-IN_PLAY = ("queued", "called", "playing")
 
 
 @pytest.fixture
@@ -83,15 +82,8 @@ def decide(tournament_id: str, code: str, home_wins: bool, forfeit: bool = False
 
 def play_out(tournament_id: str, home_wins: Any = lambda m: True) -> None:
     """Every playable match official in draw order (`home_wins(match)` decides) until none is left."""
-    while True:
-        due = [
-            r
-            for r in sorted(records(tournament_id).values(), key=lambda r: (r.draw, r.position))
-            if r.state in IN_PLAY and r.home and r.away
-        ]
-        if not due:
-            return
-        decide(tournament_id, due[0].code, home_wins(due[0]))
+    while (due := next_due(tournament_id)) is not None:
+        decide(tournament_id, due.code, home_wins(due))
 
 
 def finish(api: Api, tournament_id: str) -> Any:
@@ -128,26 +120,10 @@ def page(api: Api, tavla_id: str) -> dict[str, Any]:
 
 
 def entered(api: Api, users: list[str], **settings: Any) -> tuple[str, list[str]]:
-    """A tournament with these users (profiles made on first use) registered and checked in, drawn."""
-    from tavla.store import players as player_store
-    from tests.service.day_helpers import draw
-    from tests.service.helpers import create_player, create_tournament, register
+    """A tournament with these users (profiles made on first use) registered, checked in and drawn."""
+    from tests.service.day_helpers import checked_in_field, draw
 
-    tid = create_tournament(api, capacity=max(len(users), 2), **settings)
-    ids = []
-    for i, user in enumerate(users):
-        known = player_store.tavla_id_or_none(user)
-        tavla_id = known or create_player(api, user, name=f"Player {user}", club=f"Club {i % 3}")
-        assert register(api, tid, user).status == 201
-        reply = api.call(
-            "POST",
-            "/tournaments/{tournament_id}/checkins",
-            params={"tournament_id": tid},
-            body={"tavla_id": tavla_id},
-            user=ORGANISER,
-        )
-        assert reply.status == 200, reply.body
-        ids.append(tavla_id)
+    tid, ids = checked_in_field(api, len(users), users, **settings)
     assert draw(api, tid).status == 201
     return tid, ids
 
