@@ -88,7 +88,7 @@ def confirmed(
     tournaments: Iterable[TournamentRecord],
 ) -> tuple[dict[str, list[FixtureRecord]], dict[str, str]]:
     """Every tournament's matches and the merge aliases of everybody who played."""
-    matches = {t.id: draw_store.fixtures(t.id, 9999) for t in tournaments}
+    matches = {t.id: rating_store.official_matches(t.id) for t in tournaments}
     players = {p for rs in matches.values() for r in rs for p in (r.home, r.away) if p}
     profiles = player_store.get_profiles(sorted(players))
     return matches, _resolve({p: r.merged_into for p, r in profiles.items() if r.merged_into})

@@ -22,7 +22,7 @@ from tavla.rules.rating import RatingState
 from tavla.rules.rating_ledger import LedgerEntry, RatingStep
 from tavla.store import keys
 from tavla.store.dynamo import Item, batch_write, client, deserialize, query_all, table_name
-from tavla.store.records import ProfileRecord, RatedMatchRecord
+from tavla.store.records import FixtureRecord, ProfileRecord, RatedMatchRecord
 from tavla.store.schema import MAIN
 from tavla.store.transactions import Cancelled, Transaction
 
@@ -284,3 +284,45 @@ def put_markers(markers: Sequence[RatedMatchRecord]) -> int:
     """Rated matches' markers as the rebuild found them (repair), 25 per BatchWriteItem."""
     items = [{**keys.plain(keys.rated_match(m.match_id)), **m.to_item()} for m in markers]
     return batch_write(MAIN, items, [])
+
+
+# -- the rebuild's read of the record ----------------------------------------------------------
+
+_RESULT_FIELDS = ("code", "event", "home", "away", "length", "result", "official_at", "state")
+
+
+def official_matches(tournament_id: str) -> list[FixtureRecord]:
+    """A tournament's matches with only what ratings and season points read (the rebuild):
+    a projection, so a season's 100,000 matches are parsed in a fraction of the time."""
+    names = {f"#f{i}": f for i, f in enumerate(_RESULT_FIELDS)}
+    items = query_all(
+        TableName=table_name(MAIN),
+        KeyConditionExpression="pk = :pk AND begins_with(sk, :m)",
+        ExpressionAttributeValues={
+            ":pk": {"S": keys.tournament_pk(tournament_id)},
+            ":m": {"S": keys.MATCH_PREFIX},
+        },
+        ProjectionExpression=", ".join(names),
+        ExpressionAttributeNames=names,
+    )
+    return [
+        FixtureRecord(
+            tournament_id=tournament_id,
+            code=str(i["code"]),
+            draw=0,
+            event=str(i.get("event", "")),
+            round=0,
+            label="",
+            board=0,
+            stage="",
+            length=int(i.get("length") or 1),
+            home_source={},
+            away_source={},
+            state=str(i.get("state", "")),
+            home=i.get("home"),
+            away=i.get("away"),
+            result=i.get("result"),
+            official_at=i.get("official_at"),
+        )
+        for i in items
+    ]
