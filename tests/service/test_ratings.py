@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from itertools import pairwise
+from typing import Any
 
 import pytest
 
@@ -29,7 +30,7 @@ from tests.service.season_helpers import (
 __all__ = ["bus"]
 
 
-def _played(api: Api, n: int = 8, **settings: object) -> tuple[str, list[str]]:
+def _played(api: Api, n: int = 8, **settings: Any) -> tuple[str, list[str]]:
     tid, ids = checked_in_field(api, n, **settings)
     assert draw(api, tid).status == 201
     play_out(tid, lambda m: m.home < m.away)
