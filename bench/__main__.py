@@ -14,6 +14,8 @@ BENCHMARKS = (
     "bench_draw",
     "bench_cost",
     "bench_coldstart",
+    # issue 10: a synthetic national season on DynamoDB Local (small by default; see its --help)
+    "bench_season",
 )
 
 

@@ -18,7 +18,13 @@ from typing import Any
 from botocore.client import BaseClient
 
 from infra.registry import function
-from tavla.events import EVENT_SOURCE, MATCHES_CALLED, REGISTRATION_PROMOTED
+from tavla.events import (
+    EVENT_SOURCE,
+    MATCHES_CALLED,
+    REGISTRATION_PROMOTED,
+    RESULT_CONFIRMED,
+    TOURNAMENT_FINISHED,
+)
 from tests.service.conftest import Api, mocked_aws, reset_clients
 from tests.service.day_helpers import checked_in_field
 from tests.service.helpers import ORGANISER, appoint_referee, create_player, create_tournament, register
@@ -136,7 +142,12 @@ def record_all() -> tuple[dict[str, Recorded], dict[str, str]]:
                 ),
             }
             money = _money_requests(api, tournament)  # issue 9
-            return {**recorded, **_day_requests(api, drawn, entrants), **money}, variables
+            return {
+                **recorded,
+                **_day_requests(api, drawn, entrants),
+                **money,
+                **_season_requests(api, drawn, entrants),  # issue 10
+            }, variables
     finally:
         os.environ.clear()
         os.environ.update(environ)
@@ -263,4 +274,51 @@ def _promotion(tournament: str, api: Api) -> dict[str, Any]:
             "tavla_id": player["tavla_id"],
             "promoted_at": datetime.now(UTC).isoformat(),
         },
+    }
+
+
+# --- issue 10: ratings, season points, the rating list
+
+
+def _bus(kind: str, detail: dict[str, Any]) -> dict[str, Any]:
+    now = datetime.now(UTC).isoformat()
+    return {
+        "version": "0",
+        "id": f"bench-{kind}",
+        "detail-type": kind,
+        "source": EVENT_SOURCE,
+        "time": now,
+        "detail": detail,
+    }
+
+
+def _season_requests(api: Api, drawn: str, entrants: list[str]) -> dict[str, Recorded]:
+    """An official result rated, a finished tournament counted, the national list read."""
+    result = {
+        "tournament_id": drawn,
+        "match_id": f"{drawn}.main.S1.1",
+        "code": "main.S1.1",
+        "event": "main",
+        "home": entrants[0],
+        "away": entrants[1],
+        "length": 7,
+        "winner": entrants[0],
+        "home_points": 7,
+        "away_points": 2,
+        "forfeit": False,
+        "official_at": datetime.now(UTC).isoformat(),
+    }
+    rows = [{"tavla_id": p, "place": i + 1, "place_to": i + 1} for i, p in enumerate(entrants)]
+    finished = {
+        "tournament_id": drawn,
+        "finished_at": datetime.now(UTC).isoformat(),
+        "level": "national",
+        "season_id": "bench-season",
+        "disqualified": [],
+        "events": {"main": rows},
+    }
+    return {
+        "ratings": _record("ratings", _bus(RESULT_CONFIRMED, result)),
+        "season": _record("season", _bus(TOURNAMENT_FINISHED, finished)),
+        "rankings": _record("rankings", api.event("GET", "/ratings")[1]),
     }

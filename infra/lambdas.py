@@ -74,6 +74,7 @@ class Lambdas(Construct):
             code=lambda_.Code.from_asset(str(assets.function_dir(spec.module, runtime_python_version()))),
             layers=[self.layer],
             memory_size=spec.memory_mb,
+            reserved_concurrent_executions=spec.reserved_concurrency,
             timeout=Duration.seconds(spec.timeout_seconds),
             tracing=lambda_.Tracing.ACTIVE,
             logging_format=lambda_.LoggingFormat.JSON,

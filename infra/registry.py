@@ -15,7 +15,16 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Literal
 
-from tavla.events import EVENT_SOURCE, MATCHES_CALLED, NOSHOW_RULED, REGISTRATION_PROMOTED
+from tavla.events import (
+    EVENT_SOURCE,
+    MATCHES_CALLED,
+    NOSHOW_RULED,
+    PLAYERS_MERGED,
+    REGISTRATION_PROMOTED,
+    RESULT_CONFIRMED,
+    SUPER_FINAL_INVITED,
+    TOURNAMENT_FINISHED,
+)
 from tavla.schedules import arn_env_var
 from tavla.store.schema import CONTACTS, IDEMPOTENCY, MAIN, TABLES, TableSpec
 
@@ -56,6 +65,8 @@ class Function:
     idempotent: bool = False  # uses the Powertools idempotency table
     timeout_seconds: int = 10
     memory_mb: int = 512
+    # issue 10: at most this many at once (ratings: 1, so that replays never interleave)
+    reserved_concurrency: int | None = None
 
     @property
     def handler(self) -> str:
@@ -95,6 +106,7 @@ FUNCTIONS: tuple[Function, ...] = (
         description="Player accounts: Tavla ID, profile, check-in pass, notifications, my data, merge",
         tables={MAIN.name: "read_write", CONTACTS.name: "read_write"},
         reads_pass_key=True,
+        publishes_events=True,  # issue 10: a merge goes out as PlayersMerged (ratings, season)
     ),
     Function(
         name="tournaments",
@@ -141,7 +153,7 @@ FUNCTIONS: tuple[Function, ...] = (
         description="Turns domain events into the in-app feed, SMS and e-mail (table calls too)",
         tables={MAIN.name: "read_write", CONTACTS.name: "read"},
         http=False,
-        events=(REGISTRATION_PROMOTED, MATCHES_CALLED, NOSHOW_RULED),
+        events=(REGISTRATION_PROMOTED, MATCHES_CALLED, NOSHOW_RULED, SUPER_FINAL_INVITED),
         sends_sms=True,
         sends_email=True,
     ),
@@ -228,6 +240,35 @@ FUNCTIONS: tuple[Function, ...] = (
         scheduled=True,
         publishes_events=True,  # promoted waiting players are told (RegistrationPromoted)
         timeout_seconds=29,
+    ),
+    # --- issue 10: ratings, the season, the Super Final (R10.3-R10.5, R1.1)
+    Function(
+        name="ratings",
+        module="functions.ratings.handler",
+        description="Ratings: each official result once, in official order; merges; the nightly rebuild",
+        tables={MAIN.name: "read_write"},
+        http=False,
+        events=(RESULT_CONFIRMED, PLAYERS_MERGED),
+        cron="cron(30 2 * * ? *)",  # the nightly rebuild of ratings and season standings
+        reserved_concurrency=1,  # replays never interleave; EventBridge's async queue holds the rest
+        timeout_seconds=900,
+        memory_mb=1769,  # one full vCPU for the rebuild
+    ),
+    Function(
+        name="season",
+        module="functions.season.handler",
+        description="Season points of each finished tournament, once; merges move them",
+        tables={MAIN.name: "read_write"},
+        http=False,
+        events=(TOURNAMENT_FINISHED, PLAYERS_MERGED),
+        timeout_seconds=60,
+    ),
+    Function(
+        name="rankings",
+        module="functions.rankings.handler",
+        description="The public rating list, seasons, season standings and the Super Final",
+        tables={MAIN.name: "read_write"},  # writes: an admin sets a season, invites the Super Final
+        publishes_events=True,  # SuperFinalInvited -> notify
     ),
     Function(
         name="openapi",

@@ -27,8 +27,8 @@ from tavla.models.players import (
     PrivacyNotice,
     ProfileCreate,
     ProfileUpdate,
-    PublicProfile,
 )
+from tavla.models.season import PlayerPage
 from tavla.observability import entry
 from tavla.services import players
 
@@ -111,11 +111,12 @@ def get_privacy_notice() -> PrivacyNotice:
 
 
 @app.get("/players/<tavla_id>", tags=["players"], responses=errors(PlayerNotFound))
-def get_player(tavla_id: Annotated[str, Path(max_length=32)]) -> PublicProfile:
+def get_player(tavla_id: Annotated[str, Path(max_length=32)]) -> PlayerPage:
     """A player's public profile.
 
-    Name, club, city and rating; never phone or e-mail (R12.1). A merged-away Tavla ID
-    shows the account it was merged into.
+    Name, club, city, rating (provisional during the first 30 rated matches) and the latest
+    official matches with the rating before and after each and its K (R10.3); never phone or
+    e-mail (R12.1). A merged-away Tavla ID shows the account it was merged into.
     """
     return players.public_profile(tavla_id)
 

@@ -368,3 +368,12 @@ class NoPrize(Conflict):
     """The player won no money prize: there is nothing to pay out (R11.5)."""
 
     code = "no_prize"
+
+
+# --- issue 10: ratings and the season
+
+
+class SeasonNotFound(NotFound):
+    """No such season (R10.4)."""
+
+    code = "season_not_found"

@@ -50,17 +50,19 @@ def settle(tournament_id: str, code: str, home_won: bool, home_points: int, away
     progress.settle(tournament_id, code, official(home_won, home_points, away_points), lambda a, b: [], NOW)
 
 
+def next_due(tournament_id: str) -> FixtureRecord | None:
+    """The first playable match of the published draws, in draw order (None when none is left)."""
+    due = [
+        r
+        for r in sorted(records(tournament_id).values(), key=lambda r: (r.draw, r.position))
+        if r.state in IN_PLAY and r.home and r.away
+    ]
+    return due[0] if due else None
+
+
 def play_out(tournament_id: str, decide: Decide = home_wins) -> None:
     """Make every playable match of the published draws official, in draw order, until none is left."""
-    while True:
-        due = [
-            r
-            for r in sorted(records(tournament_id).values(), key=lambda r: (r.draw, r.position))
-            if r.state in IN_PLAY and r.home and r.away
-        ]
-        if not due:
-            return
-        match = due[0]
+    while (match := next_due(tournament_id)) is not None:
         settle(tournament_id, match.code, *decide(match))
 
 

@@ -13,13 +13,22 @@ from tests.service.conftest import Api
 from tests.service.helpers import ORGANISER, create_player, create_tournament, register
 
 
-def checked_in_field(api: Api, players: int, **settings: Any) -> tuple[str, list[str]]:
-    """A tournament whose `players` entrants are all registered and checked in by its organiser."""
+def checked_in_field(
+    api: Api, players: int, users: list[str] | None = None, **settings: Any
+) -> tuple[str, list[str]]:
+    """A tournament whose `players` entrants are all registered and checked in by its organiser.
+
+    `users` names the entrants' users (`player-0` ... by default); a user who has a profile
+    already keeps it (a season of tournaments, issue 10).
+    """
+    from tavla.store import players as player_store
+
     tournament_id = create_tournament(api, capacity=max(players, 2), **settings)
     ids = []
     for i in range(players):
-        user = f"player-{i}"
-        tavla_id = create_player(api, user, name=f"Player {i}", club=f"Club {i % 3}")
+        user = users[i] if users else f"player-{i}"
+        known = player_store.tavla_id_or_none(user) if users else None
+        tavla_id = known or create_player(api, user, name=f"Player {i}", club=f"Club {i % 3}")
         assert register(api, tournament_id, user).status == 201
         reply = api.call(
             "POST",

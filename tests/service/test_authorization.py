@@ -123,6 +123,13 @@ GET    /tournaments/{tournament_id}/bank-statements/lines       401  403   403  
 POST   /tournaments/{tournament_id}/bank-statements/lines/{checksum}/match  401 403 403 403 403 404 403 404
 # the provider's webhook is public: an unsigned body is 400 invalid_signature for anyone
 POST   /webhooks/payments                                       400  400   400  400  400  400  400  400
+# ratings and the season (issue 10): public lists; admins set seasons and send invitations
+GET    /ratings                                                 200  200   200  200  200  200  200  200
+GET    /seasons/{season_id}                                     200  200   200  200  200  200  200  200
+PUT    /seasons/{season_id}                                     401  403   403  403  403  403  403  200
+GET    /seasons/{season_id}/standings                           200  200   200  200  200  200  200  200
+GET    /seasons/{season_id}/super-final                         200  200   200  200  200  200  200  200
+POST   /seasons/{season_id}/super-final/invitations             401  403   403  403  403  403  403  200
 """
 
 USERS: dict[str, tuple[str, tuple[str, ...]]] = {  # role -> (Cognito sub, groups)
@@ -312,6 +319,21 @@ def _appealed(w: World) -> str:
     return appeals.lodge(Caller(USERS["self"][0], frozenset()), w.match, body, clock.now()).id
 
 
+def _season(w: World) -> str:
+    """A season set by the federation (issue 10), with the shipped defaults."""
+    from tavla.store import season as season_store
+    from tavla.store.records import SeasonRecord
+
+    season_store.put(
+        SeasonRecord(id="s2027", name="Season 2027", starts_on="2027-01-01", ends_on="2027-12-31")
+    )
+    return "s2027"
+
+
+def _in_season(body: Any = None) -> Callable[[World], Request]:
+    return lambda w: Request({"season_id": _season(w)}, body)
+
+
 # The request each row sends, the same for every role: valid, about things that exist.
 REQUESTS: dict[str, Callable[[World], Request]] = {
     "GET /openapi.json": lambda w: Request(),
@@ -419,6 +441,15 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
         {"tournament_id": w.here, "entry_id": "refund.bank.none"}
     ),
     "POST /webhooks/payments": lambda w: Request(body={"id": "evt_1", "type": "checkout.session.completed"}),
+    # ratings and the season (issue 10)
+    "GET /ratings": lambda w: Request(),
+    "GET /seasons/{season_id}": _in_season(),
+    "PUT /seasons/{season_id}": _in_season(
+        {"name": "Season 2027", "starts_on": "2027-01-01", "ends_on": "2027-12-31"}
+    ),
+    "GET /seasons/{season_id}/standings": _in_season(),
+    "GET /seasons/{season_id}/super-final": _in_season(),
+    "POST /seasons/{season_id}/super-final/invitations": _in_season(),
 }
 
 

@@ -37,6 +37,8 @@ BODY_ROUTES = [
     ("POST", "/tournaments/{tournament_id}/bank-statements"),
     ("PUT", "/tournaments/{tournament_id}/payments/deadline"),
     ("POST", "/tournaments/{tournament_id}/bank-statements/lines/{checksum}/match"),
+    # ratings and the season (issue 10)
+    ("PUT", "/seasons/{season_id}"),
 ]
 # POST routes that take no body
 NO_BODY = {
@@ -51,6 +53,8 @@ NO_BODY = {
     ("POST", "/tournaments/{tournament_id}/payments/checkout"),
     ("POST", "/webhooks/payments"),
     ("POST", "/tournaments/{tournament_id}/refunds/{entry_id}/paid"),
+    # ratings and the season (issue 10)
+    ("POST", "/seasons/{season_id}/super-final/invitations"),
 }
 
 
@@ -61,7 +65,12 @@ def test_deeply_nested_json_is_malformed_json(api: Api, method: str, template: s
     reply = api.call(
         method,
         template,
-        params={"tournament_id": tid, "tavla_id": tavla_id, "match_id": f"{tid}.main.R1.1"},
+        params={
+            "tournament_id": tid,
+            "tavla_id": tavla_id,
+            "match_id": f"{tid}.main.R1.1",
+            "season_id": "s2027",
+        },
         raw_body=DEEP,
         user=ORGANISER,
         groups=("organisers", "admins"),
@@ -101,7 +110,12 @@ def test_a_body_that_is_not_json_is_415_and_changes_nothing(
     reply = api.call(
         method,
         template,
-        params={"tournament_id": tid, "tavla_id": tavla_id, "match_id": f"{tid}.main.R1.1"},
+        params={
+            "tournament_id": tid,
+            "tavla_id": tavla_id,
+            "match_id": f"{tid}.main.R1.1",
+            "season_id": "s2027",
+        },
         raw_body='{"name": "Changed"}',
         headers={"Content-Type": content_type},
         user=ORGANISER,

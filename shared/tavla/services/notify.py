@@ -123,9 +123,27 @@ def _noshow_ruled(detail: Mapping[str, Any]) -> list[Notice]:
     return [Notice(str(tavla_id), "noshow", f"{name}: {what}", data) for tavla_id in staff]
 
 
+def _invited(detail: Mapping[str, Any]) -> list[Notice]:
+    """Issue 10 (R10.4, R5.7): each invited player hears their season place and starting lives."""
+    season_id = str(detail.get("season_id", ""))
+    return [
+        Notice(
+            str(i["tavla_id"]),
+            "super_final",
+            f"You are invited to the Super Final of season {season_id}: season place {i['place']}, "
+            f"you start the final with {i['lives']} lives.",
+            {"season_id": season_id, "place": str(i["place"]), "lives": str(i["lives"])},
+        )
+        for i in detail.get("invited") or ()
+        if i.get("tavla_id")
+    ]
+
+
 def _notices(detail_type: str, detail: Mapping[str, Any]) -> list[Notice]:
     if detail_type == events.REGISTRATION_PROMOTED:
         return _promoted(detail)
+    if detail_type == events.SUPER_FINAL_INVITED:
+        return _invited(detail)
     if detail_type == events.MATCHES_CALLED:
         return _called(detail)
     if detail_type == events.NOSHOW_RULED:

@@ -7,7 +7,7 @@ from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
-from tavla import ids, passes, phones
+from tavla import events, ids, passes, phones
 from tavla.caller import Caller
 from tavla.errors import Conflict, Forbidden, Invalid
 from tavla.models.players import (
@@ -20,15 +20,18 @@ from tavla.models.players import (
     ProfileUpdate,
     PublicProfile,
 )
-from tavla.rules.rating import START_RATING
+from tavla.models.season import PlayerPage, RatingLine
+from tavla.rules.rating import PROVISIONAL_MATCHES, START_RATING
 from tavla.store import notifications as notification_store
 from tavla.store import players as player_store
+from tavla.store import ratings as rating_store
 from tavla.store import registrations as registration_store
 from tavla.store.records import ContactsRecord, ProfileRecord
 
 PUBLIC = ("name", "club", "city")
 PRIVATE = ("phone", "email", "gender", "birth_year", "notify_by_email")
 _system_random = random.SystemRandom()
+HISTORY_SHOWN = 100  # the latest official matches on a player's page (issue 10)
 
 
 def _public(profile: ProfileRecord) -> PublicProfile:
@@ -85,12 +88,19 @@ def update_me(caller: Caller, body: ProfileUpdate) -> MyProfile:
     return me(caller)
 
 
-def public_profile(tavla_id: str) -> PublicProfile:
-    """A player's public profile; a merged-away Tavla ID shows the account it was merged into."""
+def public_profile(tavla_id: str) -> PlayerPage:
+    """A player's public page: profile, rating, provisional or not, the latest official matches
+    with the rating before and after each (R10.3, R12.1); a merged-away Tavla ID shows the
+    account it was merged into."""
     profile = player_store.get_profile(tavla_id.upper())
     if profile.merged_into:
         profile = player_store.get_profile(profile.merged_into)
-    return _public(profile)
+    lines = rating_store.history(profile.tavla_id, limit=HISTORY_SHOWN)
+    return PlayerPage(
+        **_public(profile).model_dump(),
+        provisional=profile.rated_matches < PROVISIONAL_MATCHES,
+        history=[RatingLine(**s.model_dump(), official_at=s.key.split("#", 1)[0]) for s in lines],
+    )
 
 
 def checkin_pass(caller: Caller, now: datetime) -> CheckinPass:
@@ -154,5 +164,7 @@ def merge(caller: Caller, keep: str, merge_id: str, now: datetime) -> MyProfile:
         **{k: getattr(kept_contacts, k) or getattr(merged_contacts, k) for k in PRIVATE},
     )
     player_store.merge(kept, merged, moving, merged_contacts, contacts, now)
+    # issue 10: ratings and season points follow the merge (R1.1), off this request
+    events.publish(events.PLAYERS_MERGED, {"keep": keep, "merged": merge_id, "at": now.isoformat()})
     profile, contacts = player_store.get_profile_and_contacts(keep)
     return _mine(profile, contacts)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from decimal import Decimal
 from functools import cache
 from typing import Any
@@ -107,3 +108,38 @@ def batch_get_tables(
             found[names[name]].extend(deserialize(i) for i in items)
         request = response.get("UnprocessedKeys") or {}
     return found
+
+
+def batch_write(spec: TableSpec, puts: list[Item], deletes: list[dict[str, Any]]) -> int:
+    """BatchWriteItem on one table in chunks of 25, unprocessed items sent again.
+
+    Returns the number of BatchWriteItem calls made. A key must not be both put and deleted.
+    """
+    name = table_name(spec)
+    requests = [{"PutRequest": {"Item": serialize(i)}} for i in puts] + [
+        {"DeleteRequest": {"Key": k}} for k in deletes
+    ]
+    calls = 0
+    for start in range(0, len(requests), 25):
+        pending: dict[str, Any] = {name: requests[start : start + 25]}
+        attempt = 0
+        while pending:
+            calls += 1
+            response = client().batch_write_item(RequestItems=pending)
+            pending = response.get("UnprocessedItems") or {}
+            if pending:
+                attempt += 1
+                time.sleep(min(0.05 * 2**attempt, 1.0))
+    return calls
+
+
+def query_all(**query: Any) -> list[Item]:
+    """Every item a Query returns, page after page."""
+    items: list[Item] = []
+    while True:
+        response = client().query(**query)
+        items.extend(deserialize(i) for i in response.get("Items", []))
+        last = response.get("LastEvaluatedKey")
+        if not last:
+            return items
+        query["ExclusiveStartKey"] = last

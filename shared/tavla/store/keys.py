@@ -21,6 +21,15 @@ Main table:
 - a bank statement line ............ TOURNAMENT#<id> / BANKLINE#<checksum>
 - an organiser's CSV column mapping  USER#<sub> / STATEMENT_MAPPING
 
+- a player's rating history (R10.3)  PLAYER#<tavla_id> / RATING#<ledger key>
+- the rating lists (R10.3) ........... the profile carries rating_list=NATIONAL, club, city and
+                                       rating_key (GSIs ratings, ratings_club, ratings_city)
+- the rating ledger, by month ....... LEDGER#<yyyy-mm> / <official_at UTC>#<match id>
+- a rated match (applied once) ...... RATED#<match id> / RATED
+- a season (R10.4) .................. SEASON#<id> / META
+- a player's season entry ........... SEASON#<id> / PLAYER#<tavla_id>
+- a tournament counted in a season .. SEASON#<id> / COUNTED#<tournament id>
+
 Contacts table (private, R12):
 - a player's contacts .............. CONTACTS#<tavla_id>
 - a phone number's owner (unique) .. PHONE#<e164>  (one account per phone number)
@@ -39,6 +48,10 @@ ROUND_PREFIX = "ROUND#"
 MATCH_PREFIX = "MATCH#"
 APPEAL_PREFIX = "APPEAL#"
 LEDGER_PREFIX = "LEDGER#"
+# issue 10: ratings and the season
+RATING_PREFIX = "RATING#"
+SEASON_PLAYER_PREFIX = "PLAYER#"
+NATIONAL = "NATIONAL"
 
 
 def _key(pk: str, sk: str) -> dict[str, Any]:
@@ -147,3 +160,49 @@ def contacts(tavla_id: str) -> dict[str, Any]:
 
 def phone_claim(phone: str) -> dict[str, Any]:
     return {"pk": {"S": f"PHONE#{phone}"}}
+
+
+# -- issue 10: ratings and the season -------------------------------------------------------
+
+
+def rating_step(tavla_id: str, ledger_key: str) -> dict[str, Any]:
+    return _key(player_pk(tavla_id), f"{RATING_PREFIX}{ledger_key}")
+
+
+def ledger_pk(ledger_key: str) -> str:
+    """The ledger's month partition of a key (`2026-11-30T...#id` -> LEDGER#2026-11)."""
+    return f"LEDGER#{ledger_key[:7]}"
+
+
+def ledger(ledger_key: str) -> dict[str, Any]:
+    return _key(ledger_pk(ledger_key), ledger_key)
+
+
+def rated_match(match_id: str) -> dict[str, Any]:
+    return _key(f"RATED#{match_id}", "RATED")
+
+
+def rating_sort(rating: float, tavla_id: str) -> str:
+    """The rating lists' sort key: string order is rating order (ratings above -100000)."""
+    return f"{round((rating + 100_000) * 10_000):014d}#{tavla_id}"
+
+
+def season_pk(season_id: str) -> str:
+    return f"SEASON#{season_id}"
+
+
+def season(season_id: str) -> dict[str, Any]:
+    return _key(season_pk(season_id), "META")
+
+
+def season_entry(season_id: str, tavla_id: str) -> dict[str, Any]:
+    return _key(season_pk(season_id), f"{SEASON_PLAYER_PREFIX}{tavla_id}")
+
+
+def season_counted(season_id: str, tournament_id: str) -> dict[str, Any]:
+    return _key(season_pk(season_id), f"COUNTED#{tournament_id}")
+
+
+def seasons() -> dict[str, Any]:
+    """The set of season ids that have counted a tournament (a merge visits each)."""
+    return _key("SEASONS", "LIST")

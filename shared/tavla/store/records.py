@@ -372,3 +372,45 @@ class BankLineRecord(_Record):
     code: str | None = None
     text: str | None = None
     payer: str | None = None
+
+
+# -- issue 10: ratings and the season --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RatedMatchRecord(_Record):
+    """A match applied to the ratings: where it sits in the ledger and what was applied.
+
+    `fingerprint` is the result as applied (players, winner, score, length, key): the same
+    event again changes nothing; a different one (an appeal) replaces it.
+    """
+
+    match_id: str
+    ledger_key: str
+    fingerprint: str
+    players: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SeasonRecord(_Record):
+    """A season as the federation sets it (R10.4): dates and `SeasonSettings` in JSON mode."""
+
+    id: str
+    name: str
+    starts_on: str
+    ends_on: str
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    draw_seed: int = 0  # the recorded seed of the season's last tie-break (R10.5)
+
+
+@dataclass(frozen=True)
+class SeasonEntryRecord(_Record):
+    """One player's season: per counted tournament the points and what the tie-breaks need.
+
+    `awards` maps a tournament id to {points, diff, won: [opponents beaten], lost: [...]}.
+    """
+
+    season_id: str
+    tavla_id: str
+    points: int = 0
+    awards: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)

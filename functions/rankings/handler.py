@@ -1,0 +1,93 @@
+"""The public rating list, seasons, season standings and the Super Final (R10.3-R10.5, R5.7)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler.openapi.params import Path, Query
+
+from tavla import clock
+from tavla.contract import errors
+from tavla.errors import Forbidden, InvalidCursor, SeasonNotFound
+from tavla.http import SIGNED_IN, caller, make_resolver
+from tavla.models.season import RatingPage, Season, SeasonBody, SeasonStandingsPage, SuperFinal
+from tavla.observability import entry
+from tavla.services import ratings, season
+
+app = make_resolver()
+
+SeasonId = Annotated[str, Path(max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+Filter = Annotated[str | None, Query(min_length=1, max_length=120)]
+
+
+@app.get("/ratings", tags=["season"], responses=errors(InvalidCursor))
+def get_ratings(
+    club: Filter = None,
+    city: Filter = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    after: Annotated[str | None, Query(max_length=512)] = None,
+) -> RatingPage:
+    """The national rating list.
+
+    Highest rating first, a page at a time (`next` is the opaque cursor of the next page);
+    `club` or `city` gives that club's or city's list. `provisional` marks players with fewer
+    than 30 rated matches (R10.3). Players appear from their first official match.
+    """
+    return ratings.rating_page(club, city, limit, after)
+
+
+@app.get("/seasons/<season_id>", tags=["season"], responses=errors(SeasonNotFound))
+def get_season(season_id: SeasonId) -> Season:
+    """A season: its dates, base placement points, level coefficients, how many are invited (R10.4)."""
+    return season.get_season(season_id)
+
+
+@app.put("/seasons/<season_id>", security=SIGNED_IN, tags=["season"], responses=errors(Forbidden))
+def put_season(season_id: SeasonId, body: SeasonBody) -> Season:
+    """Set a season.
+
+    Dates and numbers (R10.4; platform admins only). Settings left out are the shipped
+    defaults: 1st 100, 2nd 70, 3-4 50, 5-8 30, 9-16 15, 17-32 8, others 3 points; Local x1,
+    Regional x2, National x3, Major x4; 16 invited; final lives 4 (1-4), 3 (5-8), 2.
+    """
+    return season.put_season(caller(app), season_id, body)
+
+
+@app.get("/seasons/<season_id>/standings", tags=["season"], responses=errors(SeasonNotFound))
+def get_standings(
+    season_id: SeasonId,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+) -> SeasonStandingsPage:
+    """The season standings.
+
+    Season points, then head-to-head between the tied players, point difference over all
+    their season matches, the sum of their opponents' season points, and last a recorded
+    draw (`draw_seed`): no place is shared (R10.5).
+    """
+    return season.standings(season_id, limit, offset)
+
+
+@app.get("/seasons/<season_id>/super-final", tags=["season"], responses=errors(SeasonNotFound))
+def get_super_final(season_id: SeasonId) -> SuperFinal:
+    """The Super Final: the season's leaders invited, in season order, and the starting lives
+    each gets in a lives final by season place (R10.4, R5.7)."""
+    return season.super_final(season_id)
+
+
+@app.post(
+    "/seasons/<season_id>/super-final/invitations",
+    security=SIGNED_IN,
+    tags=["season"],
+    responses=errors(Forbidden, SeasonNotFound),
+)
+def invite(season_id: SeasonId) -> SuperFinal:
+    """Send the Super Final invitations.
+
+    Each invited player is told (in-app, SMS, e-mail as they chose) with their season place
+    and starting lives (platform admins only; sending again tells them again).
+    """
+    return season.invite(caller(app), season_id, clock.now())
+
+
+handler = entry(app)

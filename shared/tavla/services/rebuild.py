@@ -1,0 +1,214 @@
+"""The nightly rebuild (R10.5, R1.1): ratings and season points from the confirmed results alone.
+
+Reads every tournament (the calendar), its matches and, once finished, its final standings;
+recomputes the rating ledger, every player's rating and history, and every season's awards
+with the same pure functions the incremental path uses (`rules.rating_ledger`,
+`rules.season`), compares them with the stored state and repairs what differs (logged with
+what it found). It is also the recovery path after a bug: run it and the state is what the
+record says.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from typing import Any
+
+from tavla.observability import logger
+from tavla.rules.rating_ledger import LedgerEntry, RatingStep, replay
+from tavla.rules.season_table import Award
+from tavla.services import day, progress, ratings, season
+from tavla.services.finish import finished_event
+from tavla.store import draws as draw_store
+from tavla.store import finish as finish_store
+from tavla.store import players as player_store
+from tavla.store import ratings as rating_store
+from tavla.store import season as season_store
+from tavla.store import tournaments as tournament_store
+from tavla.store.records import FixtureRecord, RatedMatchRecord, TournamentRecord
+
+
+@dataclass
+class Report:
+    tournaments: int = 0
+    results: int = 0
+    players: int = 0
+    ledger_missing: list[str] = field(default_factory=list)
+    ledger_extra: list[str] = field(default_factory=list)
+    ledger_changed: list[str] = field(default_factory=list)
+    ratings_differ: list[str] = field(default_factory=list)
+    awards_differ: list[str] = field(default_factory=list)
+    repaired: bool = False
+    seconds: float = 0.0
+
+    @property
+    def clean(self) -> bool:
+        return not (
+            self.ledger_missing
+            or self.ledger_extra
+            or self.ledger_changed
+            or self.ratings_differ
+            or self.awards_differ
+        )
+
+    def summary(self) -> dict[str, Any]:
+        out = asdict(self)
+        for k in ("ledger_missing", "ledger_extra", "ledger_changed", "ratings_differ", "awards_differ"):
+            out[k] = len(out[k])
+        out["clean"] = self.clean
+        return out
+
+
+def all_tournaments() -> list[TournamentRecord]:
+    found: list[TournamentRecord] = []
+    cursor: str | None = None
+    while True:
+        page, cursor = tournament_store.calendar(100, cursor, None)
+        found.extend(page)
+        if cursor is None:
+            return found
+
+
+def _resolve(aliases: Mapping[str, str]) -> dict[str, str]:
+    """Follow merge chains (A into B, B into C: A -> C)."""
+    out = {}
+    for p in aliases:
+        q, seen = p, set()
+        while q in aliases and q not in seen:
+            seen.add(q)
+            q = aliases[q]
+        out[p] = q
+    return out
+
+
+def confirmed(
+    tournaments: Iterable[TournamentRecord],
+) -> tuple[dict[str, list[FixtureRecord]], dict[str, str]]:
+    """Every tournament's matches and the merge aliases of everybody who played."""
+    matches = {t.id: rating_store.official_matches(t.id) for t in tournaments}
+    players = {p for rs in matches.values() for r in rs for p in (r.home, r.away) if p}
+    profiles = player_store.get_profiles(sorted(players))
+    return matches, _resolve({p: r.merged_into for p, r in profiles.items() if r.merged_into})
+
+
+def ledger_of(matches: Mapping[str, list[FixtureRecord]], aliases: Mapping[str, str]) -> list[LedgerEntry]:
+    entries = []
+    for tid, records in matches.items():
+        for r in records:
+            if r.state != day.OFFICIAL:
+                continue
+            entry = ratings.entry_of(progress.result_event(tid, r), aliases)
+            if entry is not None:
+                entries.append(entry)
+    return sorted(entries, key=lambda e: e.key)
+
+
+def rebuild_ratings(entries: list[LedgerEntry], now: datetime, report: Report, repair: bool) -> None:
+    players = sorted({p for e in entries for p in e.players})
+    steps, states = replay(entries, {}, dict.fromkeys(players, ""))
+    report.results, report.players = len(entries), len(players)
+    wanted = {e.key: e for e in entries}
+    stored: dict[str, LedgerEntry] = {}
+    if entries:
+        first = min(e.key for e in entries)[:7]
+        stored = {e.key: e for e in rating_store.ledger_months(first, max(now.isoformat()[:7], first))}
+    report.ledger_missing = sorted(set(wanted) - set(stored))
+    report.ledger_extra = sorted(set(stored) - set(wanted))
+    report.ledger_changed = sorted(k for k in set(wanted) & set(stored) if wanted[k] != stored[k])
+    profiles = player_store.get_profiles(players)
+    report.ratings_differ = sorted(
+        p
+        for p, s in states.items()
+        if p in profiles and (profiles[p].rating != s.rating or profiles[p].rated_matches != s.rated_matches)
+    )
+    if not repair or report.clean:
+        return
+    touched = set(report.ratings_differ)
+    for k in (*report.ledger_missing, *report.ledger_extra, *report.ledger_changed):
+        for e in (wanted.get(k), stored.get(k)):
+            if e is not None:
+                touched |= set(e.players)
+    by_player: dict[str, list[RatingStep]] = defaultdict(list)
+    for s in steps:
+        by_player[s.player].append(s)
+    fix = [wanted[k] for k in (*report.ledger_missing, *report.ledger_changed)]
+    rating_store.write(
+        steps=[],
+        stale_steps=[],
+        ledger_puts=fix,
+        ledger_deletes=report.ledger_extra,
+        states={},
+    )
+    rating_store.put_markers(
+        [
+            RatedMatchRecord(
+                match_id=e.match_id, ledger_key=e.key, fingerprint=ratings.fingerprint(e), players=e.players
+            )
+            for e in fix
+        ]
+    )
+    for p in sorted(touched):
+        rating_store.replace_history(p, by_player.get(p, []))
+    rating_store.put_profiles_state({p: states[p] for p in touched if p in states and p in profiles})
+
+
+def rebuild_seasons(
+    tournaments: Iterable[TournamentRecord],
+    matches: Mapping[str, list[FixtureRecord]],
+    aliases: Mapping[str, str],
+    report: Report,
+    repair: bool,
+) -> None:
+    wanted: dict[str, dict[str, dict[str, Award]]] = defaultdict(lambda: defaultdict(dict))
+    for t in tournaments:
+        season_id = t.settings.get("season_id")
+        if t.status != "finished" or not season_id:
+            continue
+        final = finish_store.final(t.id)
+        if final is None:
+            continue
+        detail = finished_event(t, draw_store.day(t.id, with_rounds=False).field, final)
+        settings, _ = season.settings_of(str(season_id))
+        for p, award in season.tournament_awards(detail, matches.get(t.id, []), settings, aliases).items():
+            wanted[str(season_id)][p][t.id] = award
+    for season_id in sorted(set(wanted) | set(season_store.season_ids())):
+        stored = {p: {a.tournament_id: a for a in aw} for p, aw in season_store.entries(season_id).items()}
+        goal = wanted.get(season_id, {})
+        for p in sorted(set(goal) | set(stored)):
+            have, want = stored.get(p, {}), goal.get(p, {})
+            if have == want:
+                continue
+            report.awards_differ.append(f"{season_id}:{p}")
+            if repair:
+                season_store.remove_awards(season_id, p, [a for k, a in have.items() if want.get(k) != a])
+                for k, a in want.items():
+                    if have.get(k) != a:
+                        season_store.add_award(season_id, p, a)
+
+
+def nightly(now: datetime, repair: bool = True) -> Report:
+    """Recompute from the record, compare, repair (see the module); the report says what differed."""
+    started = time.perf_counter()
+    report = Report()
+    tournaments = all_tournaments()
+    report.tournaments = len(tournaments)
+    matches, aliases = confirmed(tournaments)
+    rebuild_ratings(ledger_of(matches, aliases), now, report, repair)
+    rebuild_seasons(tournaments, matches, aliases, report, repair)
+    report.repaired = repair and not report.clean
+    report.seconds = round(time.perf_counter() - started, 3)
+    if not report.clean:
+        logger.warning(
+            "rebuild found differences",
+            extra={
+                **report.summary(),
+                "ledger_missing_keys": report.ledger_missing[:20],
+                "ledger_extra_keys": report.ledger_extra[:20],
+                "ratings_differ_players": report.ratings_differ[:20],
+                "awards_differ_players": report.awards_differ[:20],
+            },
+        )
+    return report

@@ -1,0 +1,254 @@
+"""The season (R10.4, R10.5, R5.7, R8.3, R1.1): points per finished tournament, the table, the
+Super Final.
+
+Seasons are data (`SeasonRecord`): dates and `SeasonSettings`; a tournament declares its
+`season_id` and `level` in its settings. A season never set by an admin uses the shipped
+defaults (rules.season: 1st 100, 2nd 70, 3-4 50, 5-8 30, 9-16 15, 17-32 8, others 3;
+Local x1, Regional x2, National x3, Major x4; 16 invited; final lives 4/3/2).
+
+`TournamentFinished` -> `count_tournament`: the places of the tournament's main event
+(`main`, else its first event) give the points, times the level's coefficient; disqualified
+players get none (R8.3). Each player's award is written with a condition
+(`store.season.add_award`), so the same tournament counted twice changes nothing. With the
+points goes what R10.5's tie-breaks need: the player's official matches at that tournament
+(all its events), read once here, so the table never reads a match.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from tavla import events
+from tavla.caller import Caller
+from tavla.errors import Forbidden, SeasonNotFound
+from tavla.models.season import Season, SeasonBody, SeasonStandingsPage, StandingRow, SuperFinal
+from tavla.rules.season import SeasonSettings, TournamentLevel, tournament_points
+from tavla.rules.season_table import Award, Meeting, SeasonRow, final_lives, invited, season_table
+from tavla.rules.standings import Standing
+from tavla.services import day
+from tavla.store import draws as draw_store
+from tavla.store import players as player_store
+from tavla.store import season as store
+from tavla.store.records import FixtureRecord, SeasonRecord
+
+
+@dataclass(frozen=True)
+class Counted:
+    outcome: str  # counted | already_counted | no_season
+    players: int = 0
+    calls: int = 0
+
+
+def default_seed(season_id: str) -> int:
+    """The season's draw seed when none was recorded: derived from its id (reproducible)."""
+    return int.from_bytes(hashlib.sha256(f"season:{season_id}".encode()).digest()[:6], "big")
+
+
+def settings_of(season_id: str) -> tuple[SeasonSettings, int]:
+    record = store.get(season_id)
+    if record is None:
+        return SeasonSettings(), default_seed(season_id)
+    return SeasonSettings.model_validate(record.settings), record.draw_seed or default_seed(season_id)
+
+
+def meetings(records: Iterable[FixtureRecord], aliases: Mapping[str, str]) -> dict[str, list[Meeting]]:
+    """Each player's official matches (all events; BYEs are not matches), from their side."""
+    out: dict[str, list[Meeting]] = {}
+    for r in records:
+        result = r.result or {}
+        if r.state != day.OFFICIAL or not r.home or not r.away or not result.get("winner"):
+            continue
+        home, away = aliases.get(r.home, r.home), aliases.get(r.away, r.away)
+        hp, ap = int(result.get("home_points") or 0), int(result.get("away_points") or 0)
+        home_won = result["winner"] == r.home
+        out.setdefault(home, []).append(
+            Meeting(opponent=away, won=home_won, points_for=hp, points_against=ap)
+        )
+        out.setdefault(away, []).append(
+            Meeting(opponent=home, won=not home_won, points_for=ap, points_against=hp)
+        )
+    return out
+
+
+def tournament_awards(
+    detail: Mapping[str, Any],
+    records: Sequence[FixtureRecord],
+    settings: SeasonSettings,
+    aliases: Mapping[str, str],
+) -> dict[str, Award]:
+    """What one finished tournament gives each placed player (pure but for its inputs)."""
+    standings: Mapping[str, Sequence[Mapping[str, Any]]] = detail.get("events") or {}
+    if not standings:
+        return {}
+    main = "main" if "main" in standings else sorted(standings)[0]
+    rows = [
+        Standing(
+            player_id=aliases.get(r["tavla_id"], r["tavla_id"]), place=r["place"], place_to=r["place_to"]
+        )
+        for r in standings[main]
+    ]
+    level = TournamentLevel(detail.get("level") or TournamentLevel.LOCAL.value)
+    disqualified = {aliases.get(p, p) for p in detail.get("disqualified") or ()}
+    points = tournament_points(rows, level, settings, disqualified)
+    met = meetings(records, aliases)
+    tid = str(detail["tournament_id"])
+    return {p: Award(tournament_id=tid, points=n, meetings=tuple(met.get(p, ()))) for p, n in points.items()}
+
+
+def _aliases(players: Iterable[str]) -> dict[str, str]:
+    profiles = player_store.get_profiles(list(set(players)))
+    return {p: r.merged_into for p, r in profiles.items() if r.merged_into}
+
+
+def count_tournament(detail: Mapping[str, Any]) -> Counted:
+    """Add a finished tournament's season points (idempotent per tournament and player)."""
+    season_id = detail.get("season_id")
+    if not season_id:
+        return Counted("no_season")
+    settings, _ = settings_of(str(season_id))
+    tid = str(detail["tournament_id"])
+    records = draw_store.fixtures(tid, 9999)
+    placed = [r["tavla_id"] for rows in (detail.get("events") or {}).values() for r in rows]
+    awards = tournament_awards(detail, records, settings, _aliases(placed))
+    added = sum(store.add_award(str(season_id), p, a) for p, a in sorted(awards.items()))
+    store.mark_counted(str(season_id), tid, str(detail.get("finished_at") or ""))
+    store.remember(str(season_id))
+    return Counted(
+        "counted" if added else "already_counted", players=added, calls=len(awards) + 4 + len(placed) // 100
+    )
+
+
+def _renamed(award: Award, merged: str, keep: str) -> Award:
+    meetings = tuple(
+        m.model_copy(update={"opponent": keep}) if m.opponent == merged else m for m in award.meetings
+    )
+    return award.model_copy(update={"meetings": meetings})
+
+
+def merge(keep: str, merged: str) -> None:
+    """Move a merged account's awards to the one kept (R1.1): the better award of a tournament
+    both earned in (never both); every opponent's record names the kept account. Idempotent."""
+    for season_id in store.season_ids():
+        everyone = store.entries(season_id)
+        for player, awards in everyone.items():  # the opponents' records first
+            if player in (keep, merged):
+                continue
+            stale = [a for a in awards if any(m.opponent == merged for m in a.meetings)]
+            store.remove_awards(season_id, player, stale)
+            for a in stale:
+                store.add_award(season_id, player, _renamed(a, merged, keep))
+        moving = [_renamed(a, merged, keep) for a in everyone.get(merged, [])]
+        kept = {a.tournament_id: a for a in everyone.get(keep, [])}
+        for a in moving:
+            old = kept.get(a.tournament_id)
+            if old is not None and old.points >= a.points:
+                continue
+            if old is not None:
+                store.remove_awards(season_id, keep, [old])
+            store.add_award(season_id, keep, a)
+        store.remove_awards(season_id, merged, everyone.get(merged, []))
+
+
+# -- the table and the Super Final -----------------------------------------------------------
+
+
+def table(season_id: str) -> tuple[list[SeasonRow], int]:
+    """The season table (R10.5) and the seed of its draw."""
+    _, seed = settings_of(season_id)
+    return season_table(store.entries(season_id), seed), seed
+
+
+def _rows(rows: Sequence[SeasonRow]) -> list[StandingRow]:
+    profiles = player_store.get_profiles([r.player_id for r in rows]) if rows else {}
+    out = []
+    for r in rows:
+        p = profiles.get(r.player_id)
+        out.append(
+            StandingRow(
+                tavla_id=r.player_id,
+                name=p.name if p else None,
+                club=p.club if p else None,
+                place=r.place,
+                place_to=r.place,
+                points=r.points,
+                tournaments=r.tournaments,
+                head_to_head=r.head_to_head,
+                point_difference=r.point_difference,
+                opponents_points=r.opponents_points,
+                drawn=r.drawn,
+            )
+        )
+    return out
+
+
+def standings(season_id: str, limit: int, offset: int) -> SeasonStandingsPage:
+    if store.get(season_id) is None and not store.entries(season_id):
+        raise SeasonNotFound(f"No season {season_id}.")
+    rows, seed = table(season_id)
+    return SeasonStandingsPage(
+        season_id=season_id, rows=_rows(rows[offset : offset + limit]), total=len(rows), draw_seed=seed
+    )
+
+
+def super_final(season_id: str) -> SuperFinal:
+    """The invited players in season order and their starting lives in the final (R10.4, R5.7)."""
+    settings, _ = settings_of(season_id)
+    rows, _ = table(season_id)
+    if not rows and store.get(season_id) is None:
+        raise SeasonNotFound(f"No season {season_id}.")
+    chosen = invited(rows, settings)
+    return SuperFinal(season_id=season_id, invited=_rows(chosen), lives=final_lives(chosen, settings))
+
+
+def invite(caller: Caller, season_id: str, now: datetime) -> SuperFinal:
+    """Send the Super Final invitations (admin): `SuperFinalInvited` -> notify tells each one."""
+    if not caller.is_admin:
+        raise Forbidden("Only platform admins may send the Super Final invitations.")
+    final = super_final(season_id)
+    events.publish(
+        events.SUPER_FINAL_INVITED,
+        {
+            "season_id": season_id,
+            "at": now.isoformat(),
+            "invited": [
+                {"tavla_id": r.tavla_id, "place": r.place, "lives": final.lives[r.tavla_id]}
+                for r in final.invited
+            ],
+        },
+    )
+    return final
+
+
+def get_season(season_id: str) -> Season:
+    record = store.get(season_id)
+    if record is None:
+        raise SeasonNotFound(f"No season {season_id}.")
+    return Season(
+        id=record.id,
+        name=record.name,
+        starts_on=record.starts_on,
+        ends_on=record.ends_on,
+        settings=SeasonSettings.model_validate(record.settings),
+    )
+
+
+def put_season(caller: Caller, season_id: str, body: SeasonBody) -> Season:
+    """Set a season's dates and numbers (platform admins, R10.4)."""
+    if not caller.is_admin:
+        raise Forbidden("Only platform admins may set a season.")
+    old = store.get(season_id)
+    store.put(
+        SeasonRecord(
+            id=season_id,
+            name=body.name,
+            starts_on=body.starts_on.isoformat(),
+            ends_on=body.ends_on.isoformat(),
+            settings=body.settings.model_dump(mode="json"),
+            draw_seed=old.draw_seed if old else default_seed(season_id),
+        )
+    )
+    return get_season(season_id)

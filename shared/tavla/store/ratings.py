@@ -1,0 +1,328 @@
+"""Ratings (R10.3): the ledger of official results, each player's history, the rating lists.
+
+- the ledger: LEDGER#<yyyy-mm> / <ledger key>, one item per official result, in the order
+  results became official (a month per partition: a season writes ~10,000 a month);
+- a rated match: RATED#<match id>, what was applied (its key and fingerprint), written last
+  with a condition, so a redelivered event is refused by DynamoDB even if two ran at once;
+- a player's history: PLAYER#<id> / RATING#<ledger key> (match, before, after, K ...);
+- the profile carries rating, rated_matches and the rating lists' keys (GSIs `ratings`,
+  `ratings_club`, `ratings_city`, highest rating first).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from tavla.errors import InvalidCursor
+from tavla.rules.rating import RatingState
+from tavla.rules.rating_ledger import LedgerEntry, RatingStep
+from tavla.store import keys
+from tavla.store.dynamo import Item, batch_write, client, deserialize, query_all, table_name
+from tavla.store.records import FixtureRecord, ProfileRecord, RatedMatchRecord
+from tavla.store.schema import MAIN
+from tavla.store.transactions import Cancelled, Transaction
+
+NATIONAL = keys.NATIONAL
+LIST_INDEX = {"national": "ratings", "club": "ratings_club", "city": "ratings_city"}
+_STALE = "This page cursor is out of date or not from this list: start again from the first page."
+
+
+class AlreadyApplied(Exception):
+    """Another invocation applied the same result first (the marker's condition was false)."""
+
+
+def _months(first: str, last: str) -> list[str]:
+    """Every yyyy-mm from `first` to `last` inclusive."""
+    y, m = int(first[:4]), int(first[5:7])
+    out = []
+    while f"{y:04d}-{m:02d}" <= last:
+        out.append(f"{y:04d}-{m:02d}")
+        y, m = (y + 1, 1) if m == 12 else (y, m + 1)
+    return out
+
+
+def _entry(item: Item) -> LedgerEntry:
+    return LedgerEntry.model_validate({k: v for k, v in item.items() if k not in ("pk", "sk")})
+
+
+def ledger_from(key: str, now: datetime) -> list[LedgerEntry]:
+    """The ledger from `key` (inclusive) to now, in key order (one Query per month)."""
+    out: list[LedgerEntry] = []
+    last_month = max(now.isoformat()[:7], key[:7])
+    for month in _months(key[:7], last_month):
+        items = query_all(
+            TableName=table_name(MAIN),
+            KeyConditionExpression="pk = :pk AND sk >= :from",
+            ExpressionAttributeValues={":pk": {"S": f"LEDGER#{month}"}, ":from": {"S": key}},
+            ConsistentRead=True,
+        )
+        out.extend(_entry(i) for i in items)
+    return out
+
+
+def ledger_months(first: str, last: str) -> list[LedgerEntry]:
+    """The whole ledger of the months `first`..`last` (yyyy-mm), in key order (the rebuild)."""
+    return ledger_from(f"{first}-01", datetime.fromisoformat(f"{last}-01T00:00:00+00:00"))
+
+
+def marker(match_id: str) -> RatedMatchRecord | None:
+    response = client().get_item(
+        TableName=table_name(MAIN), Key=keys.rated_match(match_id), ConsistentRead=True
+    )
+    return RatedMatchRecord.from_item(deserialize(response["Item"])) if "Item" in response else None
+
+
+def state_before(tavla_id: str, key: str) -> RatingState:
+    """A player's rating state just before ledger key `key` (their last history line before it)."""
+    response = client().query(
+        TableName=table_name(MAIN),
+        KeyConditionExpression="pk = :pk AND sk BETWEEN :lo AND :hi",
+        ExpressionAttributeValues={
+            ":pk": {"S": keys.player_pk(tavla_id)},
+            ":lo": {"S": keys.RATING_PREFIX},
+            ":hi": {"S": f"{keys.RATING_PREFIX}{key}"},
+        },
+        ScanIndexForward=False,
+        Limit=2,
+        ConsistentRead=True,
+    )
+    for raw in response.get("Items", []):
+        step = deserialize(raw)
+        if step["key"] < key:
+            return RatingState(rating=float(step["after"]), rated_matches=int(step["rated_matches"]))
+    return RatingState()
+
+
+def history(tavla_id: str, limit: int | None = None) -> list[RatingStep]:
+    """A player's history, newest first (all of it without `limit`)."""
+    query: dict[str, Any] = {
+        "TableName": table_name(MAIN),
+        "KeyConditionExpression": "pk = :pk AND begins_with(sk, :r)",
+        "ExpressionAttributeValues": {
+            ":pk": {"S": keys.player_pk(tavla_id)},
+            ":r": {"S": keys.RATING_PREFIX},
+        },
+        "ScanIndexForward": False,
+    }
+    if limit is not None:
+        query["Limit"] = limit
+        response = client().query(**query)
+        items = [deserialize(i) for i in response.get("Items", [])]
+    else:
+        items = query_all(**query)
+    return [RatingStep.model_validate({k: v for k, v in i.items() if k not in ("pk", "sk")}) for i in items]
+
+
+def _step_item(step: RatingStep) -> Item:
+    return {**keys.plain(keys.rating_step(step.player, step.key)), **step.model_dump()}
+
+
+def _ledger_item(entry: LedgerEntry) -> Item:
+    return {**keys.plain(keys.ledger(entry.key)), **entry.model_dump()}
+
+
+def _profile_update(tx: Transaction, tavla_id: str, state: RatingState) -> None:
+    tx.update(
+        f"profile {tavla_id}",
+        MAIN,
+        keys.profile(tavla_id),
+        "SET rating = :r, rated_matches = :m, rating_key = :k, rating_list = :l",
+        condition="attribute_exists(pk) AND attribute_not_exists(merged_into)",
+        values={
+            "r": state.rating,
+            "m": state.rated_matches,
+            "k": keys.rating_sort(state.rating, tavla_id),
+            "l": keys.NATIONAL,
+        },
+    )
+
+
+def write(
+    *,
+    steps: Sequence[RatingStep],
+    stale_steps: Iterable[tuple[str, str]],
+    ledger_puts: Sequence[LedgerEntry],
+    ledger_deletes: Iterable[str],
+    states: Mapping[str, RatingState],
+    applied: RatedMatchRecord | None = None,
+    applied_before: RatedMatchRecord | None = None,
+) -> int:
+    """Write a replay: history lines, stale lines removed, ledger changes, then the profiles
+    and the match's marker. Returns the DynamoDB calls made.
+
+    Every part but the last transaction is a plain overwrite of deterministic keys, so a run
+    cut short is finished by the retry (the marker is not written yet, the replay is redone).
+    The marker is conditioned on the version seen (`applied_before`): AlreadyApplied when
+    another invocation got there first.
+    """
+    put_keys = {(s.player, s.key) for s in steps}
+    deletes = [keys.rating_step(p, k) for p, k in set(stale_steps) if (p, k) not in put_keys]
+    deletes += [keys.ledger(k) for k in set(ledger_deletes) - {e.key for e in ledger_puts}]
+    calls = batch_write(
+        MAIN, [_step_item(s) for s in steps] + [_ledger_item(e) for e in ledger_puts], deletes
+    )
+    profiles = sorted(states.items())
+    tx = Transaction()
+    for tavla_id, state in profiles[:98]:
+        _profile_update(tx, tavla_id, state)
+    if len(profiles) > 98:  # a merge or a long cascade: the rest first, one by one
+        for tavla_id, state in profiles[98:]:
+            single = Transaction()
+            _profile_update(single, tavla_id, state)
+            single.run()
+            calls += 1
+    if applied is not None:
+        condition = "attribute_not_exists(pk)" if applied_before is None else "fingerprint = :before"
+        tx.put(
+            "marker",
+            MAIN,
+            {**keys.plain(keys.rated_match(applied.match_id)), **applied.to_item()},
+            condition=condition,
+            values=None if applied_before is None else {"before": applied_before.fingerprint},
+        )
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        if cancelled.failed("marker"):
+            raise AlreadyApplied(applied.match_id if applied else "") from cancelled
+        raise
+    return calls + (1 if len(tx) else 0)
+
+
+def leave_lists(tavla_id: str) -> None:
+    """A merged-away account leaves the rating lists (its history moved to the one kept)."""
+    client().update_item(
+        TableName=table_name(MAIN),
+        Key=keys.profile(tavla_id),
+        UpdateExpression="REMOVE rating_list, rating_key",
+        ConditionExpression="attribute_exists(pk)",
+    )
+
+
+def put_profiles_state(states: Mapping[str, RatingState]) -> int:
+    """Profiles' rating fields only (the rebuild's repair), one transaction per 100 players."""
+    calls = 0
+    items = sorted(states.items())
+    for start in range(0, len(items), 100):
+        tx = Transaction()
+        for tavla_id, state in items[start : start + 100]:
+            _profile_update(tx, tavla_id, state)
+        tx.run()
+        calls += 1
+    return calls
+
+
+def replace_history(tavla_id: str, steps: Sequence[RatingStep]) -> int:
+    """A player's whole history set to `steps` (the rebuild's repair)."""
+    stored = history(tavla_id)
+    wanted = {s.key for s in steps}
+    deletes = [keys.rating_step(tavla_id, s.key) for s in stored if s.key not in wanted]
+    return 1 + batch_write(MAIN, [_step_item(s) for s in steps], deletes)
+
+
+# -- the rating lists ------------------------------------------------------------------------
+
+
+def _cursor(list_name: str, value: str, last: Mapping[str, Any]) -> str:
+    payload = json.dumps({"l": list_name, "v": value, "k": last["rating_key"]["S"]}, separators=(",", ":"))
+    return base64.urlsafe_b64encode(payload.encode()).decode().rstrip("=")
+
+
+def _start(cursor: str, list_name: str, value: str) -> dict[str, Any]:
+    try:
+        payload = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+        ok = payload["l"] == list_name and payload["v"] == value
+        sort_key = payload["k"]
+    except (ValueError, TypeError, KeyError) as error:
+        raise InvalidCursor(_STALE) from error
+    if not ok or not isinstance(sort_key, str) or "#" not in sort_key or not sort_key[:14].isdigit():
+        raise InvalidCursor(_STALE)
+    tavla_id = sort_key.split("#", 1)[1]
+    partition = {"national": "rating_list", "club": "club", "city": "city"}[list_name]
+    return {partition: {"S": value}, "rating_key": {"S": sort_key}, **keys.profile(tavla_id)}
+
+
+def rating_list(
+    list_name: str, value: str, limit: int, after: str | None
+) -> tuple[list[ProfileRecord], str | None]:
+    """A page of a rating list, highest rating first: national, or one club's, or one city's."""
+    partition = {"national": "rating_list", "club": "club", "city": "city"}[list_name]
+    query: dict[str, Any] = {
+        "TableName": table_name(MAIN),
+        "IndexName": LIST_INDEX[list_name],
+        "KeyConditionExpression": "#p = :v",
+        "ExpressionAttributeNames": {"#p": partition},
+        "ExpressionAttributeValues": {":v": {"S": value}},
+        "ScanIndexForward": False,
+        "Limit": limit,
+    }
+    if after:
+        query["ExclusiveStartKey"] = _start(after, list_name, value)
+    response = client().query(**query)
+    found = [ProfileRecord.from_item(deserialize(i)) for i in response.get("Items", [])]
+    # the club and city lists hold only rated profiles (rating_key is set by the first match)
+    last = response.get("LastEvaluatedKey")
+    return found, (_cursor(list_name, value, last) if last else None)
+
+
+def every_profile_in_list() -> list[ProfileRecord]:
+    """The whole national list (the rebuild compares it)."""
+    items = query_all(
+        TableName=table_name(MAIN),
+        IndexName=LIST_INDEX["national"],
+        KeyConditionExpression="rating_list = :v",
+        ExpressionAttributeValues={":v": {"S": keys.NATIONAL}},
+    )
+    return [ProfileRecord.from_item(i) for i in items]
+
+
+def put_markers(markers: Sequence[RatedMatchRecord]) -> int:
+    """Rated matches' markers as the rebuild found them (repair), 25 per BatchWriteItem."""
+    items = [{**keys.plain(keys.rated_match(m.match_id)), **m.to_item()} for m in markers]
+    return batch_write(MAIN, items, [])
+
+
+# -- the rebuild's read of the record ----------------------------------------------------------
+
+_RESULT_FIELDS = ("code", "event", "home", "away", "length", "result", "official_at", "state")
+
+
+def official_matches(tournament_id: str) -> list[FixtureRecord]:
+    """A tournament's matches with only what ratings and season points read (the rebuild):
+    a projection, so a season's 100,000 matches are parsed in a fraction of the time."""
+    names = {f"#f{i}": f for i, f in enumerate(_RESULT_FIELDS)}
+    items = query_all(
+        TableName=table_name(MAIN),
+        KeyConditionExpression="pk = :pk AND begins_with(sk, :m)",
+        ExpressionAttributeValues={
+            ":pk": {"S": keys.tournament_pk(tournament_id)},
+            ":m": {"S": keys.MATCH_PREFIX},
+        },
+        ProjectionExpression=", ".join(names),
+        ExpressionAttributeNames=names,
+    )
+    return [
+        FixtureRecord(
+            tournament_id=tournament_id,
+            code=str(i["code"]),
+            draw=0,
+            event=str(i.get("event", "")),
+            round=0,
+            label="",
+            board=0,
+            stage="",
+            length=int(i.get("length") or 1),
+            home_source={},
+            away_source={},
+            state=str(i.get("state", "")),
+            home=i.get("home"),
+            away=i.get("away"),
+            result=i.get("result"),
+            official_at=i.get("official_at"),
+        )
+        for i in items
+    ]
