@@ -1,0 +1,253 @@
+// The referee's phone: check-in (typed Tavla ID, phone or pass; the camera where the browser
+// has BarcodeDetector), who is missing, presence at the tables, results to confirm, appeals.
+import { useRef, useState } from "preact/hooks";
+import { api, problem, type AppealView, type MatchView } from "../api/client";
+import { Status } from "../app";
+import { t } from "../i18n";
+import { useLoad } from "../load";
+import { MatchLine } from "./board";
+
+type Named = { tavla_id: string } | { phone: string } | { pass: string };
+
+/** What the referee typed: a Tavla ID (7 characters), a phone number, or a pass's code. */
+export function checkinBody(typed: string): Named {
+  const value = typed.trim();
+  if (/^[A-Za-z0-9]{7}$/.test(value)) return { tavla_id: value.toUpperCase() };
+  if (/^\+?[\d\s-]{6,}$/.test(value)) return { phone: value };
+  return { pass: value };
+}
+
+export function Desk({ id }: { id: string }) {
+  const path = { params: { path: { tournament_id: id } } };
+  const entries = useLoad(() => api.GET("/tournaments/{tournament_id}/entries", path), [id]);
+  const board = useLoad(() => api.GET("/tournaments/{tournament_id}/board", path), [id]);
+  const audit = useLoad(() => api.GET("/tournaments/{tournament_id}/audit", path), [id]);
+  const [typed, setTyped] = useState("");
+  const [message, setMessage] = useState("");
+  const [error, setError] = useState("");
+  const reload = () => {
+    entries.reload();
+    board.reload();
+    audit.reload();
+  };
+  async function checkIn(body: Named) {
+    setError("");
+    setMessage("");
+    const answer = await api.POST("/tournaments/{tournament_id}/checkins", { ...path, body });
+    if (answer.error) setError(problem(answer.error) || t("failed"));
+    else {
+      setMessage(t(answer.data.already_checked_in ? "already_checked_in" : "checked_in_ok", { name: answer.data.name }));
+      setTyped("");
+    }
+    entries.reload();
+  }
+  async function act(call: () => Promise<{ error?: unknown }>, ok: string) {
+    setError("");
+    setMessage("");
+    const answer = await call();
+    if (answer.error) setError(problem(answer.error) || t("failed"));
+    else setMessage(ok);
+    reload();
+  }
+  const missing = entries.data?.main.filter((e) => !e.checked_in && e.status === "registered") ?? [];
+  const matches: MatchView[] =
+    board.data?.brackets.flatMap((b) => b.rounds.flatMap((r) => r.matches)) ?? [];
+  const toConfirm = matches.filter((m) => m.state === "finished" || m.state === "disputed");
+  const absent = matches.filter((m) => m.state === "called");
+  const lodged = new Map<string, string>();
+  for (const r of [...(audit.data?.records ?? [])].reverse()) {
+    const appeal = String((r.details as Record<string, unknown> | undefined)?.appeal_id ?? "");
+    if (r.action === "appeal_lodged" && appeal) lodged.set(appeal, String(r.details?.match_id ?? ""));
+    if (r.action === "appeal_decided" && appeal) lodged.delete(appeal);
+  }
+  return (
+    <section>
+      <h1>{t("referee_desk")}</h1>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void checkIn(checkinBody(typed));
+        }}
+      >
+        <label>
+          {t("checkin_typed")}
+          <input
+            name="checkin"
+            autocomplete="off"
+            autocapitalize="characters"
+            required
+            value={typed}
+            onInput={(e) => setTyped(e.currentTarget.value)}
+          />
+        </label>
+        <button type="submit">{t("check_in")}</button>
+        <Scanner onCode={(pass) => void checkIn({ pass })} />
+      </form>
+      {message && (
+        <p role="status" class="notice" data-testid="desk-message">
+          {message}
+        </p>
+      )}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <Status error={entries.error} />
+      <h2>{t("missing", { n: missing.length })}</h2>
+      <ul class="entries" data-testid="missing">
+        {missing.map((e) => (
+          <li key={e.tavla_id}>
+            <span>
+              {e.name} · {e.tavla_id}
+            </span>
+            <button type="button" class="small" onClick={() => void checkIn({ tavla_id: e.tavla_id })}>
+              {t("check_in")}
+            </button>
+          </li>
+        ))}
+      </ul>
+      {absent.length > 0 && <h2>{t("at_tables")}</h2>}
+      <ul class="tables">
+        {absent.map((m) => (
+          <li key={m.id} class="table">
+            <span class="num">{m.table}</span>
+            <MatchLine match={m} />
+            {(["home", "away"] as const)
+              .filter((s) => !m.present?.includes(s) && m[s])
+              .map((s) => (
+                <button
+                  type="button"
+                  class="small"
+                  key={s}
+                  onClick={() =>
+                    act(
+                      () =>
+                        api.POST("/matches/{match_id}/presence", {
+                          params: { path: { match_id: m.id } },
+                          body: { tavla_id: m[s]!.tavla_id, present: true },
+                        }),
+                      t("marked_present"),
+                    )
+                  }
+                >
+                  {t("mark_present", { name: m[s]?.name ?? "" })}
+                </button>
+              ))}
+          </li>
+        ))}
+      </ul>
+      <h2>{t("to_confirm", { n: toConfirm.length })}</h2>
+      <ul class="tables" data-testid="to-confirm">
+        {toConfirm.map((m) => (
+          <li key={m.id} class="table">
+            <MatchLine match={m} />
+            <button
+              type="button"
+              onClick={() =>
+                act(
+                  () => api.POST("/matches/{match_id}/confirm", { params: { path: { match_id: m.id } }, body: null }),
+                  t("confirmed"),
+                )
+              }
+            >
+              {t("confirm_result")}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <h2>{t("appeals", { n: lodged.size })}</h2>
+      {[...lodged.keys()].map((appeal) => (
+        <Appeal key={appeal} id={appeal} onDecided={reload} />
+      ))}
+      <button type="button" class="secondary" onClick={reload}>
+        {t("refresh")}
+      </button>
+    </section>
+  );
+}
+
+function Appeal({ id, onDecided }: { id: string; onDecided: () => void }) {
+  const appeal = useLoad(() => api.GET("/appeals/{appeal_id}", { params: { path: { appeal_id: id } } }), [id]);
+  const [reasoning, setReasoning] = useState("");
+  const [outcome, setOutcome] = useState<"upheld" | "dismissed">("dismissed");
+  const [error, setError] = useState("");
+  const a: AppealView | undefined = appeal.data;
+  if (!a) return <Status loading={appeal.loading} error={appeal.error} />;
+  async function decide(e: Event) {
+    e.preventDefault();
+    setError("");
+    const answer = await api.POST("/appeals/{appeal_id}/decision", {
+      params: { path: { appeal_id: id } },
+      body: { outcome, reasoning },
+    });
+    if (answer.error) setError(problem(answer.error) || t("failed"));
+    onDecided();
+  }
+  return (
+    <form class="card" onSubmit={decide} data-testid="appeal">
+      <p>
+        <strong>{a.statement}</strong>
+      </p>
+      <p class="small">{a.match_id}</p>
+      <fieldset>
+        <legend>{t("decision")}</legend>
+        <label class="check">
+          <input type="radio" name={`o-${id}`} checked={outcome === "dismissed"} onChange={() => setOutcome("dismissed")} />
+          {t("dismissed")}
+        </label>
+        <label class="check">
+          <input type="radio" name={`o-${id}`} checked={outcome === "upheld"} onChange={() => setOutcome("upheld")} />
+          {t("upheld")}
+        </label>
+      </fieldset>
+      <label>
+        {t("reasoning")}
+        <textarea required value={reasoning} onInput={(e) => setReasoning(e.currentTarget.value)} />
+      </label>
+      <button type="submit">{t("decide")}</button>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
+
+/** Scan a pass's QR with the phone's camera, where the browser has BarcodeDetector. */
+function Scanner({ onCode }: { onCode: (code: string) => void }) {
+  const video = useRef<HTMLVideoElement>(null);
+  const [on, setOn] = useState(false);
+  type Detector = { detect(source: HTMLVideoElement): Promise<{ rawValue: string }[]> };
+  const Ctor = (globalThis as unknown as { BarcodeDetector?: new (o: object) => Detector }).BarcodeDetector;
+  if (!Ctor || !navigator.mediaDevices) return null;
+  async function start() {
+    setOn(true);
+    const stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" } });
+    const el = video.current!;
+    el.srcObject = stream;
+    await el.play();
+    const detector = new Ctor!({ formats: ["qr_code"] });
+    const stop = () => {
+      stream.getTracks().forEach((track) => track.stop());
+      setOn(false);
+    };
+    const scan = async () => {
+      const found = await detector.detect(el).catch(() => []);
+      if (found[0]) {
+        stop();
+        onCode(found[0].rawValue);
+      } else if (stream.active) requestAnimationFrame(() => void scan());
+    };
+    void scan();
+  }
+  return (
+    <>
+      <button type="button" class="secondary" onClick={() => void start()} disabled={on}>
+        {t("scan_qr")}
+      </button>
+      <video ref={video} class={on ? "scanner" : "hidden"} muted playsInline aria-hidden="true" />
+    </>
+  );
+}
