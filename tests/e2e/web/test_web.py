@@ -13,6 +13,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
+from tests.e2e.client import Client, tournament
 from tests.e2e.conftest import Stack
 from tests.e2e.web.conftest import (
     Phone,
@@ -210,3 +211,33 @@ def test_first_screen_javascript_is_under_100_kb_gzipped(site: Path) -> None:
     size = sum(len(gzip.compress((site / name).read_bytes(), 9)) for name in scripts + preloads)
     print(f"first screen JavaScript: {size} bytes gzipped")
     assert size <= JS_BUDGET_GZIP
+
+
+def test_the_pass_and_the_last_board_show_without_signal(phone: Phone, stack: Stack) -> None:
+    """Issue 8 (PWA): after one visit, with the network cut, the app shell, the check-in pass
+    and the last known board still show (a basement venue)."""
+    client = Client(stack)
+    organiser = f"web-offline-org-{RUN}"
+    tid = tournament(client, organiser, name="Υπόγειο Open", capacity=8)
+    page = phone()
+    sign_in(page, f"web-offline-{RUN}")
+    tavla_id = create_profile(page, "Ντίνα Ντόκου")
+    page.goto(f"/#/t/{tid}")
+    page.get_by_role("button", name="Εγγραφή").click()
+    expect(page.get_by_test_id("my-entry")).to_have_text("Είστε εγγεγραμμένος/η")
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+    page.goto("/#/pass")
+    expect(page.get_by_test_id("pass-code")).to_have_text(tavla_id)
+    page.goto(f"/#/t/{tid}/board")
+    expect(page.get_by_role("heading", name="Υπόγειο Open")).to_be_visible()
+
+    page.context.set_offline(True)
+    try:
+        page.goto("/#/pass")
+        page.reload()
+        expect(page.get_by_test_id("pass-code")).to_have_text(tavla_id)
+        expect(page.locator(".qr svg")).to_be_visible()
+        page.goto(f"/#/t/{tid}/board")
+        expect(page.get_by_role("heading", name="Υπόγειο Open")).to_be_visible()
+    finally:
+        page.context.set_offline(False)
