@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import re
 import uuid
+from datetime import datetime
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
@@ -159,7 +160,7 @@ def test_a_day_at_the_venue_from_the_phones(phone: Phone, stack: Stack) -> None:
 
     # Chara appeals within the window; the referee dismisses the appeal with reasons.
     chara.reload()
-    appeal = chara.get_by_role("button", name=re.compile(r"Ένσταση \(απομένουν 1[45]:\d\d\)"))
+    appeal = chara.get_by_role("button", name=re.compile(r"Ένσταση \(απομένουν 1?\d:\d\d\)"))
     expect(appeal).to_be_visible()
     appeal.click()
     chara.get_by_label("Τι προσβάλλετε και γιατί").fill("Ο κύβος γύρισε χωρίς να το δω.")
@@ -241,3 +242,37 @@ def test_the_pass_and_the_last_board_show_without_signal(phone: Phone, stack: St
         expect(page.get_by_role("heading", name="Υπόγειο Open")).to_be_visible()
     finally:
         page.context.set_offline(False)
+
+
+def test_a_no_show_is_forfeited_as_the_clock_moves(phone: Phone, stack: Stack) -> None:
+    """Issue 8, R6.1: the present player sees the table-call countdown, says they are at the
+    table; when the platform clock passes the call + 10 minutes the absent opponent forfeits
+    and the player's phone shows the official result by forfeit."""
+    client = Client(stack)
+    organiser = f"web-noshow-org-{RUN}"
+    tid = tournament(client, organiser, name="Ρολόι Open", capacity=2)
+    page = phone()
+    sign_in(page, f"web-noshow-here-{RUN}")
+    here = create_profile(page, "Παρών Παίκτης")
+    absent_user = f"web-noshow-away-{RUN}"
+    assert client.call("POST", "/players", {"name": "Απών Παίκτης"}, user=absent_user).status == 201
+    for user in (f"web-noshow-here-{RUN}", absent_user):
+        assert client.call("POST", f"/tournaments/{tid}/registrations", user=user).status == 201
+    absent = str(client.call("GET", "/me", user=absent_user).body["tavla_id"])
+    for tavla_id in (here, absent):
+        reply = client.call("POST", f"/tournaments/{tid}/checkins", {"tavla_id": tavla_id}, user=organiser)
+        assert reply.status == 200, reply.body
+    drawn = client.call("POST", f"/tournaments/{tid}/rounds", user=organiser, groups=("organisers",))
+    assert drawn.status == 201, drawn.body
+    stack.drain()
+    page.goto(f"/#/t/{tid}/match")
+    expect(page.get_by_role("timer")).to_contain_text(re.compile(r"Στο τραπέζι σε \d+:\d\d"))
+    page.get_by_role("button", name="Είμαι στο τραπέζι").click()
+    expect(page.get_by_role("timer")).to_have_count(0)
+
+    called = datetime.fromisoformat(drawn.body["pairings"][0]["called_at"])
+    stack.advance((called - datetime.fromisoformat(stack.now())).total_seconds() + 601)
+    stack.drain()
+    page.get_by_role("button", name="Ανανέωση").click()
+    expect(page.get_by_test_id("match-state")).to_contain_text("επίσημο")
+    expect(page.get_by_test_id("result")).to_contain_text("χωρίς αγώνα: δεν προσήλθε ο αντίπαλος")

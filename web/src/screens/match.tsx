@@ -115,11 +115,15 @@ function Match(props: {
     }
     props.onChange();
   }
-  const deadline = m.called_at ? Date.parse(m.called_at) + props.callMinutes * 60000 : 0;
+  // Both windows are at most their length: the platform's clock may run ahead of the phone's
+  // (the local stack's /dev/clock), never a window longer than the rules give.
+  const callMs = props.callMinutes * 60000;
+  const appealMs = props.appealMinutes * 60000;
+  const deadline = m.called_at ? Math.min(Date.parse(m.called_at) + callMs, now + callMs) : 0;
   const callLeft = m.state === "called" ? countdown(deadline, now) : null;
   const appealLeft =
     m.state === "official" && m.official_at && !m.appeal_open && m.result?.how !== "bye"
-      ? countdown(Date.parse(m.official_at) + props.appealMinutes * 60000, now)
+      ? countdown(Math.min(Date.parse(m.official_at) + appealMs, now + appealMs), now)
       : null;
   const present = m.present?.includes(side);
   const playing = ["called", "playing"].includes(m.state);
@@ -255,6 +259,7 @@ function Match(props: {
       {m.result && (
         <p data-testid="result">
           {t("result")}: {m.result.home_points}–{m.result.away_points}
+          {m.result.forfeit && ` (${t("by_forfeit")})`}
         </p>
       )}
       {m.appeal_open && <p class="notice">{t("appeal_pending")}</p>}
