@@ -136,6 +136,29 @@ def use_language(page: Page, lang: str, ready: str) -> None:
     expect(page.locator(ready).first).to_be_visible()
 
 
+def camera_video(text: str, path: Path, width: int = 640, height: int = 480) -> Path:
+    """A Y4M video (what Chromium's fake camera plays) of a QR code holding `text`, as the
+    pass shows it: black modules on white, centred, with its quiet zone."""
+    import segno
+
+    matrix = segno.make(text, error="m").matrix
+    quiet = 4
+    scale = min(width, height) // (len(matrix) + 2 * quiet)
+    side = (len(matrix) + 2 * quiet) * scale
+    left, top = (width - side) // 2, (height - side) // 2
+    luma = bytearray(b"\xff" * (width * height))
+    for r, row in enumerate(matrix):
+        for c, dark in enumerate(row):
+            if dark:
+                for y in range(top + (r + quiet) * scale, top + (r + quiet + 1) * scale):
+                    start = y * width + left + (c + quiet) * scale
+                    luma[start : start + scale] = b"\x10" * scale
+    chroma = b"\x80" * ((width // 2) * (height // 2) * 2)
+    frame = b"FRAME\n" + bytes(luma) + chroma
+    path.write_bytes(f"YUV4MPEG2 W{width} H{height} F10:1 Ip A1:1 C420jpeg\n".encode() + frame * 10)
+    return path
+
+
 def screenshot(page: Page, name: str) -> Path:
     """A phone-size screenshot (Greek) for the README: docs/screenshots/<name>.png."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

@@ -12,13 +12,16 @@ import uuid
 from datetime import datetime
 from pathlib import Path
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.client import Client, tournament
 from tests.e2e.conftest import Stack
 from tests.e2e.web.conftest import (
+    CHROMIUM,
+    PHONE,
     Phone,
     accessible_in_both_languages,
+    camera_video,
     create_profile,
     screenshot,
     sign_in,
@@ -276,3 +279,43 @@ def test_a_no_show_is_forfeited_as_the_clock_moves(phone: Phone, stack: Stack) -
     page.get_by_role("button", name="Ανανέωση").click()
     expect(page.get_by_test_id("match-state")).to_contain_text("επίσημο")
     expect(page.get_by_test_id("result")).to_contain_text("χωρίς αγώνα: δεν προσήλθε ο αντίπαλος")
+
+
+def test_the_referee_checks_a_player_in_by_scanning_the_pass_with_the_camera(
+    browser: Browser, stack: Stack, tmp_path: Path
+) -> None:
+    """Issue 8, R4.1: the referee's phone scans the pass's QR code with its camera (Chromium's
+    fake camera playing a video made from the player's pass) and the player is checked in."""
+    client = Client(stack)
+    organiser, referee, player = (f"web-scan-{who}-{RUN}" for who in ("org", "ref", "player"))
+    tid = tournament(client, organiser, name="Κάμερα Open", capacity=8)
+    referee_id = str(client.call("POST", "/players", {"name": "Ρ Διαιτητής"}, user=referee).body["tavla_id"])
+    staff = {"staff": [{"tavla_id": referee_id, "role": "referee"}]}
+    assert client.call("PUT", f"/tournaments/{tid}/staff", staff, user=organiser).status == 200
+    assert client.call("POST", "/players", {"name": "Σοφία Σκανάρη"}, user=player).status == 201
+    assert client.call("POST", f"/tournaments/{tid}/registrations", user=player).status == 201
+    token = str(client.call("GET", "/me/checkin-pass", user=player).body["token"])
+    video = camera_video(token, tmp_path / "pass.y4m")
+
+    camera = browser.browser_type.launch(
+        executable_path=str(CHROMIUM),
+        headless=True,
+        args=[
+            "--use-fake-ui-for-media-stream",
+            "--use-fake-device-for-media-stream",
+            f"--use-file-for-fake-video-capture={video}",
+        ],
+    )
+    try:
+        context = camera.new_context(base_url=stack.url, viewport=PHONE, is_mobile=True, has_touch=True)
+        context.grant_permissions(["camera"])
+        context.set_default_timeout(15_000)
+        page = context.new_page()
+        sign_in(page, referee)
+        page.goto(f"/#/t/{tid}/desk")
+        expect(page.get_by_role("heading", name="Λείπουν (1)")).to_be_visible()
+        page.get_by_role("button", name="Σάρωση QR με την κάμερα").click()
+        expect(page.get_by_test_id("desk-message")).to_have_text("Έγινε check-in: Σοφία Σκανάρη")
+        expect(page.get_by_role("heading", name="Λείπουν (0)")).to_be_visible()
+    finally:
+        camera.close()

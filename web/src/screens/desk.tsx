@@ -215,30 +215,39 @@ function Appeal({ id, onDecided }: { id: string; onDecided: () => void }) {
   );
 }
 
-/** Scan a pass's QR with the phone's camera, where the browser has BarcodeDetector. */
+/** Scan a pass's QR with the phone's camera: the browser's BarcodeDetector where it has one
+ * (Android, macOS), else jsQR on the video's frames, loaded only when the referee scans. */
 function Scanner({ onCode }: { onCode: (code: string) => void }) {
   const video = useRef<HTMLVideoElement>(null);
   const [on, setOn] = useState(false);
-  type Detector = { detect(source: HTMLVideoElement): Promise<{ rawValue: string }[]> };
-  const Ctor = (globalThis as unknown as { BarcodeDetector?: new (o: object) => Detector }).BarcodeDetector;
-  if (!Ctor || !navigator.mediaDevices) return null;
+  const [failed, setFailed] = useState("");
+  if (!navigator.mediaDevices?.getUserMedia) return null;
   async function start() {
+    setFailed("");
     setOn(true);
-    const stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" } });
+    let stream: MediaStream;
+    try {
+      stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" } });
+    } catch {
+      setOn(false);
+      setFailed(t("camera_refused"));
+      return;
+    }
     const el = video.current!;
     el.srcObject = stream;
     await el.play();
-    const detector = new Ctor!({ formats: ["qr_code"] });
+    const read = await reader();
     const stop = () => {
       stream.getTracks().forEach((track) => track.stop());
       setOn(false);
     };
     const scan = async () => {
-      const found = await detector.detect(el).catch(() => []);
-      if (found[0]) {
+      if (!stream.active) return;
+      const found = el.videoWidth ? await read(el).catch(() => null) : null;
+      if (found) {
         stop();
-        onCode(found[0].rawValue);
-      } else if (stream.active) requestAnimationFrame(() => void scan());
+        onCode(found);
+      } else setTimeout(() => void scan(), 150);
     };
     void scan();
   }
@@ -247,7 +256,34 @@ function Scanner({ onCode }: { onCode: (code: string) => void }) {
       <button type="button" class="secondary" onClick={() => void start()} disabled={on}>
         {t("scan_qr")}
       </button>
+      {failed && (
+        <p class="error" role="alert">
+          {failed}
+        </p>
+      )}
       <video ref={video} class={on ? "scanner" : "hidden"} muted playsInline aria-hidden="true" />
     </>
   );
+}
+
+type Read = (video: HTMLVideoElement) => Promise<string | null>;
+
+async function reader(): Promise<Read> {
+  type Detector = { detect(source: HTMLVideoElement): Promise<{ rawValue: string }[]> };
+  type DetectorClass = (new (o: object) => Detector) & { getSupportedFormats(): Promise<string[]> };
+  const Native = (globalThis as unknown as { BarcodeDetector?: DetectorClass }).BarcodeDetector;
+  if (Native && (await Native.getSupportedFormats()).includes("qr_code")) {
+    const detector = new Native({ formats: ["qr_code"] });
+    return async (v) => (await detector.detect(v))[0]?.rawValue ?? null;
+  }
+  const jsQR = (await import("jsqr")).default;
+  const canvas = document.createElement("canvas");
+  const context = canvas.getContext("2d", { willReadFrequently: true })!;
+  return async (v) => {
+    canvas.width = v.videoWidth;
+    canvas.height = v.videoHeight;
+    context.drawImage(v, 0, 0);
+    const image = context.getImageData(0, 0, canvas.width, canvas.height);
+    return jsQR(image.data, image.width, image.height)?.data ?? null;
+  };
 }
