@@ -1,10 +1,10 @@
 // The referee's phone: check-in (typed Tavla ID, phone or pass; the camera where the browser
 // has BarcodeDetector), who is missing, presence at the tables, results to confirm, appeals.
 import { useRef, useState } from "preact/hooks";
-import { api, problem, type AppealView, type MatchView } from "../api/client";
+import { api, problem, type AppealView, type MatchDetail, type MatchView } from "../api/client";
 import { Status } from "../app";
 import { t } from "../i18n";
-import { useLoad } from "../load";
+import { nothing, useLoad } from "../load";
 import { MatchLine } from "./board";
 
 type Named = { tavla_id: string } | { phone: string } | { pass: string };
@@ -22,6 +22,8 @@ export function Desk({ id }: { id: string }) {
   const entries = useLoad(() => api.GET("/tournaments/{tournament_id}/entries", path), [id]);
   const board = useLoad(() => api.GET("/tournaments/{tournament_id}/board", path), [id]);
   const audit = useLoad(() => api.GET("/tournaments/{tournament_id}/audit", path), [id]);
+  const tour = useLoad(() => api.GET("/tournaments/{tournament_id}", path), [id]);
+  const committee = tour.data?.rules.appeal_above_referee === "committee";
   const [typed, setTyped] = useState("");
   const [message, setMessage] = useState("");
   const [error, setError] = useState("");
@@ -158,7 +160,7 @@ export function Desk({ id }: { id: string }) {
       </ul>
       <h2>{t("appeals", { n: lodged.size })}</h2>
       {[...lodged.keys()].map((appeal) => (
-        <Appeal key={appeal} id={appeal} onDecided={reload} />
+        <Appeal key={appeal} id={appeal} committee={committee} onDecided={reload} />
       ))}
       <button type="button" class="secondary" onClick={reload}>
         {t("refresh")}
@@ -167,20 +169,31 @@ export function Desk({ id }: { id: string }) {
   );
 }
 
-function Appeal({ id, onDecided }: { id: string; onDecided: () => void }) {
+function Appeal({ id, committee, onDecided }: { id: string; committee: boolean; onDecided: () => void }) {
   const appeal = useLoad(() => api.GET("/appeals/{appeal_id}", { params: { path: { appeal_id: id } } }), [id]);
+  const matchId = appeal.data?.match_id;
+  const match = useLoad(
+    () => (matchId ? api.GET("/matches/{match_id}", { params: { path: { match_id: matchId } } }) : nothing<MatchDetail>()),
+    [matchId],
+  );
   const [reasoning, setReasoning] = useState("");
   const [outcome, setOutcome] = useState<"upheld" | "dismissed">("dismissed");
+  const [winner, setWinner] = useState("");
+  const [members, setMembers] = useState("");
+  const [votes, setVotes] = useState<boolean[]>([]);
   const [error, setError] = useState("");
   const a: AppealView | undefined = appeal.data;
   if (!a) return <Status loading={appeal.loading} error={appeal.error} />;
+  const m = match.data;
+  const memberIds = members.split(/[\s,]+/).filter(Boolean).map((x) => x.toUpperCase());
   async function decide(e: Event) {
     e.preventDefault();
     setError("");
-    const answer = await api.POST("/appeals/{appeal_id}/decision", {
-      params: { path: { appeal_id: id } },
-      body: { outcome, reasoning },
-    });
+    const new_result = winner ? { winner } : null;
+    const body = committee
+      ? { reasoning, new_result, committee: { members: memberIds, votes: memberIds.map((_, i) => votes[i] ?? false) } }
+      : { reasoning, outcome, new_result: outcome === "upheld" ? new_result : null };
+    const answer = await api.POST("/appeals/{appeal_id}/decision", { params: { path: { appeal_id: id } }, body });
     if (answer.error) setError(problem(answer.error) || t("failed"));
     onDecided();
   }
@@ -189,18 +202,62 @@ function Appeal({ id, onDecided }: { id: string; onDecided: () => void }) {
       <p>
         <strong>{a.statement}</strong>
       </p>
-      <p class="small">{a.match_id}</p>
-      <fieldset>
-        <legend>{t("decision")}</legend>
-        <label class="check">
-          <input type="radio" name={`o-${id}`} checked={outcome === "dismissed"} onChange={() => setOutcome("dismissed")} />
-          {t("dismissed")}
+      {m && (
+        <p class="small">
+          {m.label}: {m.home?.name} – {m.away?.name}
+          {m.result && ` · ${m.result.home_points}–${m.result.away_points}`}
+        </p>
+      )}
+      {committee ? (
+        <fieldset>
+          <legend>{t("committee")}</legend>
+          <label>
+            {t("committee_members")}
+            <input value={members} onInput={(e) => setMembers(e.currentTarget.value)} autocapitalize="characters" />
+          </label>
+          {memberIds.map((member, i) => (
+            <label class="check" key={member}>
+              <input
+                type="checkbox"
+                checked={votes[i] ?? false}
+                onChange={(e) => {
+                  const next = [...votes];
+                  next[i] = e.currentTarget.checked;
+                  setVotes(next);
+                }}
+              />
+              {t("votes_to_overturn", { member })}
+            </label>
+          ))}
+        </fieldset>
+      ) : (
+        <fieldset>
+          <legend>{t("decision")}</legend>
+          <label class="check">
+            <input type="radio" name={`o-${id}`} checked={outcome === "dismissed"} onChange={() => setOutcome("dismissed")} />
+            {t("dismissed")}
+          </label>
+          <label class="check">
+            <input type="radio" name={`o-${id}`} checked={outcome === "upheld"} onChange={() => setOutcome("upheld")} />
+            {t("upheld")}
+          </label>
+        </fieldset>
+      )}
+      {m && (committee || outcome === "upheld") && (
+        <label>
+          {t("new_winner")}
+          <select value={winner} onChange={(e) => setWinner(e.currentTarget.value)}>
+            <option value="">{t("result_unchanged")}</option>
+            {(["home", "away"] as const).map((side) =>
+              m[side] ? (
+                <option key={side} value={m[side]!.tavla_id}>
+                  {m[side]!.name ?? m[side]!.tavla_id}
+                </option>
+              ) : null,
+            )}
+          </select>
         </label>
-        <label class="check">
-          <input type="radio" name={`o-${id}`} checked={outcome === "upheld"} onChange={() => setOutcome("upheld")} />
-          {t("upheld")}
-        </label>
-      </fieldset>
+      )}
       <label>
         {t("reasoning")}
         <textarea required value={reasoning} onInput={(e) => setReasoning(e.currentTarget.value)} />

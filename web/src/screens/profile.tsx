@@ -75,6 +75,12 @@ export function Profile() {
           {t("tavla_id")}: <strong data-testid="my-tavla-id">{me.data.tavla_id}</strong>
         </p>
       )}
+      {me.data && (
+        <p data-testid="my-rating">
+          {t("rating")}: <strong>{Math.round(me.data.rating ?? 1500)}</strong> ·{" "}
+          {t("rated_matches", { n: me.data.rated_matches ?? 0 })}
+        </p>
+      )}
       {(me.data || creating) && (
         <form onSubmit={submit}>
           {field("name", t("field_name"), "text", "name")}
