@@ -80,14 +80,27 @@ function Shell({ children }: { children: ComponentChildren }) {
   );
 }
 
+/** A failure the person must see (read out at once by screen readers). */
+export function Alert({ text }: { text: string | undefined }) {
+  return text ? (
+    <p class="error" role="alert">
+      {text}
+    </p>
+  ) : null;
+}
+
+/** What just happened (a polite status message). */
+export function Note({ text, testid }: { text: string | undefined; testid?: string }) {
+  return text ? (
+    <p role="status" class="notice" data-testid={testid}>
+      {text}
+    </p>
+  ) : null;
+}
+
 /** What a screen shows while loading or after a failure. */
 export function Status({ loading, error }: { loading?: boolean; error?: string | undefined }) {
-  if (error)
-    return (
-      <p class="error" role="alert">
-        {error}
-      </p>
-    );
+  if (error) return <Alert text={error} />;
   if (loading) return <p aria-busy="true">{t("loading")}</p>;
   return null;
 }

@@ -11,6 +11,7 @@ import re
 import uuid
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
@@ -217,15 +218,21 @@ def test_first_screen_javascript_is_under_100_kb_gzipped(site: Path) -> None:
     assert size <= JS_BUDGET_GZIP
 
 
+def _player_on_a_phone(
+    phone: Phone, stack: Stack, who: str, player: str, **settings: Any
+) -> tuple[str, Page, str]:
+    """A tournament made over HTTP by its organiser, and a player signed in on a phone with a
+    profile: (tournament id, the phone, the player's Tavla ID)."""
+    tid = tournament(Client(stack), f"web-{who}-org-{RUN}", **settings)
+    page = phone()
+    sign_in(page, f"web-{who}-{RUN}")
+    return tid, page, create_profile(page, player)
+
+
 def test_the_pass_and_the_last_board_show_without_signal(phone: Phone, stack: Stack) -> None:
     """Issue 8 (PWA): after one visit, with the network cut, the app shell, the check-in pass
     and the last known board still show (a basement venue)."""
-    client = Client(stack)
-    organiser = f"web-offline-org-{RUN}"
-    tid = tournament(client, organiser, name="Υπόγειο Open", capacity=8)
-    page = phone()
-    sign_in(page, f"web-offline-{RUN}")
-    tavla_id = create_profile(page, "Ντίνα Ντόκου")
+    tid, page, tavla_id = _player_on_a_phone(phone, stack, "offline", "Ντίνα Ντόκου", name="Υπόγειο Open")
     page.goto(f"/#/t/{tid}")
     page.get_by_role("button", name="Εγγραφή").click()
     expect(page.get_by_test_id("my-entry")).to_have_text("Είστε εγγεγραμμένος/η")
@@ -253,13 +260,12 @@ def test_a_no_show_is_forfeited_as_the_clock_moves(phone: Phone, stack: Stack) -
     and the player's phone shows the official result by forfeit."""
     client = Client(stack)
     organiser = f"web-noshow-org-{RUN}"
-    tid = tournament(client, organiser, name="Ρολόι Open", capacity=2)
-    page = phone()
-    sign_in(page, f"web-noshow-here-{RUN}")
-    here = create_profile(page, "Παρών Παίκτης")
+    tid, page, here = _player_on_a_phone(
+        phone, stack, "noshow", "Παρών Παίκτης", name="Ρολόι Open", capacity=2
+    )
     absent_user = f"web-noshow-away-{RUN}"
     assert client.call("POST", "/players", {"name": "Απών Παίκτης"}, user=absent_user).status == 201
-    for user in (f"web-noshow-here-{RUN}", absent_user):
+    for user in (f"web-noshow-{RUN}", absent_user):
         assert client.call("POST", f"/tournaments/{tid}/registrations", user=user).status == 201
     absent = str(client.call("GET", "/me", user=absent_user).body["tavla_id"])
     for tavla_id in (here, absent):

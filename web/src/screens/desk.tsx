@@ -2,7 +2,7 @@
 // has BarcodeDetector), who is missing, presence at the tables, results to confirm, appeals.
 import { useRef, useState } from "preact/hooks";
 import { api, problem, type AppealView, type MatchDetail, type MatchView } from "../api/client";
-import { Status } from "../app";
+import { Alert, Note, Status } from "../app";
 import { t } from "../i18n";
 import { nothing, useLoad } from "../load";
 import { MatchLine } from "./board";
@@ -85,16 +85,8 @@ export function Desk({ id }: { id: string }) {
         <button type="submit">{t("check_in")}</button>
         <Scanner onCode={(pass) => void checkIn({ pass })} />
       </form>
-      {message && (
-        <p role="status" class="notice" data-testid="desk-message">
-          {message}
-        </p>
-      )}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Note text={message} testid="desk-message" />
+      <Alert text={error} />
       <Status error={entries.error} />
       <h2>{t("missing", { n: missing.length })}</h2>
       <ul class="entries" data-testid="missing">
@@ -263,11 +255,7 @@ function Appeal({ id, committee, onDecided }: { id: string; committee: boolean; 
         <textarea required value={reasoning} onInput={(e) => setReasoning(e.currentTarget.value)} />
       </label>
       <button type="submit">{t("decide")}</button>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert text={error} />
     </form>
   );
 }
@@ -313,11 +301,7 @@ function Scanner({ onCode }: { onCode: (code: string) => void }) {
       <button type="button" class="secondary" onClick={() => void start()} disabled={on}>
         {t("scan_qr")}
       </button>
-      {failed && (
-        <p class="error" role="alert">
-          {failed}
-        </p>
-      )}
+      <Alert text={failed} />
       <video ref={video} class={on ? "scanner" : "hidden"} muted playsInline aria-hidden="true" />
     </>
   );

@@ -2,7 +2,7 @@
 // game, the final score, and the Appeal button while its window is open.
 import { useEffect, useState } from "preact/hooks";
 import { api, problem, type Board, type MatchDetail, type MatchView } from "../api/client";
-import { NeedSignIn, Status } from "../app";
+import { Alert, NeedSignIn, Status } from "../app";
 import { getToken } from "../auth";
 import { countdown } from "../format";
 import { t, type Key } from "../i18n";
@@ -215,28 +215,23 @@ function Match(props: {
         <fieldset>
           <legend>{t("final_score")}</legend>
           <div class="two">
-            <label>
-              {m.home?.name}
-              <input
-                type="number"
-                inputMode="numeric"
-                min={0}
-                max={99}
-                value={score[0]}
-                onInput={(e) => setScore([Number(e.currentTarget.value), score[1]])}
-              />
-            </label>
-            <label>
-              {m.away?.name}
-              <input
-                type="number"
-                inputMode="numeric"
-                min={0}
-                max={99}
-                value={score[1]}
-                onInput={(e) => setScore([score[0], Number(e.currentTarget.value)])}
-              />
-            </label>
+            {([0, 1] as const).map((i) => (
+              <label key={i}>
+                {(i === 0 ? m.home : m.away)?.name}
+                <input
+                  type="number"
+                  inputMode="numeric"
+                  min={0}
+                  max={99}
+                  value={score[i]}
+                  onInput={(e) => {
+                    const next: [number, number] = [score[0], score[1]];
+                    next[i] = Number(e.currentTarget.value);
+                    setScore(next);
+                  }}
+                />
+              </label>
+            ))}
           </div>
           <button
             type="button"
@@ -292,11 +287,7 @@ function Match(props: {
         </form>
       )}
       {done && <p role="status">{done}</p>}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert text={error} />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 // The organiser: create a tournament, name its referee, draw the next round, finish, report.
 import { useState } from "preact/hooks";
 import { api, problem } from "../api/client";
-import { NeedSignIn, Status } from "../app";
+import { Alert, NeedSignIn, Note, Status } from "../app";
 import { getToken } from "../auth";
 import { cents, isoToVenueInput, venueInputToIso, VENUE_TIME_ZONE } from "../format";
 import { t, type Key } from "../i18n";
@@ -116,11 +116,7 @@ export function NewTournament() {
           <input name="tables" type="number" inputMode="numeric" min={1} value={form.tables} onInput={set("tables")} />
         </label>
         <button type="submit">{t("create")}</button>
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
+        <Alert text={error} />
       </form>
     </section>
   );
@@ -216,16 +212,8 @@ export function Organise({ id }: { id: string }) {
           {t("board")}
         </a>
       </div>
-      {message && (
-        <p role="status" class="notice" data-testid="organise-message">
-          {message}
-        </p>
-      )}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Note text={message} testid="organise-message" />
+      <Alert text={error} />
     </section>
   );
 }

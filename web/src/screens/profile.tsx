@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, problem } from "../api/client";
-import { NeedSignIn, Status } from "../app";
+import { Alert, NeedSignIn, Status } from "../app";
 import { getToken } from "../auth";
 import { t } from "../i18n";
 import { useLoad } from "../load";
@@ -98,11 +98,7 @@ export function Profile() {
           </label>
           <button type="submit">{creating ? t("profile_create") : t("save")}</button>
           {saved && <p role="status">{saved}</p>}
-          {error && (
-            <p class="error" role="alert">
-              {error}
-            </p>
-          )}
+          <Alert text={error} />
         </form>
       )}
     </section>

@@ -2,6 +2,7 @@
 // cloud this screen is Cognito's hosted UI, authorization code + PKCE).
 import { useState } from "preact/hooks";
 import { setToken } from "../auth";
+import { Alert } from "../app";
 import { t } from "../i18n";
 import { go } from "../router";
 
@@ -45,11 +46,7 @@ export function SignIn() {
           {t("as_organiser")}
         </label>
         <button type="submit">{t("sign_in")}</button>
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
+        <Alert text={error} />
       </form>
     </section>
   );

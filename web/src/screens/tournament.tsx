@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { api, problem, type Entry, type MyProfile } from "../api/client";
-import { Status } from "../app";
+import { Alert, Status } from "../app";
 import { getToken, isOrganiser } from "../auth";
 import { dateTime, money } from "../format";
 import { t, type Key } from "../i18n";
@@ -90,11 +90,7 @@ export function TournamentPage({ id }: { id: string }) {
               </p>
             )}
             {message && <p role="status">{message}</p>}
-            {error && (
-              <p class="error" role="alert">
-                {error}
-              </p>
-            )}
+            <Alert text={error} />
             {!getToken() && (
               <a class="button" href="#/signin">
                 {t("sign_in_to_register")}
