@@ -40,7 +40,8 @@ def _tournament_id(page: Page) -> str:
 
 def test_a_day_at_the_venue_from_the_phones(phone: Phone, stack: Stack) -> None:
     """Issue 8: a player registers, lands on the waiting list, is promoted and opens the pass;
-    the referee checks players in by typed code; the organiser draws; two players record games
+    the referee checks players in by typed code and marks presence at the table; the organiser
+    draws; two players record games
     and confirm; the referee confirms; one appeals and the referee decides; the big-screen board
     follows it all without a reload; the organiser finishes and gets the report."""
     organiser, referee, tv = phone(), phone(), phone()
@@ -141,8 +142,14 @@ def test_a_day_at_the_venue_from_the_phones(phone: Phone, stack: Stack) -> None:
     screenshot(anna, "my-match")
     anna.get_by_role("button", name="Είμαι στο τραπέζι").click()
     expect(anna.get_by_role("timer")).to_have_count(0)
+    # Chara is at the table too: the referee marks her present from the desk.
+    referee.get_by_role("button", name="Ανανέωση").click()
+    referee.get_by_role("button", name="Παρών: Χαρά Χατζή").click()
+    expect(referee.get_by_test_id("desk-message")).to_have_text("Σημειώθηκε παρουσία")
+    expect(referee.get_by_role("button", name="Παρών: Χαρά Χατζή")).to_have_count(0)
 
-    # Anna records the games (an 11-point final: 8 then 4 with the cube), both confirm the score.
+    # Anna records the games on the screen she has (the referee's mark changed the match meanwhile,
+    # but no game was recorded: her entry is made on the new version). An 11-point final: 8 then 4 with the cube), both confirm the score.
     for cube, total in (("8", 8), ("4", 11)):  # 12 points won, 11 (the length) on the sheet
         anna.locator("select").select_option(cube)
         anna.get_by_role("button", name="Κέρδισε: Άννα Αναστασίου").click()

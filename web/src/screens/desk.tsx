@@ -108,26 +108,28 @@ export function Desk({ id }: { id: string }) {
             <span class="num">{m.table}</span>
             <MatchLine match={m} />
             {(["home", "away"] as const)
-              .filter((s) => !m.present?.includes(s) && m[s])
-              .map((s) => (
-                <button
-                  type="button"
-                  class="small"
-                  key={s}
-                  onClick={() =>
-                    act(
-                      () =>
-                        api.POST("/matches/{match_id}/presence", {
-                          params: { path: { match_id: m.id } },
-                          body: { tavla_id: m[s]!.tavla_id, present: true },
-                        }),
-                      t("marked_present"),
-                    )
-                  }
-                >
-                  {t("mark_present", { name: m[s]?.name ?? "" })}
-                </button>
-              ))}
+              .filter((s) => !m.present?.includes(s) && !m.excused?.includes(s) && m[s])
+              .flatMap((s) =>
+                (["present", "excused"] as const).map((how) => (
+                  <button
+                    type="button"
+                    class={how === "present" ? "small" : "small secondary"}
+                    key={`${s}-${how}`}
+                    onClick={() =>
+                      act(
+                        () =>
+                          api.POST("/matches/{match_id}/presence", {
+                            params: { path: { match_id: m.id } },
+                            body: { tavla_id: m[s]!.tavla_id, [how]: true },
+                          }),
+                        t(how === "present" ? "marked_present" : "marked_excused"),
+                      )
+                    }
+                  >
+                    {t(how === "present" ? "mark_present" : "mark_excused", { name: m[s]?.name ?? "" })}
+                  </button>
+                )),
+              )}
           </li>
         ))}
       </ul>

@@ -1,7 +1,7 @@
 // My match now: the table, the opponent, the table-call countdown; the live score game by
 // game, the final score, and the Appeal button while its window is open.
 import { useEffect, useState } from "preact/hooks";
-import { api, problem, type Board, type MatchDetail, type MatchView } from "../api/client";
+import { api, errorCode, problem, type Board, type MatchDetail, type MatchView } from "../api/client";
 import { Alert, NeedSignIn, Status } from "../app";
 import { getToken } from "../auth";
 import { countdown } from "../format";
@@ -119,6 +119,21 @@ function Match(props: {
   // (the local stack's /dev/clock), never a window longer than the rules give.
   const callMs = props.callMinutes * 60000;
   const appealMs = props.appealMinutes * 60000;
+  /** One game won by `winner`. If the match changed meanwhile without a new game (a presence
+   * marked by the referee, say), the entry is made again on the new version; if a game was
+   * recorded meanwhile, the refusal stands and the screen reloads. */
+  async function recordGame(winner: string) {
+    const put = (at: number) =>
+      api.PUT("/matches/{match_id}/score", {
+        params: { path: { match_id } },
+        body: { version: at, game: { winner, result, cube, passed: false } },
+      });
+    const answer = await put(version);
+    if (errorCode(answer.error) !== "stale_version") return answer;
+    const fresh = await api.GET("/matches/{match_id}", { params: { path: { match_id } } });
+    if (!fresh.data || (fresh.data.games ?? 0) !== (m.games ?? 0)) return answer;
+    return put(fresh.data.version ?? 0);
+  }
   const deadline = m.called_at ? Math.min(Date.parse(m.called_at) + callMs, now + callMs) : 0;
   const callLeft = m.state === "called" ? countdown(deadline, now) : null;
   const appealLeft =
@@ -194,16 +209,7 @@ function Match(props: {
                 type="button"
                 key={s}
                 disabled={busy}
-                onClick={() =>
-                  act(
-                    () =>
-                      api.PUT("/matches/{match_id}/score", {
-                        params: { path: { match_id } },
-                        body: { version, game: { winner: m[s]!.tavla_id, result, cube, passed: false } },
-                      }),
-                    t("game_recorded"),
-                  )
-                }
+                onClick={() => act(() => recordGame(m[s]!.tavla_id), t("game_recorded"))}
               >
                 {t("game_won_by", { name: m[s]?.name ?? "" })}
               </button>
