@@ -148,8 +148,9 @@ def test_a_day_at_the_venue_from_the_phones(phone: Phone, stack: Stack) -> None:
     expect(referee.get_by_test_id("desk-message")).to_have_text("Σημειώθηκε παρουσία")
     expect(referee.get_by_role("button", name="Παρών: Χαρά Χατζή")).to_have_count(0)
 
-    # Anna records the games on the screen she has (the referee's mark changed the match meanwhile,
-    # but no game was recorded: her entry is made on the new version). An 11-point final: 8 then 4 with the cube), both confirm the score.
+    # Anna records the games on the screen she has (the referee's mark changed the match
+    # meanwhile, but no game was recorded: her entry is made on the new version): an 11-point
+    # final, 8 then 4 with the cube; both players confirm the score.
     for cube, total in (("8", 8), ("4", 11)):  # 12 points won, 11 (the length) on the sheet
         anna.locator("select").select_option(cube)
         anna.get_by_role("button", name="Κέρδισε: Άννα Αναστασίου").click()
