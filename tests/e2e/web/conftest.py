@@ -27,6 +27,9 @@ SCREENSHOTS = ROOT / "docs" / "screenshots"
 SITE = ROOT / "web" / "dist"
 PHONE: ViewportSize = {"width": 360, "height": 740}
 BLOCKING = ("serious", "critical")
+# A first call reaches a cold Lambda environment and the machine is shared: wait up to 15 s
+# for what a screen must show (Playwright's own default is 5 s).
+expect.set_options(timeout=15_000)
 
 
 def _newest(paths: list[Path]) -> float:
