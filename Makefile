@@ -9,6 +9,7 @@ STAMP := $(VENV)/.installed
 .PHONY: run test test-fast bench synth lint fmt openapi setup clean verify-draw
 # issue 11: ship it
 .PHONY: deploy diff destroy bootstrap smoke export import ci-lint
+.PHONY: web  # issue 8
 
 setup: $(STAMP) node_modules/.installed
 
@@ -22,10 +23,10 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 	touch node_modules/.installed
 
-run: setup ## start the whole platform on localhost (DynamoDB Local, demo data, Swagger UI)
+run: setup web ## start the whole platform on localhost (DynamoDB Local, demo data, Swagger UI)
 	$(BIN)/python -m local
 
-test: setup lint ci-lint ## every test: rules, services, infrastructure, end to end
+test: setup lint ci-lint web ## every test: rules, services, infrastructure, end to end
 	$(BIN)/python -m infra.openapi --check
 	$(BIN)/pytest -p no:cacheprovider -n auto --dist worksteal --cov=tavla.rules --cov-branch --cov-report=term:skip-covered --cov-fail-under=95 tests
 
@@ -50,11 +51,14 @@ synth: setup ## synthesize the CDK stack into cdk.out/ (offline, no Docker)
 verify-draw: setup ## recompute a tournament's published draws from public data: API=<base url> TOURNAMENT=<id>
 	PYTHONPATH=shared:. $(BIN)/python -m tools.verify_draw $(API) $(TOURNAMENT)
 
+web: node_modules/.installed ## build the mobile web front end into web/dist/ (API types from the OpenAPI document, tsc, vite)
+	npm run --silent web:build
+
 openapi: setup ## regenerate functions/openapi/openapi.json from the routers
 	$(BIN)/python -m infra.openapi
 
 clean:
-	rm -rf $(VENV) node_modules build cdk.out .local
+	rm -rf $(VENV) node_modules build cdk.out .local web/dist web/src/api/schema.d.ts
 
 # --- issue 11: deploy, operate, prove it. Stages are cdk.json's context (infra/stages.py).
 STAGE ?= dev
