@@ -25,7 +25,7 @@ from typing import Any
 from tavla import events
 from tavla.caller import Caller
 from tavla.errors import Forbidden, SeasonNotFound
-from tavla.models.season import Season, SeasonBody, SeasonStandingsPage, SeasonStandingRow, SuperFinal
+from tavla.models.season import Season, SeasonBody, SeasonStandingRow, SeasonStandingsPage, SuperFinal
 from tavla.rules.season import SeasonSettings, TournamentLevel, tournament_points
 from tavla.rules.season_table import Award, Meeting, SeasonRow, final_lives, invited, season_table
 from tavla.rules.standings import Standing
