@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Path
 from tavla import clock
 from tavla.contract import errors
 from tavla.errors import (
+    Invalid,
     NoPayment,
     NoPrize,
     NotFinished,
@@ -244,7 +245,7 @@ def match_line(tournament_id: TournamentId, checksum: Checksum, body: ManualMatc
     "/tournaments/<tournament_id>/payments/deadline",
     security=SIGNED_IN,
     tags=["payments"],
-    responses=errors(TournamentNotFound, NotOrganiser, RegistrationClosed),
+    responses=errors(TournamentNotFound, NotOrganiser, RegistrationClosed, Invalid),
 )
 def payment_deadline(tournament_id: TournamentId, body: PaymentDeadline) -> PaymentDeadlineSet:
     """Set the payment deadline.

@@ -95,3 +95,24 @@ def test_a_moved_deadline_makes_the_old_schedule_a_no_op(api: Api) -> None:
     old = {"tournament_id": tid, "deadline": first, "step": "release"}
     assert _fire(old)["skipped"]
     assert len(entries(api, tid)["main"]) == 1
+
+
+def test_a_deadline_in_the_past_is_refused_and_changes_nothing(api: Api) -> None:
+    """422 for a deadline already gone: no schedule, no setting."""
+    tid = create_tournament(api)
+    past = (datetime.now(UTC) - timedelta(minutes=1)).isoformat()
+    reply = api.call(
+        "PUT",
+        "/tournaments/{tournament_id}/payments/deadline",
+        params={"tournament_id": tid},
+        body={"at": past},
+        user=ORGANISER,
+    )
+    assert (reply.status, reply.error) == (422, "validation_error")
+    assert _schedules() == {}
+    assert (
+        api.call("GET", "/tournaments/{tournament_id}", params={"tournament_id": tid}).body[
+            "payment_deadline"
+        ]
+        is None
+    )

@@ -15,7 +15,7 @@ from typing import Any
 
 from tavla import schedules
 from tavla.caller import Caller
-from tavla.errors import RegistrationClosed, TournamentNotFound
+from tavla.errors import Invalid, RegistrationClosed, TournamentNotFound
 from tavla.models.payments import Ledger, PaymentDeadline, PaymentDeadlineSet
 from tavla.services import payments, registrations
 from tavla.services.access import require_organiser
@@ -36,6 +36,8 @@ def set_deadline(
     require_organiser(tournament, caller)
     if not tournament.is_open:
         raise RegistrationClosed("The draw has been made: no more payment deadlines.")
+    if body.at is not None and body.at <= now:
+        raise Invalid("at: a payment deadline must be in the future.")
     at = body.at.isoformat() if body.at else None
     payment_store.set_payment_deadline(tournament_id, at)
     if body.at is None:
@@ -50,7 +52,7 @@ def set_deadline(
         )
     schedules.create_once(
         schedules.schedule_name(TARGET, tournament_id, "release", body.at.strftime("%Y%m%dT%H%M%S")),
-        max(body.at, now),
+        body.at,
         TARGET,
         {"tournament_id": tournament_id, "deadline": at, "step": "release"},
     )
