@@ -76,7 +76,7 @@ deploy: setup ## deploy a stage, both its stacks: STAGE=dev|prod; outputs in cdk
 	$(CDK) deploy --all $(CDK_STAGE) --require-approval $(APPROVAL) --outputs-file cdk-outputs-$(STAGE).json
 
 diff: setup ## what `make deploy STAGE=...` would change
-	$(CDK) diff --all $(CDK_STAGE)
+	$(CDK) diff $(CDK_STAGE)
 
 destroy: setup ## remove dev (prod is refused: its tables, user pool and logs are retained and protected)
 	@if [ "$(STAGE)" != "dev" ]; then \

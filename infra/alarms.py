@@ -40,6 +40,13 @@ LATENCY_PERIODS = 3  # p99 above the limit for 15 minutes, not one slow cold sta
 TIMEOUT_SHARE = 0.8  # an asynchronous function alarms when its p99 nears its timeout
 
 
+def _sum(namespace: str, metric: str, **dimensions: str) -> cloudwatch.Metric:
+    """A service metric summed over the alarms' period."""
+    return cloudwatch.Metric(
+        namespace=namespace, metric_name=metric, dimensions_map=dimensions, period=PERIOD, statistic="Sum"
+    )
+
+
 class Alarms(Construct):
     def __init__(
         self, scope: Construct, construct_id: str, *, lambdas: Lambdas, dead_letters: sqs.IQueue
@@ -156,17 +163,11 @@ class Alarms(Construct):
                     throttled,
                 )
             )
-        group = {"ScheduleGroup": schedule_group.schedule_group_name}
+        group = schedule_group.schedule_group_name
         failed_schedules = cloudwatch.MathExpression(
             expression="errors + dropped + undelivered",
             using_metrics={
-                name: cloudwatch.Metric(
-                    namespace="AWS/Scheduler",
-                    metric_name=metric,
-                    dimensions_map=group,
-                    period=PERIOD,
-                    statistic="Sum",
-                )
+                name: _sum("AWS/Scheduler", metric, ScheduleGroup=group)
                 for name, metric in (
                     ("errors", "TargetErrorCount"),
                     ("dropped", "InvocationDroppedCount"),
@@ -191,13 +192,7 @@ class Alarms(Construct):
                     f"{rule_id}FailedInvocations",
                     f"The EventBridge rule {rule_id} could not deliver an event or cron tick to its "
                     "function after its retries (it went to the dead-letter queue).",
-                    cloudwatch.Metric(
-                        namespace="AWS/Events",
-                        metric_name="FailedInvocations",
-                        dimensions_map={"RuleName": rule.rule_name},
-                        period=PERIOD,
-                        statistic="Sum",
-                    ),
+                    _sum("AWS/Events", "FailedInvocations", RuleName=rule.rule_name),
                 )
             )
         self.others.append(
@@ -205,13 +200,7 @@ class Alarms(Construct):
                 "Api5xx",
                 "The HTTP API answered with 5xx: a function failed, timed out or was throttled; "
                 "client input never yields a 5xx, so each one is a fault.",
-                cloudwatch.Metric(
-                    namespace="AWS/ApiGateway",
-                    metric_name="5xx",
-                    dimensions_map={"ApiId": http_api.api_id},
-                    period=PERIOD,
-                    statistic="Sum",
-                ),
+                _sum("AWS/ApiGateway", "5xx", ApiId=http_api.api_id),
                 threshold=5,
             )
         )

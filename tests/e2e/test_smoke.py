@@ -7,6 +7,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import requests
 
@@ -56,9 +57,13 @@ def test_make_smoke_exits_non_zero_when_a_step_fails(stack: Stack) -> None:
     assert failed.returncode == 1 and "FAILED sign in" in failed.stdout
 
 
-def test_restore_drill_export_wipe_import_brings_the_platform_back(stack: Stack, tmp_path: Path) -> None:
+def test_restore_drill_export_wipe_import_brings_the_platform_back(
+    fresh_stack_factory: Any, tmp_path: Path
+) -> None:
     """docs/restore.md, tried: every table exported, every item lost, the export imported:
-    the tournament, its result and its board are back as they were."""
+    the tournament, its result and its board are back as they were. On a stack of its own,
+    so that the disaster touches no other test's data."""
+    stack = fresh_stack_factory()
     smoke = Smoke(stack.url, DevTokens(stack.url), out=lambda _: None)
     tournament_id = smoke.run()
     board_before = requests.get(f"{stack.url}/tournaments/{tournament_id}/board", timeout=10).json()

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from infra.edge import MANAGED_RULE_GROUPS, RATE_RULE
-from infra.stages import from_cdk_json, from_context, route_class
+from infra.stages import Stage, from_cdk_json, from_context, route_class
 from tests.infra.conftest import PROD_CERTIFICATE, PROD_DOMAIN, Synthesis
 from tests.infra.helpers import Synthesized
 
@@ -60,12 +60,16 @@ def test_prod_backs_up_every_table_daily_and_monthly(prod: Synthesized) -> None:
     assert selected == set(_of_type(prod, "AWS::DynamoDB::Table"))
 
 
-@pytest.mark.parametrize("name", ["real", "prod"])
+@pytest.fixture(params=["dev", "prod"])
+def staged(request: pytest.FixtureRequest, synthesized: dict[str, Synthesized]) -> tuple[Synthesized, Stage]:
+    """Each stage's regional stack, with its stage as cdk.json declares it."""
+    return synthesized["real" if request.param == "dev" else "prod"], STAGES[request.param]
+
+
 def test_every_function_table_and_schedule_is_watched_and_alarms_reach_the_stage_email(
-    synthesized: dict[str, Synthesized], name: str
+    staged: tuple[Synthesized, Stage],
 ) -> None:
-    synth = synthesized[name]
-    stage = STAGES["dev" if name == "real" else "prod"]
+    synth, stage = staged
     topic = synth.logical_id(synth.stack.alarms.topic)
     alarms = list(_of_type(synth, "AWS::CloudWatch::Alarm").values())
     assert all(a["Properties"]["AlarmActions"] == [{"Ref": topic}] for a in alarms)
@@ -111,12 +115,10 @@ def test_every_function_table_and_schedule_is_watched_and_alarms_reach_the_stage
     assert _of_type(synth, "AWS::CloudWatch::Dashboard")
 
 
-@pytest.mark.parametrize("name", ["real", "prod"])
 def test_each_route_is_throttled_by_its_class_with_the_stage_limits(
-    synthesized: dict[str, Synthesized], name: str
+    staged: tuple[Synthesized, Stage],
 ) -> None:
-    synth = synthesized[name]
-    stage = STAGES["dev" if name == "real" else "prod"]
+    synth, stage = staged
     (api_stage,) = _of_type(synth, "AWS::ApiGatewayV2::Stage").values()
     settings = api_stage["Properties"]["RouteSettings"]
     routes = [r for f in synth.functions for r in f.routes()]
