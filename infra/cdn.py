@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from aws_cdk import Duration, RemovalPolicy, Stack
+from aws_cdk import aws_certificatemanager as acm
 from aws_cdk import aws_cloudfront as cloudfront
 from aws_cdk import aws_cloudfront_origins as origins
 from aws_cdk import aws_s3 as s3
@@ -29,6 +30,7 @@ from cdk_nag import NagSuppressions
 from constructs import Construct
 
 from infra.registry import Function, Route
+from infra.stages import Stage
 
 MAX_TTL = Duration.seconds(60)  # the longest a board may be stale, whatever the origin says
 DEFAULT_TTL = Duration.seconds(5)  # for a public route that sends no Cache-Control
@@ -102,6 +104,9 @@ class Cdn(Construct):
         construct_id: str,
         functions: tuple[Function, ...],
         api_id: str,
+        *,
+        web_acl_arn: str | None = None,  # the edge stack's WAF web ACL (issue 11)
+        stage: Stage | None = None,  # its domain and certificate, when it has them
     ) -> None:
         super().__init__(scope, construct_id)
         stack = Stack.of(self)
@@ -184,6 +189,17 @@ class Cdn(Construct):
                 response_headers_policy=cloudfront.ResponseHeadersPolicy.CORS_ALLOW_ALL_ORIGINS,
                 compress=True,
             )
+        domain = (
+            {
+                "domain_names": [stage.domain],
+                "certificate": acm.Certificate.from_certificate_arn(
+                    self, "Certificate", stage.certificate_arn
+                ),
+                "minimum_protocol_version": cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021,
+            }
+            if stage is not None and stage.domain
+            else {}
+        )
         self.distribution = cloudfront.Distribution(
             self,
             "Distribution",
@@ -195,6 +211,8 @@ class Cdn(Construct):
             enable_logging=True,
             log_bucket=self.log_bucket,
             log_file_prefix="cloudfront/",
+            web_acl_id=web_acl_arn,
+            **domain,  # type: ignore[arg-type]
         )
         NagSuppressions.add_resource_suppressions(
             self.distribution,
@@ -204,18 +222,30 @@ class Cdn(Construct):
                     "reason": "No geo restriction: players, referees and viewers follow tournaments "
                     "from abroad, and the API carries no content licensed per country.",
                 },
-                {
-                    "id": "AwsSolutions-CFR2",
-                    "reason": "No WAF yet: its monthly cost exceeds the platform's whole request bill; "
-                    "the HTTP API stage throttles every request that reaches the origin.",
-                },
-                {
-                    "id": "AwsSolutions-CFR4",
-                    "reason": "The default cloudfront.net domain and certificate are used until issue "
-                    "11 adds the platform's domain; a minimum of TLS 1.2 needs a custom certificate.",
-                },
             ],
         )
+        if not domain:
+            NagSuppressions.add_resource_suppressions(
+                self.distribution,
+                [
+                    {
+                        "id": "AwsSolutions-CFR4",
+                        "reason": "This stage has no domain of its own (cdk.json: domain) and uses the "
+                        "cloudfront.net name and certificate, with which CloudFront cannot enforce TLS 1.2.",
+                    }
+                ],
+            )
+        if web_acl_arn is None:
+            NagSuppressions.add_resource_suppressions(
+                self.distribution,
+                [
+                    {
+                        "id": "AwsSolutions-CFR2",
+                        "reason": "Synthesized without its edge stack (a test stack of trigger-only "
+                        "functions): the deployed stages always get the us-east-1 web ACL.",
+                    }
+                ],
+            )
 
     @property
     def domain_name(self) -> str:

@@ -11,7 +11,7 @@ from cdk_nag import NagSuppressions
 from constructs import Construct
 
 from infra.lambdas import Lambdas
-from tavla.services.notify import EMAIL_FROM_ENV
+from tavla.services.notify import EMAIL_FROM_ENV, SMS_SENDER_ID_ENV
 
 
 class Notifications(Construct):
@@ -31,6 +31,9 @@ class Notifications(Construct):
 
     def _allow_sms(self, name: str, function: lambda_.Function) -> None:
         assert function.role is not None
+        sender_id = self.node.try_get_context("sms_sender_id")  # the stage's (issue 11)
+        if sender_id:
+            function.add_environment(SMS_SENDER_ID_ENV, str(sender_id))
         policy = iam.Policy(
             self,
             f"{name.capitalize()}Sms",
@@ -71,7 +74,7 @@ class Notifications(Construct):
                     "recipients are players' addresses, known only at run time.",
                     "appliesTo": [
                         {
-                            "regex": "/^Resource::arn:<AWS::Partition>:ses:<AWS::Region>:"
+                            "regex": "/^Resource::arn:<AWS::Partition>:ses:(<AWS::Region>|[a-z0-9-]+):"
                             "<AWS::AccountId>:identity/\\*$/"
                         }
                     ],

@@ -25,8 +25,10 @@ def build() -> str:
             merged = part
             continue
         merged["paths"].update(part.get("paths", {}))
-        components = merged.setdefault("components", {})
-        components.setdefault("schemas", {}).update(part.get("components", {}).get("schemas", {}))
+        schemas = merged.setdefault("components", {}).setdefault("schemas", {})
+        for name, schema in part.get("components", {}).get("schemas", {}).items():
+            if schemas.setdefault(name, schema) != schema:  # one name, two models: a client sees one
+                raise ValueError(f"two API models are named {name!r} ({function.module}): rename one")
     return json.dumps(merged, indent=2, sort_keys=True) + "\n"
 
 

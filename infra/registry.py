@@ -18,6 +18,7 @@ from typing import Literal
 from tavla.events import (
     EVENT_SOURCE,
     MATCHES_CALLED,
+    NOSHOW_RULED,
     PLAYERS_MERGED,
     REGISTRATION_PROMOTED,
     RESULT_CONFIRMED,
@@ -33,6 +34,7 @@ HttpMethod = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
 __all__ = ["EVENT_SOURCE", "FUNCTIONS", "Function", "Route", "function"]
 
 PASS_KEY_SECRET = "pass-signing-key"  # logical name of the check-in pass signing secret
+PAYMENT_PROVIDER_SECRET = "payment-provider"  # the card provider's API key and webhook secret (issue 9)
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,7 @@ class Function:
     sends_sms: bool = False
     sends_email: bool = False  # SES, to players who chose e-mail (sender: context `email_from`)
     reads_pass_key: bool = False
+    card_payments: bool = False  # reads the card payment provider's secret (issue 9)
     idempotent: bool = False  # uses the Powertools idempotency table
     timeout_seconds: int = 10
     memory_mb: int = 512
@@ -150,7 +153,7 @@ FUNCTIONS: tuple[Function, ...] = (
         description="Turns domain events into the in-app feed, SMS and e-mail (table calls too)",
         tables={MAIN.name: "read_write", CONTACTS.name: "read"},
         http=False,
-        events=(REGISTRATION_PROMOTED, MATCHES_CALLED, SUPER_FINAL_INVITED),
+        events=(REGISTRATION_PROMOTED, MATCHES_CALLED, NOSHOW_RULED, SUPER_FINAL_INVITED),
         sends_sms=True,
         sends_email=True,
     ),
@@ -179,7 +182,7 @@ FUNCTIONS: tuple[Function, ...] = (
         tables={MAIN.name: "read_write"},
         http=False,
         scheduled=True,
-        publishes_events=True,  # a forfeit moves the day on: ResultConfirmed, MatchesCalled
+        publishes_events=True,  # a forfeit moves the day on (ResultConfirmed, MatchesCalled); NoShowRuled
         timeout_seconds=29,
         memory_mb=1024,
     ),
@@ -210,6 +213,33 @@ FUNCTIONS: tuple[Function, ...] = (
         description="Conduct: penalties by the ladder, withdrawal during the day, disqualification",
         tables={MAIN.name: "read_write"},
         publishes_events=True,  # forfeits move the day on (ResultConfirmed, calls)
+    ),
+    # --- issue 9: money (R3.3-R3.6)
+    Function(
+        name="payments",
+        module="functions.payments.handler",
+        description="Entry-fee money: ledgers, venue payments, card checkout, refunds, prizes, statements",
+        tables={MAIN.name: "read_write"},
+        card_payments=True,
+        schedules=("unpaid",),  # the payment deadline's notice and release
+        timeout_seconds=29,  # a bank statement of a few thousand lines
+    ),
+    Function(
+        name="paywebhook",
+        module="functions.paywebhook.handler",
+        description="The card payment provider's signed webhook: each payment recorded once",
+        tables={MAIN.name: "read_write"},
+        card_payments=True,
+    ),
+    Function(
+        name="unpaid",
+        module="functions.unpaid.handler",
+        description="A payment deadline: unpaid players told, then their places released to the waiting list",
+        tables={MAIN.name: "read_write"},
+        http=False,
+        scheduled=True,
+        publishes_events=True,  # promoted waiting players are told (RegistrationPromoted)
+        timeout_seconds=29,
     ),
     # --- issue 10: ratings, the season, the Super Final (R10.3-R10.5, R1.1)
     Function(

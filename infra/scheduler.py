@@ -86,8 +86,8 @@ class Scheduling(Construct):
                         "wildcard is confined to this stack's schedule group.",
                         "appliesTo": [
                             {
-                                "regex": "/^Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:"
-                                "<AWS::AccountId>:schedule/.*/\\*$/"
+                                "regex": "/^Resource::arn:<AWS::Partition>:scheduler:"
+                                "(<AWS::Region>|[a-z0-9-]+):<AWS::AccountId>:schedule/.*/\\*$/"
                             }
                         ],
                     }

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import boto3
 
-from infra.registry import EVENT_SOURCE, FUNCTIONS, PASS_KEY_SECRET
+from infra.registry import EVENT_SOURCE, FUNCTIONS, PASS_KEY_SECRET, PAYMENT_PROVIDER_SECRET
 from local.env import ACCOUNT, DEAD_LETTER_QUEUE, EVENT_BUS, REGION, SCHEDULER_GROUP, function_name
 
 if TYPE_CHECKING:
@@ -88,6 +88,16 @@ def pass_key(data_dir: Path) -> str:
     return path.read_text().strip()
 
 
+def provider_secret(data_dir: Path) -> str:
+    """The fake card provider's keys (issue 9): the webhook secret random on first start, then kept."""
+    path = data_dir / "payment-provider-webhook-secret"
+    if not path.exists():
+        data_dir.mkdir(parents=True, exist_ok=True)
+        path.write_text("whsec_" + secrets.token_hex(24))
+        path.chmod(0o600)
+    return json.dumps({"api_key": "sk_test_local", "webhook_secret": path.read_text().strip()})
+
+
 def queue_name(function: str) -> str:
     return f"{function_name(function)}-events"
 
@@ -114,6 +124,9 @@ def provision(moto_url: str, data_dir: Path) -> dict[str, str]:
     client("scheduler", moto_url).create_schedule_group(Name=SCHEDULER_GROUP)
     sqs.create_queue(QueueName=DEAD_LETTER_QUEUE)  # what schedules' DeadLetterConfig names
     client("secretsmanager", moto_url).create_secret(Name=PASS_KEY_SECRET, SecretString=pass_key(data_dir))
+    client("secretsmanager", moto_url).create_secret(
+        Name=PAYMENT_PROVIDER_SECRET, SecretString=provider_secret(data_dir)
+    )
     return queues
 
 

@@ -48,7 +48,7 @@ class DynamoDBLocal:
         self.url = f"http://127.0.0.1:{self.port}"
         self._process: subprocess.Popen[bytes] | None = None
 
-    def start(self, timeout: float = 60.0) -> None:
+    def start(self, timeout: float = 150.0) -> None:
         self.launch()
         self.wait_until_up(timeout)
 
@@ -81,7 +81,7 @@ class DynamoDBLocal:
         )
         log.close()
 
-    def wait_until_up(self, timeout: float = 60.0) -> None:
+    def wait_until_up(self, timeout: float = 150.0) -> None:  # a JVM on a busy 2-core machine
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self._process is not None and self._process.poll() is not None:

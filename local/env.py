@@ -6,7 +6,7 @@ boto3 finds the local endpoints through the standard AWS_ENDPOINT_URL_* variable
 
 from __future__ import annotations
 
-from infra.registry import FUNCTIONS, PASS_KEY_SECRET
+from infra.registry import FUNCTIONS, PASS_KEY_SECRET, PAYMENT_PROVIDER_SECRET
 from local.dynamodb import physical_name
 from tavla.schedules import DEAD_LETTER_ENV, GROUP_ENV, ROLE_ENV
 from tavla.store.schema import TABLES
@@ -47,6 +47,7 @@ def handler_environment(dynamodb_url: str, moto_url: str) -> dict[str, str]:
         ROLE_ENV: SCHEDULER_ROLE_ARN,
         DEAD_LETTER_ENV: DEAD_LETTER_QUEUE_ARN,
         "PASS_KEY_SECRET_ID": PASS_KEY_SECRET,
+        "PAYMENT_PROVIDER_SECRET_ID": PAYMENT_PROVIDER_SECRET,  # issue 9: the fake provider's keys
         "POWERTOOLS_SERVICE_NAME": "tavla",
         "POWERTOOLS_TRACE_DISABLED": "true",
         "POWERTOOLS_METRICS_NAMESPACE": "Tavla",

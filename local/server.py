@@ -5,7 +5,9 @@ Lambda environments (`local.lambdas`). Local-only routes: `POST /dev/token` (min
 `POST /dev/tick` (fire due schedules), `POST /dev/clock` (advance the platform's clock, then
 tick and deliver), `POST /dev/drain` (deliver pending bus events), `GET /dev/sms` (what SNS
 sent), `GET /dev/dead-letters` (schedules and events parked after their retries), `GET /docs`
-(Swagger UI from node_modules) and the JWKS of the local token issuer.
+(Swagger UI from node_modules) and the JWKS of the local token issuer. `GET /` and the built
+files beside it (`web/dist/`: index.html, sw.js, the manifest, `/assets/...`) are the mobile web
+front end (issue 8), built by `make run`; the API's paths never collide with them.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from tavla.http import parse_json
 log = logging.getLogger("local.server")
 MAX_CLOCK_ADVANCE = timedelta(days=3653)
 DOCS_PAGE = Path(__file__).with_name("docs.html")
+SITE = npm.ROOT / "web" / "dist"  # the front end, built by `npm run web:build` (issue 8)
 BODILESS = (204, 304)  # answered with neither a body nor a Content-Length
 
 
@@ -77,7 +80,7 @@ class Gateway:
             ),
             ("GET", "/.well-known/jwks.json"): lambda _: _json(200, platform.authority.jwks()),
             ("GET", "/docs"): lambda _: self._file(DOCS_PAGE),
-            ("GET", "/"): lambda _: HttpResponse(302, [("location", "/docs")], b""),
+            ("GET", "/"): lambda _: self._site("index.html"),
         }
 
     def handle(
@@ -89,6 +92,9 @@ class Gateway:
             return local(body)
         if method == "GET" and url.path.startswith("/docs/"):
             return self._asset(url.path.removeprefix("/docs/"))
+        site_file = _site_file(url.path) if method in ("GET", "HEAD") else None
+        if site_file is not None:  # only files that exist: /openapi.json stays the API's
+            return self._site(site_file)
         path = decoded_path(url.path)
         matched = self.platform.routes.match(method, path)
         if matched is None:
@@ -153,9 +159,39 @@ class Gateway:
         return self._file(path)
 
     @staticmethod
+    def _site(name: str) -> HttpResponse:
+        """A file of the built front end: hashed assets cached for good, the rest revalidated."""
+        path = SITE / name
+        if not path.is_file():
+            if name == "index.html":  # not built: say how, and keep the docs one click away
+                return HttpResponse(302, [("location", "/docs")], b"")
+            return error(404, "route_not_found", f"No such file {name}.")
+        response = Gateway._file(path)
+        immutable = name.startswith("assets/")  # hashed names: a new build has new names
+        cache = "public, max-age=31536000, immutable" if immutable else "no-cache"
+        response.headers.append(("cache-control", cache))
+        return response
+
+    @staticmethod
     def _file(path: Path) -> HttpResponse:
         kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         return HttpResponse(200, [("content-type", kind)], path.read_bytes())
+
+
+def _site_file(path: str) -> str | None:
+    """The built file `path` names (`/sw.js`, `/assets/index-abc.js` ...) if it exists: one name
+    below / or /assets, never a hidden one, so no path leaves the site's folder."""
+    parts = path.strip("/").split("/")
+    if len(parts) == 2 and parts[0] == "assets":
+        name = parts[1]
+    elif len(parts) == 1:
+        name = parts[0]
+    else:
+        return None
+    if not name or name.startswith(".") or "\\" in name:
+        return None
+    relative = "/".join(parts)
+    return relative if (SITE / relative).is_file() else None
 
 
 class _RequestHandler(BaseHTTPRequestHandler):

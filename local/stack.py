@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import signal
@@ -78,9 +79,18 @@ def start(
     moto.start()
     cleanups.append(moto.stop)
 
+    # issue 9: the card payment provider, played locally; its webhooks come back to the server
+    from local.fake_provider import FakeProviderServer
+    from tavla.card_payments import API_BASE_ENV, RETURN_URL_ENV
+
+    provider = FakeProviderServer(lambda: json.loads(aws.provider_secret(data_dir))["webhook_secret"])
+    provider.start()
+    cleanups.append(provider.stop)
+
     # The handlers read these at import time: set them before anything imports a handler
     # (the Lambda environments are spawned with this environment).
     os.environ.update(handler_environment(dynamodb.url, moto.url))
+    os.environ.update({API_BASE_ENV: provider.url, RETURN_URL_ENV: f"http://127.0.0.1:{args.port}"})
 
     from local.apigw import RouteTable
     from local.auth import Authority
@@ -111,6 +121,7 @@ def start(
     except OSError as error:
         raise SystemExit(f"Port {args.port} is taken ({error}); try --port 0 for any free port") from None
     threading.Thread(target=server.serve_forever, name="http", daemon=True).start()
+    provider.webhook_url = f"{server.url}/webhooks/payments"
     cleanups.append(server.server_close)
     cleanups.append(server.shutdown)
     warming.join()
@@ -124,7 +135,8 @@ def start(
         from local.demo import load_demo
 
         demo_token = load_demo(server.url, platform.authority, data_dir)
-    return server.url, demo_token, {"DynamoDB Local": dynamodb.url, "moto": moto.url}
+    endpoints = {"DynamoDB Local": dynamodb.url, "moto": moto.url, "fake card provider": provider.url}
+    return server.url, demo_token, endpoints
 
 
 def print_banner(url: str, data_dir: Path, demo_token: str | None, endpoints: dict[str, str]) -> None:

@@ -21,6 +21,7 @@ from tavla.errors import (
     NotStaff,
     NotYourMatch,
     ResultLocked,
+    TournamentOver,
 )
 from tavla.http import SIGNED_IN, caller, make_resolver
 from tavla.models.appeals import AppealBody, AppealView, DecisionBody
@@ -38,7 +39,7 @@ AppealId = Annotated[str, Path(max_length=200)]
     security=SIGNED_IN,
     tags=["appeals"],
     status_code=201,
-    responses=errors(MatchNotFound, NotYourMatch, AppealWindowClosed, AppealOpen, Busy),
+    responses=errors(MatchNotFound, NotYourMatch, AppealWindowClosed, AppealOpen, Busy, TournamentOver),
 )
 def lodge(match_id: MatchId, body: AppealBody) -> tuple[AppealView, int]:
     """Appeal a score, a pairing or a referee's decision.
@@ -64,6 +65,7 @@ def lodge(match_id: MatchId, body: AppealBody) -> tuple[AppealView, int]:
         InvalidDecision,
         ResultLocked,
         Busy,
+        TournamentOver,
     ),
 )
 def decide(appeal_id: AppealId, body: DecisionBody) -> AppealView:

@@ -18,6 +18,7 @@ from tavla.errors import (
     NotStaff,
     RuleBroken,
     TournamentNotFound,
+    TournamentOver,
 )
 from tavla.http import SIGNED_IN, caller, make_resolver
 from tavla.models.appeals import OutBody, OutView, PenaltyBody, PenaltyView
@@ -35,7 +36,15 @@ TournamentId = Annotated[str, Path(max_length=64)]
     tags=["conduct"],
     status_code=201,
     responses=errors(
-        TournamentNotFound, NotStaff, NotDrawn, NotInField, MatchNotFound, NoMatchToPenalise, RuleBroken, Busy
+        TournamentNotFound,
+        NotStaff,
+        NotDrawn,
+        NotInField,
+        MatchNotFound,
+        NoMatchToPenalise,
+        RuleBroken,
+        Busy,
+        TournamentOver,
     ),
 )
 def penalise(tournament_id: TournamentId, body: PenaltyBody) -> tuple[PenaltyView, int]:
@@ -53,7 +62,7 @@ def penalise(tournament_id: TournamentId, body: PenaltyBody) -> tuple[PenaltyVie
     security=SIGNED_IN,
     tags=["conduct"],
     status_code=201,
-    responses=errors(TournamentNotFound, NotStaff, NotDrawn, NotInField, AlreadyOut, Busy),
+    responses=errors(TournamentNotFound, NotStaff, NotDrawn, NotInField, AlreadyOut, Busy, TournamentOver),
 )
 def withdraw(tournament_id: TournamentId, body: OutBody) -> tuple[OutView, int]:
     """Withdraw a player during the tournament (R8.2).
@@ -70,7 +79,7 @@ def withdraw(tournament_id: TournamentId, body: OutBody) -> tuple[OutView, int]:
     security=SIGNED_IN,
     tags=["conduct"],
     status_code=201,
-    responses=errors(TournamentNotFound, NotStaff, NotDrawn, NotInField, AlreadyOut, Busy),
+    responses=errors(TournamentNotFound, NotStaff, NotDrawn, NotInField, AlreadyOut, Busy, TournamentOver),
 )
 def disqualify(tournament_id: TournamentId, body: OutBody) -> tuple[OutView, int]:
     """Disqualify a player (R8.3).

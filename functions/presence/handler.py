@@ -18,6 +18,7 @@ from tavla.errors import (
     NotYourMatch,
     StaleMatch,
     TooLateToArrive,
+    TournamentOver,
 )
 from tavla.http import SIGNED_IN, caller, make_resolver
 from tavla.models.day import MatchView, PresenceRequest
@@ -51,7 +52,7 @@ def mark_presence(match_id: MatchId, body: PresenceRequest) -> MatchView:
     "/matches/<match_id>/call",
     security=SIGNED_IN,
     tags=["matches"],
-    responses=errors(MatchNotFound, NotStaff, MatchNotInPlay, NoFreeTable, StaleMatch, Busy),
+    responses=errors(MatchNotFound, NotStaff, MatchNotInPlay, NoFreeTable, StaleMatch, Busy, TournamentOver),
 )
 def call_match(match_id: MatchId) -> MatchView:
     """Call a match to its table now.

@@ -22,6 +22,7 @@ from tavla.errors import (
     ResultMissing,
     RuleBroken,
     StaleMatch,
+    TournamentOver,
 )
 from tavla.http import SIGNED_IN, caller, make_resolver
 from tavla.models.matches import FinalScore, MatchDetail, ScoreUpdate
@@ -57,6 +58,7 @@ def match(match_id: MatchId) -> MatchDetail:
         RuleBroken,
         NotInMatch,
         Busy,
+        TournamentOver,
     ),
 )
 def record_score(match_id: MatchId, body: ScoreUpdate) -> MatchDetail:
@@ -74,7 +76,9 @@ def record_score(match_id: MatchId, body: ScoreUpdate) -> MatchDetail:
     "/matches/<match_id>/report",
     security=SIGNED_IN,
     tags=["matches"],
-    responses=errors(MatchNotFound, NotYourMatch, AppealOpen, MatchNotInPlay, ImpossibleFinalScore, Busy),
+    responses=errors(
+        MatchNotFound, NotYourMatch, AppealOpen, MatchNotInPlay, ImpossibleFinalScore, Busy, TournamentOver
+    ),
 )
 def report(match_id: MatchId, body: FinalScore) -> MatchDetail:
     """Declare the final score (either player).
@@ -99,6 +103,7 @@ def report(match_id: MatchId, body: FinalScore) -> MatchDetail:
         ResultMissing,
         ResultLocked,
         Busy,
+        TournamentOver,
     ),
 )
 def confirm(match_id: MatchId, body: FinalScore | None = None) -> MatchDetail:

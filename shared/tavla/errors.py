@@ -198,6 +198,12 @@ class MatchNotFound(NotFound):
     code = "match_not_found"
 
 
+class TournamentOver(Conflict):
+    """The tournament is finished: its final standings are the record, results are final."""
+
+    code = "tournament_finished"
+
+
 class StaleMatch(Conflict):
     """The match changed since it was read (another write landed first): reload and retry."""
 
@@ -330,6 +336,38 @@ class NoMatchToPenalise(Conflict):
     """A game or match penalty needs a match the player is playing (R8.4)."""
 
     code = "no_match_to_penalise"
+
+
+# --- issue 9: money (R3.3-R3.6)
+class NothingToPay(Conflict):
+    """The ledger owes nothing: no checkout is started for 0."""
+
+    code = "nothing_to_pay"
+
+
+class ForgedWebhook(BadRequest):
+    """A webhook whose signature does not verify (forged, altered or stale): nothing recorded."""
+
+    code = "invalid_signature"
+
+
+class ProviderUnavailable(Unavailable):
+    """The payment provider did not answer; the client may retry."""
+
+    code = "provider_unavailable"
+    retry_after_seconds = 5
+
+
+class NoPayment(NotFound):
+    """No such ledger entry in this tournament."""
+
+    code = "payment_not_found"
+
+
+class NoPrize(Conflict):
+    """The player won no money prize: there is nothing to pay out (R11.5)."""
+
+    code = "no_prize"
 
 
 # --- issue 10: ratings and the season

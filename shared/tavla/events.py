@@ -20,6 +20,8 @@ MATCHES_CALLED = "MatchesCalled"
 # a result became official: the bracket moved on; ratings and season points consume it (R10)
 RESULT_CONFIRMED = "ResultConfirmed"
 TOURNAMENT_FINISHED = "TournamentFinished"
+# a no-show deadline forfeited an absent player or found both absent: the referee is told (R6.3)
+NOSHOW_RULED = "NoShowRuled"
 # issue 10: an admin merged two accounts (R1.1): ratings and season points follow
 PLAYERS_MERGED = "PlayersMerged"
 # issue 10: the season's leaders invited to the Super Final (R10.4): notify tells them

@@ -58,7 +58,9 @@ class Stack:
             banner = self.log_path.read_bytes()[offset:].decode(errors="replace")
             if match := re.search(r"^\s+API:\s+(\S+)", banner, re.M):
                 self.url = match.group(1)
-                self.endpoints = dict(re.findall(r"^\s+(DynamoDB Local|moto):\s+(\S+)", banner, re.M))
+                self.endpoints = dict(
+                    re.findall(r"^\s+(DynamoDB Local|moto|fake card provider):\s+(\S+)", banner, re.M)
+                )
                 return self
             if self._process.poll() is not None:
                 raise RuntimeError(f"the local stack exited during start:\n{banner[-4000:]}")

@@ -169,17 +169,20 @@ def failures(role: str, junit: Path) -> tuple[set[str], list[Failure]]:
     return tested, found
 
 
-def run(url: str, workdir: Path, world: World | None = None) -> list[Run]:
+ROLES = ("organiser", "player")
+
+
+def run(url: str, workdir: Path, world: World | None = None, roles: tuple[str, ...] = ROLES) -> list[Run]:
     """Seed the stack (unless given a world), then run schemathesis once per role."""
     world = world or seed(url)
     runs = []
-    for role in ("organiser", "player"):
+    for role in roles:
         config_file = workdir / f"schemathesis-{role}.toml"
         config_file.write_text(config(world, role), encoding="utf-8")
         report_dir = workdir / f"report-{role}"
         argv = command(url, config_file, report_dir)
         print("$ " + " ".join(argv), flush=True)
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=900, check=False)
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=1800, check=False)
         reports = sorted(report_dir.glob("junit*.xml"))
         if not reports:
             tail = done.stdout[-4000:] + done.stderr[-4000:]

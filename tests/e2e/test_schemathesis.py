@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from infra.registry import FUNCTIONS
 from tests.e2e import fuzz
 from tests.e2e.conftest import Stack
@@ -18,11 +20,12 @@ from tests.e2e.conftest import Stack
 DETAIL_CHARS = 1200  # of each finding's text in the assertion message
 
 
+@pytest.mark.parametrize("role", fuzz.ROLES)  # one stack each: the roles run side by side under xdist
 def test_schemathesis_finds_no_server_error_undocumented_status_or_schema_mismatch(
-    fresh_stack_factory: Callable[..., Stack], tmp_path: Path
+    fresh_stack_factory: Callable[..., Stack], tmp_path: Path, role: str
 ) -> None:
     stack = fresh_stack_factory(workers=2)
-    runs = fuzz.run(stack.url, tmp_path)
+    runs = fuzz.run(stack.url, tmp_path, roles=(role,))
     # schemathesis leaves out the operation that serves the document itself
     documented = {f"{r.method} {r.path}" for f in FUNCTIONS for r in f.routes()} - {"GET /openapi.json"}
     for done in runs:

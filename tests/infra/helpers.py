@@ -6,16 +6,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from aws_cdk import assertions
+from aws_cdk import Stack, assertions
 
 from infra.registry import Function
 from infra.stack import TavlaStack
 
 
 @dataclass
-class Synthesized:
-    stack: TavlaStack
-    functions: tuple[Function, ...]
+class SynthesizedTemplate:
+    """Any synthesized stack of the app (the regional ones and the us-east-1 edge ones)."""
+
+    stack: Stack
     template: assertions.Template
     annotations: assertions.Annotations
     outdir: Path
@@ -24,6 +25,14 @@ class Synthesized:
     def resources(self) -> dict[str, Any]:
         resources: dict[str, Any] = self.template.to_json()["Resources"]
         return resources
+
+
+@dataclass
+class Synthesized(SynthesizedTemplate):
+    """A regional Tavla stack and the registry functions it was built from."""
+
+    stack: TavlaStack
+    functions: tuple[Function, ...]
 
     def logical_id(self, construct: Any) -> str:
         return str(self.stack.get_logical_id(construct.node.default_child))

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from infra.app import STACK_NAME
 from infra.assets import ROOT
+from infra.stages import from_cdk_json
 
 pytestmark = pytest.mark.infra
 
@@ -25,4 +25,6 @@ def test_cdk_json_app_synthesizes_quietly(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout == "" and result.stderr == ""
-    assert (tmp_path / f"{STACK_NAME}.template.json").is_file()
+    for stage in from_cdk_json().values():
+        assert (tmp_path / f"{stage.stack_name}.template.json").is_file()
+        assert (tmp_path / f"{stage.edge_stack_name}.template.json").is_file()

@@ -10,13 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from aws_cdk import Token
 from cfnlint.api import ManualArgs, lint_file
 
-from tests.infra.helpers import Synthesized
+from infra.stages import from_cdk_json
+from tests.infra.helpers import Synthesized, SynthesizedTemplate
 
 pytestmark = pytest.mark.infra
 
-REGIONS = ["eu-central-1"]  # the region the platform is deployed to (the local stack plays it too)
+REGIONS = [from_cdk_json()["prod"].region]  # the region the platform is deployed to (cdk.json)
 
 ACKNOWLEDGED = {
     "W3005": "CDK's Lambda Function lists its role in DependsOn although its Role property already "
@@ -25,9 +27,12 @@ ACKNOWLEDGED = {
 }
 
 
-def test_template_passes_cfn_lint(each_stack: Synthesized) -> None:
-    template = each_stack.outdir / each_stack.stack.template_file
-    matches = lint_file(template, ManualArgs(regions=REGIONS, ignore_checks=sorted(ACKNOWLEDGED)))
+def test_template_passes_cfn_lint(every_stack: SynthesizedTemplate) -> None:
+    """Each stage's regional and edge (us-east-1) templates, in the region they deploy to."""
+    template = every_stack.outdir / every_stack.stack.template_file
+    region = every_stack.stack.region
+    regions = REGIONS if Token.is_unresolved(region) else [region]
+    matches = lint_file(template, ManualArgs(regions=regions, ignore_checks=sorted(ACKNOWLEDGED)))
     assert [f"{m.rule.id} {m.message} at {'/'.join(map(str, m.path or []))}" for m in matches] == []
 
 

@@ -94,19 +94,30 @@ def test_only_email_senders_may_send_email(each_stack: Synthesized) -> None:
 def test_only_sms_senders_may_publish_and_only_pass_key_readers_read_the_secret(
     each_stack: Synthesized,
 ) -> None:
+    """R12: each secret is readable by the functions the registry says, and by nothing else
+    (the pass key by `reads_pass_key`, the card provider's keys by `card_payments`, issue 9)."""
     secret_id = each_stack.logical_id(each_stack.stack.pass_key.secret)
+    provider_id = each_stack.logical_id(each_stack.stack.card_payments.secret)
+    read = {"secretsmanager:GetSecretValue", "secretsmanager:DescribeSecret"}
     for spec in each_stack.functions:
         sns = actions_on(each_stack, spec.name, "sns:")
         assert sns == ({"*": {"sns:Publish"}} if spec.sends_sms else {}), spec.name
         secrets = actions_on(each_stack, spec.name, "secretsmanager:")
+        expected = {}
         if spec.reads_pass_key:
-            assert secrets == {
-                f"<{secret_id}>": {"secretsmanager:GetSecretValue", "secretsmanager:DescribeSecret"}
-            }
-            assert environment(each_stack, spec.name)["PASS_KEY_SECRET_ID"] == {"Ref": secret_id}
+            expected[f"<{secret_id}>"] = read
+        if spec.card_payments:
+            expected[f"<{provider_id}>"] = read
+        assert secrets == expected, spec.name
+        variables = environment(each_stack, spec.name)
+        if spec.reads_pass_key:
+            assert variables["PASS_KEY_SECRET_ID"] == {"Ref": secret_id}
         else:
-            assert secrets == {}, spec.name
-            assert "PASS_KEY_SECRET_ID" not in environment(each_stack, spec.name)
+            assert "PASS_KEY_SECRET_ID" not in variables
+        if spec.card_payments:
+            assert variables["PAYMENT_PROVIDER_SECRET_ID"] == {"Ref": provider_id}
+        else:
+            assert "PAYMENT_PROVIDER_SECRET_ID" not in variables
 
 
 def test_functions_have_no_managed_policies_and_no_unexpected_services(each_stack: Synthesized) -> None:

@@ -11,8 +11,17 @@ from tests.infra.helpers import Synthesized, as_list, statements
 pytestmark = pytest.mark.infra
 
 
+# CDK's own custom resource providers (the cross-region reference reader of issue 11's edge
+# stack) are functions of the stack but not of the platform.
+CDK_PROVIDER = "CustomResourceProviderHandler"
+
+
 def test_one_function_per_registry_entry(each_stack: Synthesized) -> None:
-    count = sum(1 for r in each_stack.resources.values() if r["Type"] == "AWS::Lambda::Function")
+    count = sum(
+        1
+        for logical_id, r in each_stack.resources.items()
+        if r["Type"] == "AWS::Lambda::Function" and CDK_PROVIDER not in logical_id
+    )
     assert count == len(each_stack.functions)
 
 

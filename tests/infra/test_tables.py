@@ -11,7 +11,9 @@ pytestmark = pytest.mark.infra
 
 
 @pytest.mark.parametrize("spec", TABLES, ids=lambda s: s.name)
-def test_table_is_declared_shape_and_protected(real: Synthesized, spec) -> None:
+def test_table_is_declared_shape_and_protected(prod: Synthesized, spec) -> None:
+    """In prod (issue 11: protection is the stage's; tests/infra/test_stages.py covers dev)."""
+    real = prod
     resource = real.resources[real.logical_id(real.stack.tables.by_name[spec.name])]
     props = resource["Properties"]
     assert resource["DeletionPolicy"] == "Retain" and resource["UpdateReplacePolicy"] == "Retain"

@@ -23,6 +23,7 @@ from tavla import clock, schedules
 from tavla.store.schema import TABLES, create_table_args
 
 PASS_KEY = "test-pass-signing-key"
+PAYMENT_PROVIDER_SECRET = '{"api_key": "sk_test_tavla", "webhook_secret": "whsec_test_tavla"}'
 REGION = "eu-central-1"
 ACCOUNT = "123456789012"
 SCHEDULER_GROUP = "tavla-test"
@@ -46,6 +47,7 @@ def mocked_aws(setenv: Callable[[str, str], None]) -> Iterator[None]:
         "POWERTOOLS_METRICS_NAMESPACE": "Tavla",
         "EVENT_BUS_NAME": "tavla-test-bus",
         "PASS_KEY_SECRET_ID": "tavla-test-pass-key",
+        "PAYMENT_PROVIDER_SECRET_ID": "tavla-test-payment-provider",  # issue 9
         schedules.GROUP_ENV: SCHEDULER_GROUP,
         schedules.ROLE_ENV: SCHEDULER_ROLE_ARN,
         schedules.DEAD_LETTER_ENV: DEAD_LETTER_QUEUE_ARN,
@@ -60,6 +62,9 @@ def mocked_aws(setenv: Callable[[str, str], None]) -> Iterator[None]:
             dynamodb.create_table(**create_table_args(spec, f"tavla-test-{spec.name}"))
         boto3.client("events").create_event_bus(Name="tavla-test-bus")
         boto3.client("secretsmanager").create_secret(Name="tavla-test-pass-key", SecretString=PASS_KEY)
+        boto3.client("secretsmanager").create_secret(  # issue 9: the card provider's keys
+            Name="tavla-test-payment-provider", SecretString=PAYMENT_PROVIDER_SECRET
+        )
         boto3.client("scheduler").create_schedule_group(Name=SCHEDULER_GROUP)
         yield
         reset_clients()
@@ -183,6 +188,8 @@ class Api:
         response = module.handler(event, LambdaContext(function.name))
         text = response.get("body") or "null"
         headers = {str(k).lower(): str(v) for k, v in (response.get("headers") or {}).items()}
+        if headers.get("content-type", "").startswith("text/"):  # a CSV export (issue 9): the text
+            return Reply(response["statusCode"], text, headers)
         return Reply(response["statusCode"], json.loads(text), headers)
 
 

@@ -311,3 +311,22 @@ def test_an_open_appeal_freezes_the_result_against_confirmation(api: Api) -> Non
     confirmed = api.call("POST", "/matches/{match_id}/confirm", **confirm)
     assert confirmed.status == 200, confirmed.body
     assert records(tournament_id)["main.R1.2"].state == "official"
+
+
+def test_a_decision_sets_only_a_score_a_match_can_end_with(api: Api) -> None:
+    """R9.3, R7.5: the new result is a final score in the official form (the winner has the
+    length, the other less): 12-0 or 7-7 in a 7-point match is refused and nothing changes."""
+    tournament_id, ids = _day(api, 4)
+    semi = official(tournament_id, "main.R1.1")
+    appeal = _appeal(api, tournament_id, "main.R1.1", _user(ids, semi.away)).body
+    before = records(tournament_id)
+    length = before["main.R1.1"].length
+    for home, away in ((length + 5, 0), (length, length), (length - 1, 0)):
+        body = {"outcome": "upheld", "new_result": {"home_points": home, "away_points": away}}
+        reply = _decide(api, appeal["id"], body)
+        assert (reply.status, reply.error) == (422, "invalid_decision"), (home, away, reply.body)
+    assert records(tournament_id) == before
+    fine = {"outcome": "upheld", "new_result": {"home_points": 2, "away_points": length}}
+    assert _decide(api, appeal["id"], fine).status == 200
+    decided = records(tournament_id)["main.R1.1"].result
+    assert decided is not None and decided["winner"] == semi.away

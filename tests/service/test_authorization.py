@@ -102,6 +102,27 @@ GET    /appeals/{appeal_id}                                     401  200   403  
 POST   /tournaments/{tournament_id}/penalties                   401  403   403  201  403  201  403  201
 POST   /tournaments/{tournament_id}/withdrawals                 401  201   403  201  403  201  403  201
 POST   /tournaments/{tournament_id}/disqualifications           401  403   403  201  403  201  403  201
+# money (issue 9) in T: staff read the ledgers and record venue payments; only organisers export;
+# only `self` has an entry to pay for (409 not_registered for the others, past authorization)
+GET    /tournaments/{tournament_id}/payments                    401  403   403  200  403  200  403  200
+POST   /tournaments/{tournament_id}/payments                    401  403   403  201  403  201  403  201
+GET    /tournaments/{tournament_id}/payments/export             401  403   403  403  403  200  403  200
+POST   /tournaments/{tournament_id}/payments/checkout           401  201   409  409  409  409  409  409
+GET    /me/payments                                             401  200   200  200  200  200  200  200
+GET    /tournaments/{tournament_id}/refunds                     401  403   403  403  403  200  403  200
+# no refund by that id in T: 404 payment_not_found means the organiser got past authorization
+POST   /tournaments/{tournament_id}/refunds/{entry_id}/paid     401  403   403  403  403  404  403  404
+# prizes (R11) on D: the list is public; D is not finished: 409 not_finished past authorization
+GET    /tournaments/{tournament_id}/prizes                      200  200   200  200  200  200  200  200
+POST   /tournaments/{tournament_id}/prizes/payouts              401  403   403  403  403  409  403  409
+PUT    /tournaments/{tournament_id}/payments/deadline           401  403   403  403  403  200  403  200
+# bank statements in T: its organisers only (the lines carry payers' names while unmatched, R12)
+POST   /tournaments/{tournament_id}/bank-statements             401  403   403  403  403  200  403  200
+GET    /tournaments/{tournament_id}/bank-statements/lines       401  403   403  403  403  200  403  200
+# no such line in T: 404 payment_not_found means the organiser got past authorization
+POST   /tournaments/{tournament_id}/bank-statements/lines/{checksum}/match  401 403 403 403 403 404 403 404
+# the provider's webhook is public: an unsigned body is 400 invalid_signature for anyone
+POST   /webhooks/payments                                       400  400   400  400  400  400  400  400
 # ratings and the season (issue 10): public lists; admins set seasons and send invitations
 GET    /ratings                                                 200  200   200  200  200  200  200  200
 GET    /seasons/{season_id}                                     200  200   200  200  200  200  200  200
@@ -397,6 +418,29 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     "POST /tournaments/{tournament_id}/disqualifications": _in_d(
         lambda w: {"tavla_id": w.tavla_ids["self"], "reason": "Loaded dice"}
     ),
+    # money (issue 9)
+    "GET /tournaments/{tournament_id}/payments": _in_t(),
+    "POST /tournaments/{tournament_id}/payments": _in_t(
+        lambda w: {"tavla_id": w.tavla_ids["self"], "method": "cash", "amount": {"amount": 2000}}
+    ),
+    "GET /tournaments/{tournament_id}/payments/export": _in_t(),
+    "POST /tournaments/{tournament_id}/payments/checkout": lambda w: _with_fake_provider(_in_t()(w)),
+    "GET /me/payments": lambda w: Request(),
+    "GET /tournaments/{tournament_id}/refunds": _in_t(),
+    "GET /tournaments/{tournament_id}/prizes": _in_d(),
+    "POST /tournaments/{tournament_id}/bank-statements": _in_t(
+        {"format": "mt940", "content": ":20:X\n:25:GR16\n:28C:1/1\n:60F:C261101EUR0,00\n:62F:C261101EUR0,00"}
+    ),
+    "GET /tournaments/{tournament_id}/bank-statements/lines": _in_t(),
+    "PUT /tournaments/{tournament_id}/payments/deadline": _in_t({"at": None}),
+    "POST /tournaments/{tournament_id}/bank-statements/lines/{checksum}/match": lambda w: Request(
+        {"tournament_id": w.here, "checksum": "0" * 32}, {"tavla_id": w.tavla_ids["self"]}
+    ),
+    "POST /tournaments/{tournament_id}/prizes/payouts": _in_d(lambda w: {"tavla_id": w.tavla_ids["self"]}),
+    "POST /tournaments/{tournament_id}/refunds/{entry_id}/paid": lambda w: Request(
+        {"tournament_id": w.here, "entry_id": "refund.bank.none"}
+    ),
+    "POST /webhooks/payments": lambda w: Request(body={"id": "evt_1", "type": "checkout.session.completed"}),
     # ratings and the season (issue 10)
     "GET /ratings": lambda w: Request(),
     "GET /seasons/{season_id}": _in_season(),
@@ -407,6 +451,15 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     "GET /seasons/{season_id}/super-final": _in_season(),
     "POST /seasons/{season_id}/super-final/invitations": _in_season(),
 }
+
+
+def _with_fake_provider(request: Request) -> Request:
+    """The card provider's API answered in-process (issue 9): a checkout is a real SDK call."""
+    from local.fake_provider import FakeProvider, FakeStripeHttp
+    from tavla import card_payments
+
+    card_payments.use_http_client(FakeStripeHttp(FakeProvider()))
+    return request
 
 
 @cache

@@ -31,6 +31,12 @@ BODY_ROUTES = [
     ("POST", "/tournaments/{tournament_id}/penalties"),
     ("POST", "/tournaments/{tournament_id}/withdrawals"),
     ("POST", "/tournaments/{tournament_id}/disqualifications"),
+    # issue 9: money
+    ("POST", "/tournaments/{tournament_id}/payments"),
+    ("POST", "/tournaments/{tournament_id}/prizes/payouts"),
+    ("POST", "/tournaments/{tournament_id}/bank-statements"),
+    ("PUT", "/tournaments/{tournament_id}/payments/deadline"),
+    ("POST", "/tournaments/{tournament_id}/bank-statements/lines/{checksum}/match"),
     # ratings and the season (issue 10)
     ("PUT", "/seasons/{season_id}"),
 ]
@@ -43,6 +49,10 @@ NO_BODY = {
     # table call and no-show (R6)
     ("POST", "/matches/{match_id}/call"),
     ("POST", "/tournaments/{tournament_id}/finish"),
+    # issue 9: money (the webhook's body is the provider's, read raw and verified by signature)
+    ("POST", "/tournaments/{tournament_id}/payments/checkout"),
+    ("POST", "/webhooks/payments"),
+    ("POST", "/tournaments/{tournament_id}/refunds/{entry_id}/paid"),
     # ratings and the season (issue 10)
     ("POST", "/seasons/{season_id}/super-final/invitations"),
 }

@@ -221,3 +221,45 @@ def test_the_referee_may_read_the_report(api: Api) -> None:
     answer = raw_call(api, "GET", REPORT, params={"tournament_id": tournament_id}, user="the-referee")
     assert answer["statusCode"] == 200 and answer["headers"]["Content-Type"] == "application/json"
     assert json.loads(answer["body"])["results"] == []
+
+
+def test_a_finished_tournament_keeps_its_results(api: Api, published: Published) -> None:
+    """R10.1: once finished, the final standings are the record: a re-confirmed score, an appeal,
+    a penalty or a disqualification gets 409 tournament_finished and changes nothing."""
+    tournament_id, players = checked_in_field(api, 4)
+    assert draw(api, tournament_id).status == 201
+    play_out(tournament_id)
+    assert _finish(api, tournament_id).status == 200
+    before = records(tournament_id)
+    final = f"{tournament_id}.main.R2.1"
+    winner = before["main.R2.1"].home
+    attempts = [
+        (
+            "POST",
+            "/matches/{match_id}/confirm",
+            {"match_id": final},
+            {"home_points": 0, "away_points": before["main.R2.1"].length},
+        ),
+        (
+            "POST",
+            "/tournaments/{tournament_id}/penalties",
+            {"tournament_id": tournament_id},
+            {"tavla_id": winner, "kind": "warning", "reason": "found out later", "match_id": final},
+        ),
+        (
+            "POST",
+            "/tournaments/{tournament_id}/disqualifications",
+            {"tournament_id": tournament_id},
+            {"tavla_id": winner, "reason": "found out later"},
+        ),
+    ]
+    for method, path, params, body in attempts:
+        reply = api.call(method, path, params=params, body=body, user=ORGANISER)
+        assert (reply.status, reply.error) == (409, "tournament_finished"), (path, reply.body)
+    loser_user = f"player-{players.index(str(before['main.R2.1'].away))}"
+    appeal = {"kind": "score", "statement": "the last game was miscounted"}
+    reply = api.call(
+        "POST", "/matches/{match_id}/appeals", params={"match_id": final}, body=appeal, user=loser_user
+    )
+    assert (reply.status, reply.error) == (409, "tournament_finished")
+    assert records(tournament_id) == before

@@ -23,7 +23,7 @@ from tavla.store import draws as draw_store
 from tavla.store.records import FixtureRecord
 from tests.service.conftest import REGION, SCHEDULER_GROUP, Api, LambdaContext
 from tests.service.day_helpers import checked_in_field, draw
-from tests.service.helpers import ORGANISER
+from tests.service.helpers import ORGANISER, appoint_referee, create_player
 
 tablecall = importlib.import_module("functions.tablecall.handler")
 noshow = importlib.import_module("functions.noshow.handler")
@@ -38,12 +38,14 @@ class Day:
     tournament_id: str
     players: list[str]
     published: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    pumped: int = 0  # events of `published` already delivered
 
     def pump(self, *, notices: bool = False) -> list[dict[str, Any]]:
-        """Deliver the MatchesCalled events published so far, as EventBridge would."""
+        """Deliver the MatchesCalled events published since the last pump, as EventBridge would."""
         delivered = []
-        while self.published:
-            kind, detail = self.published.pop(0)
+        while self.pumped < len(self.published):
+            kind, detail = self.published[self.pumped]
+            self.pumped += 1
             if kind != events.MATCHES_CALLED:
                 continue
             event = bus_event(kind, detail)
@@ -171,6 +173,9 @@ def test_hbf_gives_a_point_at_15_and_20_minutes_and_forfeits_past_half_the_lengt
         assert len(d.at(minute)) == 1
         match = d.match()
         assert (match.state, dict(match.late_points)) == ("called", {"away": points}), minute
+    board = d.api.call("GET", "/tournaments/{tournament_id}/board", params={"tournament_id": d.tournament_id})
+    [shown] = [t["match"] for t in board.body["tables"] if t["match"] and t["match"]["code"] == MATCH]
+    assert shown["score"] == [3, 0]  # the live score counts the late player's points for the opponent
     d.at(30)
     match = d.match()
     assert match.state == "official" and match.result is not None
@@ -339,3 +344,40 @@ def test_called_players_are_told_their_table_and_opponent_once(
     assert [phone for phone, text in sent.values() if f"table {table}" in text] == ["+306971234567"] * 2
     mails = get_backend("ses")["123456789012"][REGION].sent_messages
     assert [m.destinations["ToAddresses"] for m in mails] == [["away@example.org"]] * 2
+
+
+def ruled(d: Day) -> list[dict[str, Any]]:
+    return [detail for kind, detail in d.published if kind == events.NOSHOW_RULED]
+
+
+def test_the_referee_is_told_of_a_forfeit_once(day: Any, api: Api) -> None:
+    """R6.3: at the deadline the absent player is forfeited "and the referee is told": one notice
+    in the referee's feed naming the player and the table, even when the schedule fires twice."""
+    d = day()
+    referee = "referee-with-profile"
+    referee_id = create_player(api, referee, name="Referee Rena")
+    appoint_referee(api, d.tournament_id, referee_id)
+    assert d.presence("home", {"present": True}).status == 200
+    away_id, _ = d.side_of("away")
+    payload = d.at(10)[0]
+    noshow.handler(payload, LambdaContext("noshow"))  # delivered again
+    assert ruled(d) == [
+        {"tournament_id": d.tournament_id, "code": MATCH, "outcome": "forfeited", "tavla_id": away_id}
+    ]
+    event = bus_event(events.NOSHOW_RULED, ruled(d)[0])
+    notify.handler(event, LambdaContext("notify"))
+    notify.handler(event, LambdaContext("notify"))
+    feed = api.call("GET", "/me/notifications", user=referee).body
+    assert [n["kind"] for n in feed] == ["noshow"]
+    assert f"Player {d.players.index(away_id)}" in feed[0]["message"]
+    assert f"table {d.match().table}" in feed[0]["message"]
+    assert feed[0]["data"]["match_id"] == f"{d.tournament_id}.{MATCH}"
+
+
+def test_the_referee_is_told_once_when_nobody_comes(day: Any) -> None:
+    """R6.3: both absent under hbf: flagged at the first step, told once, not at every step."""
+    d = day(profile="hbf")
+    d.at(15)
+    d.at(20)
+    assert d.match().flags == ("both_absent",)
+    assert ruled(d) == [{"tournament_id": d.tournament_id, "code": MATCH, "outcome": "both_absent"}]

@@ -79,3 +79,23 @@ def test_withdrawal_puts_the_promotion_on_the_bus(api: Api, monkeypatch: Any) ->
 
 def test_events_for_nobody_are_ignored() -> None:
     assert notify.handler({"detail-type": "SomethingElse", "detail": {}}, Context()) == {"delivered": False}
+
+
+# --- issue 11: the stage's SMS sender id
+
+
+def test_sms_goes_out_transactional_under_the_stage_sender_id(api: Api, monkeypatch: Any) -> None:
+    """R3.2: players see the federation's name (cdk.json sms_sender_id) where their country allows
+    it, and the message is sent as transactional (delivery over price)."""
+    from tavla.services import notify as service
+
+    tid = create_tournament(api)
+    tavla_id = create_player(api, "u1", phone="+306971234567")
+    monkeypatch.setenv(service.SMS_SENDER_ID_ENV, "Tavla")
+    sent: list[dict[str, Any]] = []
+    monkeypatch.setattr(service._sns(), "publish", lambda **kw: sent.append(kw))
+    notify.handler(promoted_event(tid, tavla_id), Context())
+    assert [m["PhoneNumber"] for m in sent] == ["+306971234567"]
+    attributes = sent[0]["MessageAttributes"]
+    assert attributes["AWS.SNS.SMS.SenderID"] == {"DataType": "String", "StringValue": "Tavla"}
+    assert attributes["AWS.SNS.SMS.SMSType"]["StringValue"] == "Transactional"

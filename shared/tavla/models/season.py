@@ -74,7 +74,7 @@ class Season(SeasonBody):
     id: str
 
 
-class StandingRow(ApiModel):
+class SeasonStandingRow(ApiModel):
     tavla_id: str
     name: str | None = None
     club: str | None = None
@@ -90,7 +90,7 @@ class StandingRow(ApiModel):
 
 class SeasonStandingsPage(ApiModel):
     season_id: str
-    rows: list[StandingRow]
+    rows: list[SeasonStandingRow]
     total: int
     draw_seed: int = Field(description="the seed of the recorded draw that settles the last ties")
 
@@ -99,6 +99,6 @@ class SuperFinal(ApiModel):
     """The players invited to the Super Final in season order, and their starting lives (R5.7)."""
 
     season_id: str
-    invited: list[StandingRow]
+    invited: list[SeasonStandingRow]
     lives: dict[str, int]
     tied_at_cut: list[str] = Field(default_factory=list)

@@ -120,6 +120,9 @@ class Division(StrictModel):
 
     id: OpaqueId
     name: Name
+    # issue 9 (R3.3, R3.4): a division's own fees; unset, the tournament's apply
+    entry_fee: Money | None = None
+    early_bird_fee: Money | None = None
 
 
 class TournamentSettings(StrictModel):
@@ -137,6 +140,10 @@ class TournamentSettings(StrictModel):
     early_bird_fee: Money | None = None
     early_bird_deadline: Instant | None = None
     refund_policy: RefundPolicy = Field(default_factory=RefundPolicy)
+    payment_deadline: Instant | None = Field(
+        default=None,
+        description="unpaid places are released to the waiting list then (set by PUT .../payments/deadline)",
+    )
     format: Format = "single_elimination"
     match_lengths: MatchLengths = Field(default_factory=MatchLengths)
     cube_used: bool | None = None

@@ -11,7 +11,7 @@ takes the time as an argument. The public surface at a glance:
 - the match and the day (R7, R8): `start_match`, `apply_action` (cube, Crawford, dead
   cube, forfeit), `check_final_score`, `late_arrival`, `break_decision`, clocks
 - rule profiles (R2.2, R9.5): `PROFILES`, `get_profile`, `decide_committee_appeal`
-- money (R3.5): `refund_due`
+- money (R3.3-R3.6): `refund_due`, `fee_due`, `is_early`, `summarise`
 Every refusal is a `RuleViolation` with a message a referee understands.
 """
 
@@ -68,6 +68,10 @@ _EXPORTS = {
     "rate_match": "tavla.rules.rating",
     "replay_player": "tavla.rules.rating",
     "refund_due": "tavla.rules.refunds",
+    # issue 9: the entry-fee ledger
+    "fee_due": "tavla.rules.money",
+    "is_early": "tavla.rules.money",
+    "summarise": "tavla.rules.money",
     "draw_round_robin": "tavla.rules.round_robin",
     "league_points": "tavla.rules.round_robin",
     "SeasonSettings": "tavla.rules.season",

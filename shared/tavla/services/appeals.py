@@ -194,9 +194,13 @@ def new_result(match: FixtureRecord, given: NewResult) -> dict[str, Any]:
             "forfeit": False,
             "how": "decision",
         }
+    from tavla.rules.match import ImpossibleScore, check_final_score  # heavy: loaded when needed
+
     home, away = given.home_points, given.away_points
-    if max(home, away) < match.length or min(home, away) >= match.length:
-        raise InvalidDecision(f"Exactly one player reaches the match length ({match.length}).")
+    try:  # the official form, as a confirmed score (R7.5): the winner has the length, the other less
+        check_final_score(match.length, home, away)
+    except ImpossibleScore as impossible:
+        raise InvalidDecision(str(impossible)) from None
     winner = match.home if home > away else match.away
     if given.winner is not None and given.winner != winner:
         raise InvalidDecision("The winner given is not the one the points give.")

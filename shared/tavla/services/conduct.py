@@ -21,7 +21,15 @@ from datetime import datetime
 from typing import Any
 
 from tavla.caller import Caller
-from tavla.errors import MatchNotFound, NoMatchToPenalise, NotDrawn, NotInField, NotStaff, TournamentNotFound
+from tavla.errors import (
+    MatchNotFound,
+    NoMatchToPenalise,
+    NotDrawn,
+    NotInField,
+    NotStaff,
+    TournamentNotFound,
+    TournamentOver,
+)
 from tavla.models.appeals import OutBody, OutView, PenaltyBody, PenaltyView
 from tavla.services import day, progress, result
 from tavla.services.access import player_actor, require_staff, role_in, staff_actor
@@ -29,7 +37,7 @@ from tavla.store import conduct as conduct_store
 from tavla.store import draws as draw_store
 from tavla.store import players as player_store
 from tavla.store.audit import entry as audit_entry
-from tavla.store.records import Actor, FieldRecord, FixtureRecord, TournamentRecord
+from tavla.store.records import FINISHED, Actor, FieldRecord, FixtureRecord, TournamentRecord
 
 # a match the player is at the table for
 AT_TABLE = frozenset({"called", "playing"})
@@ -41,6 +49,8 @@ def _day(tournament_id: str) -> tuple[TournamentRecord, FieldRecord | None]:
     current = draw_store.day(tournament_id, with_rounds=False)
     if current.tournament is None:
         raise TournamentNotFound(f"No tournament {tournament_id}.")
+    if current.tournament.status == FINISHED:
+        raise TournamentOver("The tournament is finished: conduct is judged during it.")
     return current.tournament, current.field
 
 

@@ -192,7 +192,7 @@ def match_view(tournament_id: str, record: FixtureRecord, people: Mapping[str, P
         present=[side for side in ("home", "away") if side in record.present],
         excused=[side for side in ("home", "away") if side in record.excused],
         late_points=dict(record.late_points),
-        score=list(record.score),
+        score=live_score(record),
         games=len(record.games),
         result=ResultView(
             winner=str(result["winner"]),
@@ -207,6 +207,16 @@ def match_view(tournament_id: str, record: FixtureRecord, people: Mapping[str, P
         appeal_open=record.appeal is not None,
         version=record.version,
     )
+
+
+def live_score(record: FixtureRecord) -> list[int]:
+    """[home, away] as the board shows it: the score after the last game recorded (late-arrival
+    points included), or before the first game the late-arrival points alone (R7.6: a late
+    player's points go to the opponent)."""
+    if record.games:
+        return list(record.score)
+    late = record.late_points
+    return [int(late.get("away", 0)), int(late.get("home", 0))]
 
 
 def round_summary(record: RoundRecord) -> RoundSummary:

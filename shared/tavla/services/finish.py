@@ -36,9 +36,7 @@ from tavla.store import finish as finish_store
 from tavla.store import players as player_store
 from tavla.store import registrations as registration_store
 from tavla.store.audit import entry as audit_entry
-from tavla.store.records import FieldRecord, FinalRecord, FixtureRecord, TournamentRecord
-
-FINISHED = "finished"
+from tavla.store.records import FINISHED, FieldRecord, FinalRecord, FixtureRecord, TournamentRecord
 
 
 def finish(caller: Caller, tournament_id: str, now: datetime) -> FinalStandings:

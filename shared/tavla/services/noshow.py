@@ -14,6 +14,8 @@ points are stored as absolute numbers, a forfeit happens only to a match still `
 that player still absent (re-checked inside the settling transaction). A step that fires
 after the referee decided (present, excused, playing, official, re-called...) changes nothing
 for that match. Both players absent: flagged `both_absent` for the referee, nobody forfeited.
+Either way the tournament's staff are told (`NoShowRuled` on the bus, once: a forfeit happens
+once and a flag is raised once).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from tavla import observability, schedules
+from tavla import events, observability, schedules
 from tavla.errors import StaleMatch
 from tavla.rules.lateness import LatenessPolicy, LatenessVerdict, late_arrival, lateness_policy
 from tavla.services import progress
@@ -182,17 +184,29 @@ def _forfeit(tournament_id: str, code: str, side: str, v: LatenessVerdict, now: 
 def _one(
     tournament_id: str, policy: LatenessPolicy, match: FixtureRecord, at: datetime, now: datetime
 ) -> str:
-    """Apply the verdict at `at` to one match; what happened to it."""
+    """Apply the verdict at `at` to one match; what happened to it ("flagged" only the first time)."""
     if not awaited(match):
         return "none"
     absent = absent_sides(match)
     v = verdict(policy, match, at, arrived=False)
     if v.forfeit and len(absent) == 1:
-        return "forfeited" if _forfeit(tournament_id, match.code, absent[0], v, now) else "none"
+        if not _forfeit(tournament_id, match.code, absent[0], v, now):
+            return "none"
+        _tell_staff(tournament_id, match.code, "forfeited", getattr(match, absent[0]))
+        return "forfeited"
     after = _penalised(match, v, absent)
     if after != match:
         match_store.save(after, match.version, _audits(match, after, now))
-    return "flagged" if len(absent) == len(SIDES) else "penalised"
+    if BOTH_ABSENT in after.flags and BOTH_ABSENT not in match.flags:
+        _tell_staff(tournament_id, match.code, BOTH_ABSENT, None)
+        return "flagged"
+    return "penalised" if any(after.late_points.values()) else "none"
+
+
+def _tell_staff(tournament_id: str, code: str, outcome: str, tavla_id: str | None) -> None:
+    """R6.3: "the referee is told" of a forfeit or of a match nobody came to."""
+    detail = {"tournament_id": tournament_id, "code": code, "outcome": outcome}
+    events.publish(events.NOSHOW_RULED, {**detail, "tavla_id": tavla_id} if tavla_id else detail)
 
 
 def enforce(payload: Mapping[str, Any], now: datetime) -> Enforced:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from tavla.store.records import FieldRecord, FixtureRecord
 
 EMAIL_FROM_ENV = "NOTIFY_EMAIL_FROM"  # SES verified sender; without it no e-mail is sent
+SMS_SENDER_ID_ENV = "NOTIFY_SMS_SENDER_ID"  # the stage's alphanumeric sender id (issue 11)
 
 
 @cache
@@ -102,6 +103,26 @@ def _called(detail: Mapping[str, Any]) -> list[Notice]:
     return notices
 
 
+def _noshow_ruled(detail: Mapping[str, Any]) -> list[Notice]:
+    """R6.3: the tournament's staff (those with a player profile) hear of a no-show forfeit or of
+    a match nobody came to, with the match and its table."""
+    tournament_id = str(detail.get("tournament_id", ""))
+    code = str(detail.get("code", ""))
+    read = match_store.several(tournament_id, [code])
+    if read.tournament is None or not read.matches:
+        return []
+    match = read.matches[0]
+    name = str(read.tournament.settings.get("name") or "Your tournament")
+    if detail.get("outcome") == "forfeited":
+        absent = _name(read.field, str(detail.get("tavla_id", "")))
+        what = f"{absent} did not come to table {match.table} and lost match {match.label} by forfeit."
+    else:
+        what = f"Nobody has come to table {match.table} for match {match.label}: please decide."
+    data = {"tournament_id": tournament_id, "match_id": f"{tournament_id}.{code}", "table": match.table}
+    staff = dict.fromkeys(m.tavla_id for m in read.tournament.staff.values() if m.tavla_id)
+    return [Notice(str(tavla_id), "noshow", f"{name}: {what}", data) for tavla_id in staff]
+
+
 def _invited(detail: Mapping[str, Any]) -> list[Notice]:
     """Issue 10 (R10.4, R5.7): each invited player hears their season place and starting lives."""
     season_id = str(detail.get("season_id", ""))
@@ -125,7 +146,18 @@ def _notices(detail_type: str, detail: Mapping[str, Any]) -> list[Notice]:
         return _invited(detail)
     if detail_type == events.MATCHES_CALLED:
         return _called(detail)
+    if detail_type == events.NOSHOW_RULED:
+        return _noshow_ruled(detail)
     return []
+
+
+def _sms_attributes() -> dict[str, Any]:
+    """Transactional SMS, from the stage's sender id where one is set (and the country allows it)."""
+    attributes = {"AWS.SNS.SMS.SMSType": {"DataType": "String", "StringValue": "Transactional"}}
+    sender_id = os.environ.get(SMS_SENDER_ID_ENV)
+    if sender_id:
+        attributes["AWS.SNS.SMS.SenderID"] = {"DataType": "String", "StringValue": sender_id}
+    return {"MessageAttributes": attributes}
 
 
 def deliver(event: dict[str, Any]) -> bool:
@@ -141,7 +173,7 @@ def deliver(event: dict[str, Any]) -> bool:
         notification_store.add(n.tavla_id, note_id, n.kind, n.text, at, dict(n.data))
         mine = contacts.get(n.tavla_id)
         if mine is not None and mine.phone:
-            _sns().publish(PhoneNumber=mine.phone, Message=f"Tavla: {n.text}")
+            _sns().publish(PhoneNumber=mine.phone, Message=f"Tavla: {n.text}", **_sms_attributes())
         sender = os.environ.get(EMAIL_FROM_ENV)
         if mine is not None and mine.email and mine.notify_by_email and sender:
             _ses().send_email(

@@ -21,13 +21,20 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from tavla import events, observability
-from tavla.errors import Busy, MatchNotFound, ResultLocked, StaleMatch, TournamentNotFound
+from tavla.errors import Busy, MatchNotFound, ResultLocked, StaleMatch, TournamentNotFound, TournamentOver
 from tavla.rules import day as rules_day
 from tavla.rules.tables import TablePlan, release, seat
 from tavla.services import day
 from tavla.store import draws as draw_store
 from tavla.store import matches as match_store
-from tavla.store.records import AuditRecord, FieldRecord, FixtureRecord, TablesRecord, TournamentRecord
+from tavla.store.records import (
+    FINISHED,
+    AuditRecord,
+    FieldRecord,
+    FixtureRecord,
+    TablesRecord,
+    TournamentRecord,
+)
 
 if TYPE_CHECKING:
     from tavla.store.transactions import Transaction
@@ -177,6 +184,8 @@ def settle(
     rng = rng or random.Random()
     for attempt in range(ATTEMPTS):
         view, draws = read_day(tournament_id)
+        if view.tournament.status == FINISHED:
+            raise TournamentOver("The tournament is finished: its results are final.")
         before = view.records.get(code)
         if before is None:
             raise MatchNotFound(f"No match {code} in tournament {tournament_id}.")

@@ -22,7 +22,7 @@ from tavla.errors import (
 )
 from tavla.models.common import Money
 from tavla.models.registrations import Entries, Entry, RegistrationResult, WithdrawalResult
-from tavla.rules.refunds import refund_due
+from tavla.services import payments
 from tavla.services.access import player_actor, require_organiser
 from tavla.store import players as player_store
 from tavla.store import registrations as registration_store
@@ -220,6 +220,8 @@ def withdraw(
     player = player_actor(caller, tavla_id)
     for attempt in range(MAX_ATTEMPTS):
         head = next(iter(registration_store.first_waiting(tournament_id)), None)
+        if head is not None and head.tavla_id == tavla_id:
+            head = None  # the leaver heads the waiting list: nobody takes a place they never held
         changes = [audit_entry(player, "withdrawn", now, tavla_id=tavla_id, list="main")]
         if head is not None:
             changes.append(_promoted(head, now, reason="withdrawal", place_of=tavla_id))
@@ -234,14 +236,15 @@ def withdraw(
                 registration_store.withdraw_pending(tournament_id, tavla_id, [withdrawn])
             else:
                 registration_store.withdraw_waiting(tournament_id, tavla_id, [withdrawn])
-            return WithdrawalResult(refund_due=Money(amount=_refund(tournament, now)))
+            return WithdrawalResult(refund_due=Money(amount=_refund(tournament, tavla_id, player, now)))
         except registration_store.Contended:
             _backoff(attempt, rng)
             continue
         if head is not None:
             _announce_promotion(tournament, head, now)
         return WithdrawalResult(
-            refund_due=Money(amount=_refund(tournament, now)), promoted=head.tavla_id if head else None
+            refund_due=Money(amount=_refund(tournament, tavla_id, player, now)),
+            promoted=head.tavla_id if head else None,
         )
     raise Busy("Many players are withdrawing right now; please try again.")
 
@@ -297,17 +300,9 @@ def fill_free_places(tournament_id: str, now: datetime, rng: random.Random = _sy
     raise Busy("The waiting list is changing fast; the remaining places will be filled on the next change.")
 
 
-def _refund(tournament: TournamentRecord, now: datetime) -> int:
-    policy = tournament.settings.get("refund_policy") or {}
-    return refund_due(
-        0,  # payments arrive with the payments feature; nothing collected yet means nothing due
-        policy.get("kind", "full"),
-        withdrawn_at=now,
-        registration_closes_at=datetime.fromisoformat(tournament.settings["registration_closes_at"]),
-        drawn=not tournament.is_open,
-        percentage=policy.get("percentage"),
-        deduction=(policy.get("deduction") or {}).get("amount"),
-    )
+def _refund(tournament: TournamentRecord, tavla_id: str, player: Actor, now: datetime) -> int:
+    """R3.5: the refund the organiser's policy gives, recorded in the player's ledger as due."""
+    return payments.refund_on_withdrawal(tournament, tavla_id, player, now)
 
 
 def ordered(
@@ -351,3 +346,28 @@ def entry_fields(
         "position": position,
         "checked_in": registration.checked_in_at is not None,
     }
+
+
+# --- issue 9: unpaid places released at the organiser's payment deadline
+def release_unpaid(
+    tournament: TournamentRecord, tavla_id: str, now: datetime, rng: random.Random = _system_random
+) -> bool:
+    """Take an unpaid main-list place back (the system, by the payment deadline): the first
+    waiting player is promoted in the same step and told (R3.2). False when the player is no
+    longer on the main list (released already, or withdrew)."""
+    for attempt in range(MAX_ATTEMPTS):
+        head = next(iter(registration_store.first_waiting(tournament.id)), None)
+        changes = [audit_entry(SYSTEM, "released_unpaid", now, tavla_id=tavla_id, list="main")]
+        if head is not None:
+            changes.append(_promoted(head, now, reason="unpaid_release", place_of=tavla_id))
+        try:
+            registration_store.withdraw(tournament.id, tavla_id, head, now, changes)
+        except (registration_store.WaitingWithdrawal, NotRegistered, RegistrationClosed):
+            return False  # not on the main list any more, or the draw has been made
+        except registration_store.Contended:
+            _backoff(attempt, rng)
+            continue
+        if head is not None:
+            _announce_promotion(tournament, head, now)
+        return True
+    raise Busy("The lists are changing fast; the release is retried.")  # pragma: no cover

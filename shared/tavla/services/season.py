@@ -25,7 +25,7 @@ from typing import Any
 from tavla import events
 from tavla.caller import Caller
 from tavla.errors import Forbidden, SeasonNotFound
-from tavla.models.season import Season, SeasonBody, SeasonStandingsPage, StandingRow, SuperFinal
+from tavla.models.season import Season, SeasonBody, SeasonStandingRow, SeasonStandingsPage, SuperFinal
 from tavla.rules.season import SeasonSettings, TournamentLevel, tournament_points
 from tavla.rules.season_table import Award, Meeting, SeasonRow, final_lives, invited, season_table
 from tavla.rules.standings import Standing
@@ -162,13 +162,13 @@ def table(season_id: str) -> tuple[list[SeasonRow], int]:
     return season_table(store.entries(season_id), seed), seed
 
 
-def _rows(rows: Sequence[SeasonRow]) -> list[StandingRow]:
+def _rows(rows: Sequence[SeasonRow]) -> list[SeasonStandingRow]:
     profiles = player_store.get_profiles([r.player_id for r in rows]) if rows else {}
     out = []
     for r in rows:
         p = profiles.get(r.player_id)
         out.append(
-            StandingRow(
+            SeasonStandingRow(
                 tavla_id=r.player_id,
                 name=p.name if p else None,
                 club=p.club if p else None,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from tavla.store import audit, keys
 from tavla.store.dynamo import Item, client, deserialize, table_name
-from tavla.store.records import AuditRecord, FinalRecord, TournamentRecord
+from tavla.store.records import FINISHED, AuditRecord, FinalRecord, TournamentRecord
 from tavla.store.schema import MAIN
 from tavla.store.transactions import Cancelled, Transaction
 
@@ -36,7 +36,7 @@ def finish(tournament: TournamentRecord, record: FinalRecord, change: AuditRecor
         condition="#status = :running AND draws = :draws AND attribute_not_exists(drawing)",
         names={"#status": "status"},
         values={
-            "finished": "finished",
+            "finished": FINISHED,
             "running": "running",
             "at": record.finished_at,
             "draws": tournament.draws,

@@ -15,6 +15,11 @@ Main table:
 - the venue's tables ............... TOURNAMENT#<id> / TABLES
 - the final standings (finish) ..... TOURNAMENT#<id> / STANDINGS
 - an appeal (R9) ................... TOURNAMENT#<id> / APPEAL#<appeal id>  (the id holds the tournament's)
+- a ledger entry (money, R3.3) ..... TOURNAMENT#<id> / LEDGER#<tavla_id>#<entry id>
+                                      (gsi1: PAYER#<tavla_id> / <id>#<entry id>)
+- a provider event, once (webhook) . TOURNAMENT#<id> / PROVIDER_EVENT#<provider>#<event id>
+- a bank statement line ............ TOURNAMENT#<id> / BANKLINE#<checksum>
+- an organiser's CSV column mapping  USER#<sub> / STATEMENT_MAPPING
 
 - a player's rating history (R10.3)  PLAYER#<tavla_id> / RATING#<ledger key>
 - the rating lists (R10.3) ........... the profile carries rating_list=NATIONAL, club, city and
@@ -42,6 +47,7 @@ AUDIT_PREFIX = "AUDIT#"
 ROUND_PREFIX = "ROUND#"
 MATCH_PREFIX = "MATCH#"
 APPEAL_PREFIX = "APPEAL#"
+LEDGER_PREFIX = "LEDGER#"
 # issue 10: ratings and the season
 RATING_PREFIX = "RATING#"
 SEASON_PLAYER_PREFIX = "PLAYER#"
@@ -103,6 +109,35 @@ def standings(tournament_id: str) -> dict[str, Any]:
 
 def appeal(tournament_id: str, appeal_id: str) -> dict[str, Any]:
     return _key(tournament_pk(tournament_id), f"{APPEAL_PREFIX}{appeal_id}")
+
+
+def ledger_prefix(tavla_id: str | None = None) -> str:
+    """All of a tournament's ledger entries, or one player's."""
+    return f"{LEDGER_PREFIX}{tavla_id}#" if tavla_id else LEDGER_PREFIX
+
+
+def ledger_entry(tournament_id: str, tavla_id: str, entry_id: str) -> dict[str, Any]:
+    return _key(tournament_pk(tournament_id), f"{ledger_prefix(tavla_id)}{entry_id}")
+
+
+def payer_pk(tavla_id: str) -> str:
+    """gsi1 partition of a player's ledger entries across tournaments (GET /me/payments)."""
+    return f"PAYER#{tavla_id}"
+
+
+def provider_event(tournament_id: str, provider: str, event_id: str) -> dict[str, Any]:
+    return _key(tournament_pk(tournament_id), f"PROVIDER_EVENT#{provider}#{event_id}")
+
+
+BANKLINE_PREFIX = "BANKLINE#"
+
+
+def bank_line(tournament_id: str, checksum: str) -> dict[str, Any]:
+    return _key(tournament_pk(tournament_id), f"{BANKLINE_PREFIX}{checksum}")
+
+
+def statement_mapping(sub: str) -> dict[str, Any]:
+    return _key(f"USER#{sub}", "STATEMENT_MAPPING")
 
 
 def checkin_code(code: str) -> dict[str, Any]:

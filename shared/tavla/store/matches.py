@@ -11,11 +11,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from tavla.errors import StaleMatch
+from tavla.errors import StaleMatch, TournamentOver
 from tavla.store import audit, keys
 from tavla.store.draws import field_from_item, fixture_from_item, fixture_item, put_tables
 from tavla.store.dynamo import batch_get
-from tavla.store.records import AuditRecord, FieldRecord, FixtureRecord, TablesRecord, TournamentRecord
+from tavla.store.records import (
+    FINISHED,
+    AuditRecord,
+    FieldRecord,
+    FixtureRecord,
+    TablesRecord,
+    TournamentRecord,
+)
 from tavla.store.schema import MAIN
 from tavla.store.transactions import Cancelled, Transaction
 
@@ -87,11 +94,20 @@ def settle(
     changes: Sequence[AuditRecord],
     extra: Callable[[Transaction], None] | None = None,
 ) -> None:
-    """Write matches (each on the version it was read at), the table plan and audit records at once.
+    """Write matches (each on the version it was read at), the table plan and audit records at once,
+    while the tournament is not finished (its final standings are the record: TournamentOver).
 
     `extra` adds the items that change with them (an appeal lodged or decided, `store.appeals`).
     """
     tx = Transaction()
+    tx.check(
+        "tournament",
+        MAIN,
+        keys.tournament(tournament_id),
+        "#status <> :finished",
+        names={"#status": "status"},
+        values={"finished": FINISHED},
+    )
     if extra is not None:
         extra(tx)
     for i, (record, seen) in enumerate(changed):
@@ -103,6 +119,8 @@ def settle(
     try:
         tx.run()
     except Cancelled as cancelled:
+        if cancelled.failed("tournament"):
+            raise TournamentOver("The tournament is finished: its results are final.") from cancelled
         if cancelled.any_failed:
             raise StaleMatch("The day changed meanwhile: reload and try again.") from cancelled
         raise

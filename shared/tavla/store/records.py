@@ -178,6 +178,7 @@ class Actor:
 
 
 SYSTEM = Actor(role="system")
+FINISHED = "finished"  # a tournament's status once its final standings are stored
 
 
 @dataclass(frozen=True)
@@ -326,6 +327,51 @@ class AppealRecord(_Record):
     new_result: Mapping[str, Any] | None = None
     decided_at: str | None = None
     decided_by: str | None = None  # the staff member's Tavla ID (or role) who recorded it
+
+
+@dataclass(frozen=True)
+class LedgerEntryRecord(_Record):
+    """One money movement of a registration (R3.3-R3.5, R11.5): cents, EUR.
+
+    kind: payment (in) | refund (out) | payout (a prize, out). `recorded_by` names who
+    recorded it (a Tavla ID, a role, or `provider`); `status` is `due` for a bank refund the
+    organiser has still to pay; `flags` are for the organiser (amount_mismatch ...).
+    """
+
+    id: str
+    tournament_id: str
+    tavla_id: str
+    kind: str
+    method: str
+    amount: int
+    value_date: str
+    recorded_by: str
+    recorded_at: str
+    currency: str = "EUR"
+    reference: str | None = None
+    receipt: str | None = None
+    status: str = "done"
+    flags: tuple[str, ...] = ()
+    expected_amount: int | None = None
+    provider_ref: str | None = None
+
+
+@dataclass(frozen=True)
+class BankLineRecord(_Record):
+    """One line of an imported bank statement (R3.3): what happened to it, and, while it is
+    unmatched only, the payer's name and the reference text a person needs to match it (R12)."""
+
+    tournament_id: str
+    checksum: str
+    value_date: str
+    amount: int
+    currency: str
+    status: str  # matched | unmatched | underpaid | overpaid (duplicates are not stored twice)
+    imported_at: str
+    tavla_id: str | None = None
+    code: str | None = None
+    text: str | None = None
+    payer: str | None = None
 
 
 # -- issue 10: ratings and the season --------------------------------------------------------

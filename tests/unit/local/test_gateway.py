@@ -270,3 +270,32 @@ def test_the_dev_routes_refuse_deeply_nested_json(tmp_path):
     reply = gateway(tmp_path).handle("POST", "/dev/token", [], b"[" * 1000 + b"]" * 1000, "127.0.0.1")
     assert reply.status == 400
     assert json.loads(reply.body)["error"]["code"] == "malformed_json"
+
+
+def test_the_web_front_end_is_served_at_the_root_beside_the_api(tmp_path, monkeypatch):
+    """Issue 8: `/` and the built files are the front end's (hashed assets cached for good,
+    the rest revalidated); nothing outside the site's folder, and no API path, is shadowed."""
+    import local.server
+
+    site = tmp_path / "dist"
+    (site / "assets").mkdir(parents=True)
+    (site / "index.html").write_text("<!doctype html><title>Tavla</title>")
+    (site / "sw.js").write_text("// worker")
+    (site / "assets" / "index-abc.js").write_text("console.log(1)")
+    (site / ".secret").write_text("no")
+    (tmp_path / "outside.txt").write_text("no")
+    monkeypatch.setattr(local.server, "SITE", site)
+    recording = Recording()
+    serve = gateway(tmp_path, recording).handle
+    home = serve("GET", "/", [], b"", "127.0.0.1")
+    assert (home.status, home.body) == (200, b"<!doctype html><title>Tavla</title>")
+    assert ("cache-control", "no-cache") in home.headers
+    worker = serve("GET", "/sw.js", [], b"", "127.0.0.1")
+    assert worker.status == 200 and ("cache-control", "no-cache") in worker.headers
+    asset = serve("GET", "/assets/index-abc.js", [], b"", "127.0.0.1")
+    assert ("cache-control", "public, max-age=31536000, immutable") in asset.headers
+    for path in ("/.secret", "/assets/../outside.txt", "/../outside.txt", "/assets/nope.js"):
+        assert serve("GET", path, [], b"", "127.0.0.1").status == 404, path
+    assert serve("POST", "/sw.js", [], b"", "127.0.0.1").status == 404
+    assert serve("GET", "/tournaments/t1", [], b"", "127.0.0.1").status == 200
+    assert recording.events[0]["routeKey"] == "GET /tournaments/{id}"

@@ -1,0 +1,269 @@
+"""Entry-fee money (R3.3-R3.6): ledgers, payments at the venue, card checkout, the CSV export."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Path
+
+from tavla import clock
+from tavla.contract import errors
+from tavla.errors import (
+    Invalid,
+    NoPayment,
+    NoPrize,
+    NotFinished,
+    NothingToPay,
+    NotOrganiser,
+    NotRegistered,
+    NotStaff,
+    ProfileMissing,
+    ProviderUnavailable,
+    RegistrationClosed,
+    TournamentNotFound,
+)
+from tavla.http import SIGNED_IN, cached, caller, make_resolver
+from tavla.models.payments import (
+    CheckoutStarted,
+    Ledger,
+    LedgerEntry,
+    ManualMatch,
+    MyPayments,
+    PaymentDeadline,
+    PaymentDeadlineSet,
+    Payout,
+    PrizeTable,
+    Refunds,
+    StatementImport,
+    StatementUpload,
+    TournamentPayments,
+    VenuePayment,
+)
+from tavla.observability import entry
+from tavla.services import payments, prizes, statements, unpaid
+
+app = make_resolver()
+
+TournamentId = Annotated[str, Path(max_length=64)]
+
+EXPORT_RESPONSES = errors(TournamentNotFound, NotOrganiser)
+EXPORT_RESPONSES[200] = {
+    "description": "All money in and out, one CSV line per movement (refunds and payouts negative)",
+    "content": {"text/csv": {"schema": {"type": "string"}}},
+}
+
+
+@app.get(
+    "/tournaments/<tournament_id>/payments",
+    security=SIGNED_IN,
+    tags=["payments"],
+    responses=errors(TournamentNotFound, NotStaff),
+)
+def tournament_payments(tournament_id: TournamentId) -> TournamentPayments:
+    """Every registration's ledger.
+
+    Amount due (fee by division and early bird), payments, refunds and balance in cents,
+    and the totals collected and outstanding (R3.3-R3.5; its referees and organisers).
+    """
+    return payments.tournament_payments(caller(app), tournament_id)
+
+
+@app.post(
+    "/tournaments/<tournament_id>/payments",
+    security=SIGNED_IN,
+    tags=["payments"],
+    status_code=201,
+    responses=errors(TournamentNotFound, NotStaff, NotRegistered),
+)
+def venue_payment(tournament_id: TournamentId, body: VenuePayment) -> tuple[Ledger, int]:
+    """Record cash or card at the venue.
+
+    Its referees and organisers record what the player paid at the referee table; the
+    receipt number is in the ledger (R3.3). Answers the player's ledger.
+    """
+    return payments.record_venue_payment(caller(app), tournament_id, body, clock.now()), 201
+
+
+@app.post(
+    "/tournaments/<tournament_id>/payments/checkout",
+    security=SIGNED_IN,
+    tags=["payments"],
+    status_code=201,
+    responses=errors(TournamentNotFound, ProfileMissing, NotRegistered, NothingToPay, ProviderUnavailable),
+)
+def checkout(tournament_id: TournamentId) -> tuple[CheckoutStarted, int]:
+    """Start a card payment online.
+
+    A checkout with the payment provider for what my ledger says I owe, never an amount
+    from the client; the payment is recorded when the provider's signed webhook arrives
+    (R3.3).
+    """
+    return payments.start_checkout(caller(app), tournament_id), 201
+
+
+@app.get(
+    "/tournaments/<tournament_id>/payments/export",
+    security=SIGNED_IN,
+    tags=["payments"],
+    responses=EXPORT_RESPONSES,
+)
+def export(tournament_id: TournamentId) -> Response[str]:
+    """Export the money (CSV).
+
+    Every payment, refund and payout with method, amount in cents, value date, reference,
+    receipt and who recorded it: for the treasurer (its organisers).
+    """
+    body = payments.export_csv(caller(app), tournament_id)
+    return Response(
+        status_code=200,
+        content_type="text/csv; charset=utf-8",
+        body=body,
+        headers={"Content-Disposition": f'attachment; filename="payments-{tournament_id}.csv"'},
+    )
+
+
+EntryId = Annotated[str, Path(max_length=128, pattern=r"^[A-Za-z0-9_.-]+$")]
+
+
+@app.get(
+    "/tournaments/<tournament_id>/refunds",
+    security=SIGNED_IN,
+    tags=["payments"],
+    responses=errors(TournamentNotFound, NotOrganiser),
+)
+def refunds(tournament_id: TournamentId) -> Refunds:
+    """The refunds to pay.
+
+    Refunds for withdrawals before registration closed, by the organiser's policy (R3.5),
+    those still due first: card ones go back through the provider, bank ones are paid by
+    the organiser and marked paid (its organisers).
+    """
+    return payments.refunds(caller(app), tournament_id)
+
+
+@app.post(
+    "/tournaments/<tournament_id>/refunds/<entry_id>/paid",
+    security=SIGNED_IN,
+    tags=["payments"],
+    responses=errors(TournamentNotFound, NotOrganiser, NoPayment, ProviderUnavailable),
+)
+def pay_refund(tournament_id: TournamentId, entry_id: EntryId) -> LedgerEntry:
+    """Pay a refund.
+
+    A card refund goes back through the payment provider (once, however often this is
+    sent); a bank refund is marked paid. Paying a refund already paid changes nothing (its
+    organisers, R3.5).
+    """
+    return payments.pay_refund(caller(app), tournament_id, entry_id, clock.now())
+
+
+@app.get(
+    "/tournaments/<tournament_id>/prizes",
+    tags=["payments"],
+    middlewares=cached(max_age=5),
+    responses=errors(TournamentNotFound),
+)
+def prize_table(tournament_id: TournamentId) -> PrizeTable:
+    """The prize list.
+
+    The pool from the entry fees actually collected, net of refunds; money prizes split to
+    the cent, shared places sharing equally, disqualified players winning nothing (R11,
+    R8.3). `final` once the tournament is finished; before, the pool so far and no awards.
+    """
+    return prizes.prize_table(tournament_id)
+
+
+@app.post(
+    "/tournaments/<tournament_id>/prizes/payouts",
+    security=SIGNED_IN,
+    tags=["payments"],
+    status_code=201,
+    responses=errors(TournamentNotFound, NotOrganiser, NotFinished, NoPrize),
+)
+def payout(tournament_id: TournamentId, body: Payout) -> tuple[Ledger, int]:
+    """Record a prize paid out.
+
+    Its organisers record that they paid a winner their money prize: the amount is the
+    prize list's, recorded once in the winner's ledger and the audit trail (R11.5).
+    """
+    return prizes.record_payout(caller(app), tournament_id, body, clock.now()), 201
+
+
+@app.post(
+    "/tournaments/<tournament_id>/bank-statements",
+    security=SIGNED_IN,
+    tags=["payments"],
+    responses=errors(TournamentNotFound, NotOrganiser),
+)
+def import_statement(tournament_id: TournamentId, body: StatementUpload) -> StatementImport:
+    """Import a bank statement.
+
+    CSV (by a column mapping, saved for next time), MT940 or camt.053. Each credit's
+    reference is searched for a check-in code (case, spaces, dashes ignored) and each line
+    ends matched, unmatched, duplicate (imported before: nothing added), underpaid or
+    overpaid; matched lines pay the registration (R3.3; its organisers). The payer's name
+    is kept only while a line is unmatched (R12).
+    """
+    return statements.import_statement(caller(app), tournament_id, body, clock.now())
+
+
+@app.get(
+    "/tournaments/<tournament_id>/bank-statements/lines",
+    security=SIGNED_IN,
+    tags=["payments"],
+    responses=errors(TournamentNotFound, NotOrganiser),
+)
+def statement_lines(tournament_id: TournamentId) -> StatementImport:
+    """The imported statement lines.
+
+    Unmatched ones first, with the payer's name and text for matching by hand (its
+    organisers, R3.3).
+    """
+    return statements.statement_lines(caller(app), tournament_id)
+
+
+Checksum = Annotated[str, Path(pattern=r"^[0-9a-f]{32}$")]
+
+
+@app.post(
+    "/tournaments/<tournament_id>/bank-statements/lines/<checksum>/match",
+    security=SIGNED_IN,
+    tags=["payments"],
+    responses=errors(TournamentNotFound, NotOrganiser, NoPayment, NotRegistered),
+)
+def match_line(tournament_id: TournamentId, checksum: Checksum, body: ManualMatch) -> Ledger:
+    """Match a statement line by hand.
+
+    An unmatched line pays the registration named; the payer's name is then removed (R3.3,
+    R12; its organisers). Answers the player's ledger.
+    """
+    return statements.match_by_hand(caller(app), tournament_id, checksum, body.tavla_id, clock.now())
+
+
+@app.put(
+    "/tournaments/<tournament_id>/payments/deadline",
+    security=SIGNED_IN,
+    tags=["payments"],
+    responses=errors(TournamentNotFound, NotOrganiser, RegistrationClosed, Invalid),
+)
+def payment_deadline(tournament_id: TournamentId, body: PaymentDeadline) -> PaymentDeadlineSet:
+    """Set the payment deadline.
+
+    After it, a main-list entry that still owes its fee is released to the waiting list,
+    whose first player is promoted and told; unpaid players get a notice a day before. Runs
+    as schedules, idempotently; `null` lifts it (its organisers, R3.2, R3.3).
+    """
+    return unpaid.set_deadline(caller(app), tournament_id, body, clock.now())
+
+
+@app.get("/me/payments", security=SIGNED_IN, tags=["payments"], responses=errors(ProfileMissing))
+def my_payments() -> MyPayments:
+    """My payments.
+
+    My ledger in every tournament I entered or paid for: what is due, paid, refunded.
+    """
+    return payments.my_payments(caller(app))
+
+
+handler = entry(app)

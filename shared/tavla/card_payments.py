@@ -1,0 +1,184 @@
+"""Card payments online (R3.3) behind a small interface, so another provider can be added.
+
+`CardProvider` is what the services use: start a checkout for an amount, verify a webhook
+and read the paid amount from it, refund a payment. `StripeProvider` does it with the
+`stripe` SDK: a Checkout Session, `stripe.Webhook.construct_event` for the signature
+(`t=<unix time>,v1=<HMAC-SHA256 of "t.payload">`, at most 5 minutes old), refunds with an
+idempotency key. Its API key and webhook secret live in Secrets Manager (one JSON secret:
+`{"api_key": ..., "webhook_secret": ...}`); the local stack's fake provider stands in for
+the provider's API through `PAYMENT_PROVIDER_API_BASE`, and signs its webhooks the same way,
+so the real verification runs there too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Protocol
+
+from tavla.errors import ForgedWebhook, ProviderUnavailable
+
+if TYPE_CHECKING:
+    import stripe
+
+SECRET_ENV = "PAYMENT_PROVIDER_SECRET_ID"
+API_BASE_ENV = "PAYMENT_PROVIDER_API_BASE"  # local stack only: the fake provider's API
+RETURN_URL_ENV = "CHECKOUT_RETURN_URL"  # where the provider sends the player back
+SIGNATURE_TOLERANCE_SECONDS = 300
+COMPLETED = ("checkout.session.completed", "checkout.session.async_payment_succeeded")
+
+
+@dataclass(frozen=True)
+class Checkout:
+    session_id: str
+    url: str
+
+
+@dataclass(frozen=True)
+class PaidCheckout:
+    """A completed checkout as the provider reports it: its amount is the truth."""
+
+    event_id: str
+    session_id: str
+    amount: int
+    currency: str
+    metadata: dict[str, str]
+    paid_at: datetime
+    payment_ref: str | None
+
+
+class CardProvider(Protocol):
+    name: str
+
+    def create_checkout(
+        self, *, amount: int, currency: str, description: str, metadata: dict[str, str], return_url: str
+    ) -> Checkout: ...
+
+    def paid_checkout(self, payload: str, signature: str | None) -> PaidCheckout | None:
+        """The completed payment a verified webhook announces (None: another kind of event).
+
+        Raises ForgedWebhook when the signature does not verify or is stale."""
+        ...
+
+    def refund(self, *, payment_ref: str, amount: int, idempotency_key: str) -> str: ...
+
+
+class StripeProvider:
+    """Stripe Checkout through the `stripe` SDK (imported on first use: cold starts stay small)."""
+
+    name = "stripe"
+
+    def __init__(
+        self,
+        api_key: str,
+        webhook_secret: str,
+        *,
+        api_base: str | None = None,
+        http_client: stripe.HTTPClient | None = None,
+    ) -> None:
+        self.api_key = api_key
+        self.webhook_secret = webhook_secret
+        self.api_base = api_base
+        self.http_client = http_client
+
+    def _client(self) -> stripe.StripeClient:
+        import stripe
+
+        bases: Any = {"api": self.api_base} if self.api_base else None
+        return stripe.StripeClient(
+            self.api_key, base_addresses=bases, http_client=self.http_client, max_network_retries=2
+        )
+
+    def create_checkout(
+        self, *, amount: int, currency: str, description: str, metadata: dict[str, str], return_url: str
+    ) -> Checkout:
+        import stripe
+
+        try:
+            session = self._client().v1.checkout.sessions.create(
+                {
+                    "mode": "payment",
+                    "line_items": [
+                        {
+                            "quantity": 1,
+                            "price_data": {
+                                "currency": currency.lower(),
+                                "unit_amount": amount,
+                                "product_data": {"name": description},
+                            },
+                        }
+                    ],
+                    "metadata": metadata,
+                    "payment_intent_data": {"metadata": metadata},
+                    "success_url": f"{return_url}?checkout=success",
+                    "cancel_url": f"{return_url}?checkout=cancelled",
+                }
+            )
+        except stripe.StripeError as error:
+            raise ProviderUnavailable("The card payment provider did not answer; try again.") from error
+        return Checkout(session_id=str(session.id), url=str(session.url))
+
+    def paid_checkout(self, payload: str, signature: str | None) -> PaidCheckout | None:
+        import stripe
+
+        try:
+            stripe.Webhook.construct_event(
+                payload, signature, self.webhook_secret, SIGNATURE_TOLERANCE_SECONDS, api_key=self.api_key
+            )
+        except (stripe.SignatureVerificationError, ValueError) as error:
+            raise ForgedWebhook("The webhook's signature does not verify: nothing was recorded.") from error
+        event = json.loads(payload)
+        if event.get("type") not in COMPLETED:
+            return None
+        session = event["data"]["object"]
+        if session.get("payment_status") != "paid":
+            return None  # an asynchronous payment still on its way: its success event follows
+        return PaidCheckout(
+            event_id=str(event["id"]),
+            session_id=str(session["id"]),
+            amount=int(session["amount_total"]),
+            currency=str(session.get("currency") or "").upper(),
+            metadata={str(k): str(v) for k, v in (session.get("metadata") or {}).items()},
+            paid_at=datetime.fromtimestamp(int(event.get("created") or 0), UTC),
+            payment_ref=str(session["payment_intent"]) if session.get("payment_intent") else None,
+        )
+
+    def refund(self, *, payment_ref: str, amount: int, idempotency_key: str) -> str:
+        import stripe
+
+        try:
+            refund = self._client().v1.refunds.create(
+                {"payment_intent": payment_ref, "amount": amount}, {"idempotency_key": idempotency_key}
+            )
+        except stripe.StripeError as error:
+            raise ProviderUnavailable("The card payment provider did not answer; try again.") from error
+        return str(refund.id)
+
+
+_http_client: Any = None
+
+
+def use_http_client(client: Any) -> None:
+    """Send the provider's API calls through this SDK HTTP client (tests: an in-process fake)."""
+    global _http_client
+    _http_client = client
+
+
+def provider() -> CardProvider:
+    """The configured provider: its keys from Secrets Manager (cached for five minutes)."""
+    from aws_lambda_powertools.utilities.parameters import get_secret
+
+    secret = json.loads(str(get_secret(os.environ[SECRET_ENV], max_age=300)))
+    return StripeProvider(
+        str(secret["api_key"]),
+        str(secret["webhook_secret"]),
+        api_base=os.environ.get(API_BASE_ENV),
+        http_client=_http_client,
+    )
+
+
+def return_url(tournament_id: str) -> str:
+    base = os.environ.get(RETURN_URL_ENV, "http://localhost:8000").rstrip("/")
+    return f"{base}/tournaments/{tournament_id}"

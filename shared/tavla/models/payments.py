@@ -1,0 +1,177 @@
+"""Entry-fee money (R3.3-R3.6): the ledger of a registration, payments at the venue, card checkout."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal, Self
+
+from pydantic import Field, model_validator
+
+from tavla.models.common import ApiModel, Instant, Money, ShortText, StrictModel, TavlaId
+from tavla.statements import CsvMapping
+
+PaymentMethod = Literal["card_online", "bank_transfer", "cash", "card_at_venue"]
+EntryKind = Literal["payment", "refund", "payout"]
+
+
+class LedgerEntry(ApiModel):
+    """One money movement: a payment in, a refund or a prize payout out (cents, EUR)."""
+
+    id: str
+    tavla_id: str
+    kind: EntryKind
+    method: PaymentMethod | Literal["provider_refund", "bank_refund", "prize"]
+    amount: Money
+    value_date: str = Field(description="ISO date (bank) or instant (card, venue) the money moved")
+    reference: str | None = None
+    recorded_by: str = Field(description="who recorded it: a Tavla ID, a role, or `provider`")
+    recorded_at: datetime
+    receipt: str | None = Field(default=None, description="receipt number of a payment at the venue")
+    status: Literal["done", "due"] = "done"
+    flags: list[str] = Field(default_factory=list, description="e.g. amount_mismatch: for the organiser")
+    expected: Money | None = Field(default=None, description="what the checkout asked, where it differs")
+
+
+class Ledger(ApiModel):
+    """A registration's money: due (fee by division and early bird), payments, refunds, balance."""
+
+    tavla_id: str
+    tournament_id: str
+    status: str = Field(description="registered, waitlisted, pending, refused or withdrawn")
+    division: str | None = None
+    due: Money
+    paid: Money
+    refunded: Money
+    balance: int = Field(description="paid - refunded - due, in cents: negative while money is owed")
+    outstanding: Money
+    early_bird: bool = Field(description="the early-bird fee applies")
+    entries: list[LedgerEntry]
+
+
+class TournamentPayments(ApiModel):
+    """Every registration's ledger and the tournament's totals (its staff)."""
+
+    tournament_id: str
+    ledgers: list[Ledger]
+    collected: Money = Field(description="payments in, net of refunds")
+    outstanding: Money
+
+
+class MyPayments(ApiModel):
+    """My ledgers, one per tournament I entered or paid for."""
+
+    ledgers: list[Ledger]
+
+
+class VenuePayment(StrictModel):
+    """Cash or card at the referee table (R3.3), recorded by staff."""
+
+    tavla_id: TavlaId
+    method: Literal["cash", "card_at_venue"]
+    amount: Money
+    receipt: ShortText | None = Field(default=None, description="the receipt number handed over, if any")
+
+    @model_validator(mode="after")
+    def _some_money(self) -> Self:
+        if self.amount.amount <= 0:
+            raise ValueError("amount: a payment moves at least one cent")
+        return self
+
+
+class CheckoutStarted(ApiModel):
+    """Where to pay: the provider's checkout page for the amount the ledger says is owed."""
+
+    checkout_url: str
+    session_id: str
+    amount: Money
+
+
+class WebhookReceived(ApiModel):
+    received: bool = True
+    recorded: bool = Field(description="false when the event was already recorded or is not a payment")
+
+
+class Refunds(ApiModel):
+    """The tournament's refunds (R3.5), those still due first: the organiser's list to pay."""
+
+    refunds: list[LedgerEntry]
+    due: Money = Field(description="the refunds still to pay, in all")
+
+
+class PrizeAward(ApiModel):
+    """What one player wins from one scope (the main places): public, like the results (R12.1)."""
+
+    tavla_id: str
+    name: str | None = None
+    scope: str
+    place: str = Field(description="the place as shown, e.g. '3-4' when shared")
+    money: Money
+    items: list[str] = Field(default_factory=list, description="cup, medal, item, free entry")
+
+
+class PrizeTable(ApiModel):
+    """The prize list (R11): the pool from the entry fees actually collected, net of refunds,
+    split to the cent; shared places share equally; disqualified players win nothing."""
+
+    tournament_id: str
+    final: bool = Field(description="true once the tournament is finished and the places are known")
+    collected: Money = Field(description="entry fees collected, net of refunds")
+    pool: Money
+    awards: list[PrizeAward]
+    money_total: Money = Field(
+        description="all money prizes; equals the pool when the shares add up to 100 %"
+    )
+
+
+class Payout(StrictModel):
+    """The organiser paid a player their money prize (R11.5)."""
+
+    tavla_id: TavlaId
+    method: Literal["cash", "bank_transfer"] = "cash"
+    reference: ShortText | None = None
+
+
+class StatementUpload(StrictModel):
+    """A bank statement to import (R3.3): its text, its format, and for CSV the column mapping
+    (saved for the organiser; leave it out to use the one saved last time)."""
+
+    format: Literal["csv", "mt940", "camt053"]
+    content: str = Field(min_length=1, max_length=2_000_000)
+    mapping: CsvMapping | None = None
+    account: ShortText | None = Field(
+        default=None, description="the account's IBAN or name: part of each line's identity"
+    )
+
+
+class StatementLineView(ApiModel):
+    """One line and what became of it; the payer's name only while it is unmatched (R12)."""
+
+    checksum: str
+    value_date: str
+    amount: Money
+    status: Literal["matched", "unmatched", "duplicate", "underpaid", "overpaid"]
+    tavla_id: str | None = None
+    reference: str | None = Field(
+        default=None, description="the check-in code found, or the text while unmatched"
+    )
+    payer: str | None = None
+
+
+class StatementImport(ApiModel):
+    lines: list[StatementLineView]
+    counts: dict[str, int]
+
+
+class ManualMatch(StrictModel):
+    tavla_id: TavlaId
+
+
+class PaymentDeadline(StrictModel):
+    """When unpaid main-list places go to the waiting list (a notice a day before); null: never."""
+
+    at: Instant | None
+
+
+class PaymentDeadlineSet(ApiModel):
+    payment_deadline: datetime | None
+    notice_at: datetime | None = Field(default=None, description="when unpaid players are told")

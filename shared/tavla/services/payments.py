@@ -1,0 +1,488 @@
+"""Entry-fee money (R3.3-R3.6): ledgers, payments at the venue, card checkout and its webhook.
+
+Every amount is integer cents (EUR). A registration's ledger is its entries (payments in,
+refunds out) plus the fee that applies (division and early bird, tavla.rules.money); the
+balance is computed from integers only. Every movement is written once, with its audit
+record in the same transaction.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import random
+from collections.abc import Iterable, Sequence
+from contextlib import suppress
+from datetime import date, datetime
+from typing import Any
+
+from tavla import card_payments, ids
+from tavla.caller import Caller
+from tavla.errors import NoPayment, NothingToPay, NotRegistered, TournamentNotFound
+from tavla.models.common import Money
+from tavla.models.payments import (
+    CheckoutStarted,
+    Ledger,
+    LedgerEntry,
+    MyPayments,
+    Refunds,
+    TournamentPayments,
+    VenuePayment,
+    WebhookReceived,
+)
+from tavla.models.tournaments import DEFAULT_TIME_ZONE
+from tavla.rules.money import LedgerLine, fee_due, summarise
+from tavla.services.access import player_actor, require_organiser, require_staff
+from tavla.store import payments as payment_store
+from tavla.store import players as player_store
+from tavla.store import registrations as registration_store
+from tavla.store import snapshots
+from tavla.store.audit import entry as audit_entry
+from tavla.store.records import SYSTEM, Actor, LedgerEntryRecord, RegistrationRecord, TournamentRecord
+from tavla.store.registrations import REGISTERED
+
+_system_random = random.SystemRandom()
+EUR = "EUR"
+PAYMENT, REFUND = "payment", "refund"
+
+
+def tournament_or_404(tournament_id: str) -> TournamentRecord:
+    found = snapshots.snapshot(tournament_id).tournament
+    if found is None:
+        raise TournamentNotFound(f"No tournament {tournament_id}.")
+    return found
+
+
+def _amount(value: Any) -> int | None:
+    return int(value["amount"]) if isinstance(value, dict) and value.get("amount") is not None else None
+
+
+def _value(entry: LedgerEntryRecord) -> datetime | date:
+    return (
+        datetime.fromisoformat(entry.value_date)
+        if "T" in entry.value_date
+        else date.fromisoformat(entry.value_date)
+    )
+
+
+def _lines(entries: Iterable[LedgerEntryRecord]) -> list[LedgerLine]:
+    return [
+        LedgerLine(kind=e.kind, amount=e.amount, value=_value(e))
+        for e in entries
+        if e.kind in (PAYMENT, REFUND)
+    ]
+
+
+def fee_of(
+    tournament: TournamentRecord, division: str | None, entries: Sequence[LedgerEntryRecord]
+) -> tuple[int, bool]:
+    """The entry fee this registration owes (division's fees first, then the tournament's)
+    and whether the early-bird fee applies (R3.4)."""
+    settings = tournament.settings
+    chosen: dict[str, Any] = next((d for d in settings.get("divisions") or [] if d.get("id") == division), {})
+    full = _amount(chosen.get("entry_fee"))
+    if full is None:  # a division's own fee, even 0 (a free division), before the tournament's
+        full = _amount(settings.get("entry_fee")) or 0
+    early = _amount(chosen.get("early_bird_fee"))
+    if early is None:
+        early = _amount(settings.get("early_bird_fee"))
+    deadline = settings.get("early_bird_deadline")
+    zone = str(settings.get("time_zone") or DEFAULT_TIME_ZONE)
+    due = fee_due(full, early, datetime.fromisoformat(deadline) if deadline else None, zone, _lines(entries))
+    return due, early is not None and due == early and due != full
+
+
+def ledger(
+    tournament: TournamentRecord,
+    tavla_id: str,
+    registration: RegistrationRecord | None,
+    entries: Sequence[LedgerEntryRecord],
+) -> Ledger:
+    """One registration's ledger: what it owes, what moved, the balance."""
+    fee, early = fee_of(tournament, registration.division if registration else None, entries)
+    status = registration.status if registration else "withdrawn"
+    active = status in (REGISTERED, "waitlisted", "pending")
+    owes = fee if status == REGISTERED else 0  # waiting and pending entries hold no place yet
+    totals = summarise(_lines(entries), owes, active=active)
+    return Ledger(
+        tavla_id=tavla_id,
+        tournament_id=tournament.id,
+        status=status,
+        division=registration.division if registration else None,
+        due=Money(amount=totals.due),
+        paid=Money(amount=totals.paid),
+        refunded=Money(amount=totals.refunded),
+        balance=totals.balance,
+        outstanding=Money(amount=totals.outstanding),
+        early_bird=early and status == REGISTERED,
+        entries=[_shown(e) for e in entries],
+    )
+
+
+def _shown(entry: LedgerEntryRecord) -> LedgerEntry:
+    return LedgerEntry(
+        id=entry.id,
+        tavla_id=entry.tavla_id,
+        kind=entry.kind,
+        method=entry.method,
+        amount=Money(amount=entry.amount),
+        value_date=entry.value_date,
+        reference=entry.reference,
+        recorded_by=entry.recorded_by,
+        recorded_at=datetime.fromisoformat(entry.recorded_at),
+        receipt=entry.receipt,
+        status=entry.status,
+        flags=list(entry.flags),
+        expected=Money(amount=entry.expected_amount) if entry.expected_amount is not None else None,
+    )
+
+
+def tournament_ledgers(tournament: TournamentRecord) -> list[Ledger]:
+    registrations = {r.tavla_id: r for r in registration_store.all_entries(tournament.id)}
+    by_player: dict[str, list[LedgerEntryRecord]] = {}
+    for e in payment_store.entries(tournament.id):
+        by_player.setdefault(e.tavla_id, []).append(e)
+    players = sorted(set(registrations) | set(by_player))
+    return [ledger(tournament, p, registrations.get(p), by_player.get(p, [])) for p in players]
+
+
+def player_ledger(tournament: TournamentRecord, tavla_id: str) -> Ledger:
+    """One player's ledger in a tournament, read afresh."""
+    registration = snapshots.snapshot(tournament.id, tavla_id=tavla_id).registration
+    return ledger(tournament, tavla_id, registration, payment_store.entries(tournament.id, tavla_id))
+
+
+def tournament_payments(caller: Caller, tournament_id: str) -> TournamentPayments:
+    """Every registration's ledger (its referees and organisers)."""
+    tournament = tournament_or_404(tournament_id)
+    require_staff(tournament, caller)
+    ledgers = tournament_ledgers(tournament)
+    return TournamentPayments(
+        tournament_id=tournament_id,
+        ledgers=ledgers,
+        collected=Money(amount=sum(lg.paid.amount - lg.refunded.amount for lg in ledgers)),
+        outstanding=Money(amount=sum(lg.outstanding.amount for lg in ledgers)),
+    )
+
+
+EXPORT_COLUMNS = (
+    "tournament_id",
+    "tavla_id",
+    "name",
+    "entry_id",
+    "kind",
+    "method",
+    "amount_cents",
+    "currency",
+    "value_date",
+    "reference",
+    "receipt",
+    "status",
+    "flags",
+    "recorded_by",
+    "recorded_at",
+)
+
+
+def export_csv(caller: Caller, tournament_id: str) -> str:
+    """All money in and out, one line per movement (its organisers): for the treasurer."""
+    tournament = tournament_or_404(tournament_id)
+    require_organiser(tournament, caller)
+    entries = payment_store.entries(tournament_id)
+    profiles = player_store.get_profiles(sorted({e.tavla_id for e in entries}))
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(EXPORT_COLUMNS)
+    for e in entries:
+        profile = profiles.get(e.tavla_id)
+        writer.writerow(
+            [
+                tournament_id,
+                e.tavla_id,
+                _text(profile.name if profile else ""),
+                e.id,
+                e.kind,
+                e.method,
+                e.amount if e.kind == PAYMENT else -e.amount,
+                e.currency,
+                e.value_date,
+                _text(e.reference),
+                _text(e.receipt),
+                e.status,
+                " ".join(e.flags),
+                e.recorded_by,
+                e.recorded_at,
+            ]
+        )
+    return out.getvalue()
+
+
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _text(value: str | None) -> str:
+    """A text cell a spreadsheet will not run as a formula (numbers are written as numbers)."""
+    text = value or ""
+    return "'" + text if text.startswith(_FORMULA) else text
+
+
+def my_payments(caller: Caller) -> MyPayments:
+    """My ledgers in every tournament I entered or paid for."""
+    tavla_id = player_store.tavla_id_of(caller.sub)
+    tournaments = {r.tournament_id for r in registration_store.of_player(tavla_id)}
+    mine = payment_store.of_payer(tavla_id)
+    tournaments |= {e.tournament_id for e in mine}
+    ledgers: list[Ledger] = []
+    for tournament_id in sorted(tournaments):
+        snap = snapshots.snapshot(tournament_id, tavla_id=tavla_id)
+        if snap.tournament is None:
+            continue
+        entries = [e for e in mine if e.tournament_id == tournament_id]
+        ledgers.append(ledger(snap.tournament, tavla_id, snap.registration, entries))
+    return MyPayments(ledgers=ledgers)
+
+
+def _recorder(actor: Actor) -> str:
+    return actor.tavla_id or actor.role
+
+
+def audited(actor: Actor, entry: LedgerEntryRecord, now: datetime, **details: Any) -> Any:
+    return audit_entry(
+        actor,
+        f"{entry.kind}_recorded",
+        now,
+        tavla_id=entry.tavla_id,
+        entry=entry.id,
+        method=entry.method,
+        amount=entry.amount,
+        currency=entry.currency,
+        flags=list(entry.flags) or None,
+        **details,
+    )
+
+
+def record_venue_payment(
+    caller: Caller, tournament_id: str, body: VenuePayment, now: datetime, rng: random.Random = _system_random
+) -> Ledger:
+    """Cash or card at the referee table (R3.3), recorded by staff; the receipt is in the ledger."""
+    snap = snapshots.snapshot(tournament_id, tavla_id=body.tavla_id)
+    if snap.tournament is None:
+        raise TournamentNotFound(f"No tournament {tournament_id}.")
+    staff = require_staff(snap.tournament, caller)
+    if snap.registration is None:
+        raise NotRegistered(f"{body.tavla_id} has no entry in this tournament.")
+    entry_id = f"venue.{ids.opaque(rng)}"
+    entry = LedgerEntryRecord(
+        id=entry_id,
+        tournament_id=tournament_id,
+        tavla_id=body.tavla_id,
+        kind=PAYMENT,
+        method=body.method,
+        amount=body.amount.amount,
+        value_date=now.isoformat(),
+        recorded_by=_recorder(staff),
+        recorded_at=now.isoformat(),
+        receipt=body.receipt or entry_id.removeprefix("venue.").upper()[:10],
+        reference=snap.registration.checkin_code,
+    )
+    payment_store.add(entry, [audited(staff, entry, now, receipt=entry.receipt)])
+    entries = payment_store.entries(tournament_id, body.tavla_id)
+    return ledger(snap.tournament, body.tavla_id, snap.registration, entries)
+
+
+def start_checkout(caller: Caller, tournament_id: str) -> CheckoutStarted:
+    """A card checkout for what my ledger says I owe (never an amount from the client)."""
+    tavla_id = player_store.tavla_id_of(caller.sub)
+    snap = snapshots.snapshot(tournament_id, tavla_id=tavla_id)
+    if snap.tournament is None:
+        raise TournamentNotFound(f"No tournament {tournament_id}.")
+    if snap.registration is None or snap.registration.status != REGISTERED:
+        raise NotRegistered("Only an entry on the main list pays its fee.")
+    player_actor(caller, tavla_id)
+    current = ledger(
+        snap.tournament, tavla_id, snap.registration, payment_store.entries(tournament_id, tavla_id)
+    )
+    owed = current.outstanding.amount
+    if owed <= 0:
+        raise NothingToPay("Your entry fee is paid: there is nothing to pay.")
+    provider = card_payments.provider()
+    checkout = provider.create_checkout(
+        amount=owed,
+        currency=EUR,
+        description=f"Entry fee: {snap.tournament.name}",
+        metadata={
+            "tournament_id": tournament_id,
+            "tavla_id": tavla_id,
+            "expected_amount": str(owed),
+            "reference": snap.registration.checkin_code,
+        },
+        return_url=card_payments.return_url(tournament_id),
+    )
+    return CheckoutStarted(
+        checkout_url=checkout.url, session_id=checkout.session_id, amount=Money(amount=owed)
+    )
+
+
+def provider_webhook(payload: str, signature: str | None, now: datetime) -> WebhookReceived:
+    """The provider's signed webhook: verified, recorded once per event and per checkout.
+
+    The provider's amount is the truth: when it differs from what the checkout asked for,
+    the payment is recorded as paid and flagged `amount_mismatch` for the organiser.
+    """
+    provider = card_payments.provider()
+    paid = provider.paid_checkout(payload, signature)
+    if paid is None:
+        return WebhookReceived(recorded=False)
+    tournament_id, tavla_id = paid.metadata.get("tournament_id"), paid.metadata.get("tavla_id")
+    if not tournament_id or not tavla_id:
+        return WebhookReceived(recorded=False)  # not a Tavla checkout
+    expected = paid.metadata.get("expected_amount")
+    expected_amount = int(expected) if expected and expected.isdigit() else None
+    flags = []
+    if expected_amount is not None and expected_amount != paid.amount:
+        flags.append("amount_mismatch")
+    if paid.currency != EUR:
+        flags.append("currency_mismatch")
+    entry = LedgerEntryRecord(
+        id=f"card.{paid.session_id}",
+        tournament_id=tournament_id,
+        tavla_id=tavla_id,
+        kind=PAYMENT,
+        method="card_online",
+        amount=paid.amount,
+        currency=paid.currency or EUR,
+        value_date=paid.paid_at.isoformat(),
+        recorded_by="provider",
+        recorded_at=now.isoformat(),
+        reference=paid.metadata.get("reference"),
+        flags=tuple(flags),
+        expected_amount=expected_amount if flags else None,
+        provider_ref=paid.payment_ref,
+    )
+    change = audited(SYSTEM, entry, now, provider=provider.name, provider_event=paid.event_id)
+    try:
+        payment_store.add(entry, [change], provider_event=(provider.name, paid.event_id))
+    except payment_store.AlreadyRecorded:
+        return WebhookReceived(recorded=False)
+    return WebhookReceived(recorded=True)
+
+
+# --- refunds (R3.5)
+PROVIDER_REFUND, BANK_REFUND, DUE, DONE = "provider_refund", "bank_refund", "due", "done"
+
+
+def _refundable(tournament: TournamentRecord, entries: Sequence[LedgerEntryRecord], now: datetime) -> int:
+    """What the organiser's policy gives back of the money held for this entry (R3.5)."""
+    from tavla.rules.refunds import refund_due
+
+    held = sum(e.amount for e in entries if e.kind == PAYMENT) - sum(
+        e.amount for e in entries if e.kind == REFUND
+    )
+    policy = tournament.settings.get("refund_policy") or {}
+    return refund_due(
+        held,
+        policy.get("kind", "full"),
+        withdrawn_at=now,
+        registration_closes_at=datetime.fromisoformat(tournament.settings["registration_closes_at"]),
+        drawn=not tournament.is_open,
+        percentage=policy.get("percentage"),
+        deduction=_amount(policy.get("deduction")),
+    )
+
+
+def refund_on_withdrawal(tournament: TournamentRecord, tavla_id: str, actor: Actor, now: datetime) -> int:
+    """A withdrawal before registration closes (R3.5): the refund the policy gives is recorded
+    as due, card payments first (they go back through the provider), the rest for the
+    organiser to pay by bank. After the draw, or with nothing paid, nothing. Returns the cents."""
+    entries = payment_store.entries(tournament.id, tavla_id)
+    total = _refundable(tournament, entries, now)
+    left = total
+    refunded_by_card = {e.reference for e in entries if e.kind == REFUND and e.method == PROVIDER_REFUND}
+    for payment in entries:
+        if left <= 0:
+            break
+        if payment.kind != PAYMENT or payment.method != "card_online" or not payment.provider_ref:
+            continue
+        if payment.id in refunded_by_card:
+            continue
+        amount = min(left, payment.amount)
+        _record_refund(
+            tournament, tavla_id, actor, now, f"refund.{payment.id}", PROVIDER_REFUND, amount, payment
+        )
+        left -= amount
+    if left > 0:
+        stamp = now.strftime("%Y%m%dT%H%M%S%f")
+        _record_refund(tournament, tavla_id, actor, now, f"refund.bank.{stamp}", BANK_REFUND, left, None)
+    return total
+
+
+def _record_refund(
+    tournament: TournamentRecord,
+    tavla_id: str,
+    actor: Actor,
+    now: datetime,
+    entry_id: str,
+    method: str,
+    amount: int,
+    payment: LedgerEntryRecord | None,
+) -> None:
+    entry = LedgerEntryRecord(
+        id=entry_id,
+        tournament_id=tournament.id,
+        tavla_id=tavla_id,
+        kind=REFUND,
+        method=method,
+        amount=amount,
+        value_date=now.isoformat(),
+        recorded_by=_recorder(actor),
+        recorded_at=now.isoformat(),
+        status=DUE,
+        reference=payment.id if payment else None,
+        provider_ref=payment.provider_ref if payment else None,
+    )
+    with suppress(payment_store.AlreadyRecorded):  # recorded by an earlier attempt of this withdrawal
+        payment_store.add(entry, [audited(actor, entry, now, status=DUE)])
+
+
+def refunds(caller: Caller, tournament_id: str) -> Refunds:
+    """Every refund of the tournament, due ones first: the organiser's list to pay (R3.5)."""
+    tournament = tournament_or_404(tournament_id)
+    require_organiser(tournament, caller)
+    found = [e for e in payment_store.entries(tournament_id) if e.kind == REFUND]
+    ordered = sorted(found, key=lambda e: (e.status != DUE, e.recorded_at, e.id))
+    due = sum(e.amount for e in found if e.status == DUE)
+    return Refunds(refunds=[_shown(e) for e in ordered], due=Money(amount=due))
+
+
+def pay_refund(caller: Caller, tournament_id: str, entry_id: str, now: datetime) -> LedgerEntry:
+    """The organiser pays a refund that is due: a card one back through the provider (with the
+    entry's id as the idempotency key, so a retry refunds once), a bank one marked paid.
+    Paying one already paid changes nothing."""
+    tournament = tournament_or_404(tournament_id)
+    organiser = require_organiser(tournament, caller)
+    entry = next(
+        (e for e in payment_store.entries(tournament_id) if e.id == entry_id and e.kind == REFUND), None
+    )
+    if entry is None:
+        raise NoPayment(f"No refund {entry_id} in this tournament.")
+    if entry.status == DUE:
+        receipt = None
+        if entry.method == PROVIDER_REFUND and entry.provider_ref:
+            receipt = card_payments.provider().refund(
+                payment_ref=entry.provider_ref,
+                amount=entry.amount,
+                idempotency_key=f"{tournament_id}.{entry.id}",
+            )
+        change = audit_entry(
+            organiser,
+            "refund_paid",
+            now,
+            tavla_id=entry.tavla_id,
+            entry=entry.id,
+            method=entry.method,
+            amount=entry.amount,
+            receipt=receipt,
+        )
+        payment_store.settle(entry, receipt, change)
+    settled = next(e for e in payment_store.entries(tournament_id, entry.tavla_id) if e.id == entry_id)
+    return _shown(settled)

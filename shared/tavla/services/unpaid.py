@@ -1,0 +1,100 @@
+"""Unpaid places (R3.2, R3.3): by the organiser's payment deadline, a main-list entry that
+still owes its fee is released to the waiting list, whose first player is promoted.
+
+Two one-time EventBridge Scheduler schedules per deadline, named by the deadline: a notice
+a day before (an in-app notification to each unpaid player, stored once per deadline), and
+the release. Both re-read everything and are idempotent: the release takes only entries
+listed before the deadline that still owe (players promoted by the release are not touched
+when it fires again), and does nothing if the deadline was moved or the draw made.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from tavla import schedules
+from tavla.caller import Caller
+from tavla.errors import Invalid, RegistrationClosed, TournamentNotFound
+from tavla.models.payments import Ledger, PaymentDeadline, PaymentDeadlineSet
+from tavla.services import payments, registrations
+from tavla.services.access import require_organiser
+from tavla.store import notifications
+from tavla.store import payments as payment_store
+from tavla.store import registrations as registration_store
+from tavla.store.records import TournamentRecord
+
+NOTICE_BEFORE = timedelta(days=1)
+TARGET = "unpaid"
+
+
+def set_deadline(
+    caller: Caller, tournament_id: str, body: PaymentDeadline, now: datetime
+) -> PaymentDeadlineSet:
+    """The organiser sets (or lifts) the payment deadline; its schedules are created."""
+    tournament = payments.tournament_or_404(tournament_id)
+    require_organiser(tournament, caller)
+    if not tournament.is_open:
+        raise RegistrationClosed("The draw has been made: no more payment deadlines.")
+    if body.at is not None and body.at <= now:
+        raise Invalid("at: a payment deadline must be in the future.")
+    at = body.at.isoformat() if body.at else None
+    payment_store.set_payment_deadline(tournament_id, at)
+    if body.at is None:
+        return PaymentDeadlineSet(payment_deadline=None)
+    notice = body.at - NOTICE_BEFORE
+    if notice > now:
+        schedules.create_once(
+            schedules.schedule_name(TARGET, tournament_id, "notice", body.at.strftime("%Y%m%dT%H%M%S")),
+            notice,
+            TARGET,
+            {"tournament_id": tournament_id, "deadline": at, "step": "notice"},
+        )
+    schedules.create_once(
+        schedules.schedule_name(TARGET, tournament_id, "release", body.at.strftime("%Y%m%dT%H%M%S")),
+        body.at,
+        TARGET,
+        {"tournament_id": tournament_id, "deadline": at, "step": "release"},
+    )
+    return PaymentDeadlineSet(payment_deadline=body.at, notice_at=notice if notice > now else None)
+
+
+def enforce(payload: dict[str, Any], now: datetime) -> dict[str, Any]:
+    """A deadline schedule fired: notify or release the unpaid entries (idempotent)."""
+    tournament_id, deadline, step = payload.get("tournament_id"), payload.get("deadline"), payload.get("step")
+    try:
+        tournament = payments.tournament_or_404(str(tournament_id))
+    except TournamentNotFound:
+        return {"skipped": "no such tournament"}
+    if not tournament.is_open or tournament.settings.get("payment_deadline") != deadline or deadline is None:
+        return {"skipped": "the deadline changed or the draw was made"}
+    at = datetime.fromisoformat(deadline)
+    unpaid = [
+        lg.tavla_id
+        for lg, listed in _main_list(tournament)
+        if lg.outstanding.amount > 0 and datetime.fromisoformat(listed) < at
+    ]
+    if step == "notice":
+        for tavla_id in unpaid:
+            notifications.add(
+                tavla_id,
+                f"unpaid-{tournament_id}-{deadline}",
+                "payment_due",
+                f"{tournament.name}: pay your entry fee by {deadline}, or your place goes to others",
+                at - NOTICE_BEFORE,  # the notice's own moment: delivered twice, stored once
+                {"tournament_id": tournament_id, "deadline": deadline},
+            )
+        return {"notified": len(unpaid)}
+    if now < at:
+        return {"skipped": "the deadline is still to come"}
+    released = [p for p in unpaid if registrations.release_unpaid(tournament, p, now)]
+    return {"released": len(released)}
+
+
+def _main_list(tournament: TournamentRecord) -> list[tuple[Ledger, str]]:
+    """Each main-list entry's ledger and when it was listed."""
+    entries = {
+        r.tavla_id: r for r in registration_store.all_entries(tournament.id) if r.status == "registered"
+    }
+    ledgers = {lg.tavla_id: lg for lg in payments.tournament_ledgers(tournament)}
+    return [(ledgers[t], r.listed_at) for t, r in entries.items() if t in ledgers]

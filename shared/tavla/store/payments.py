@@ -1,0 +1,144 @@
+"""Ledger entries (R3.3-R3.5, R11.5): every money movement with its audit record, written once.
+
+An entry's key is chosen by the caller so that the same movement always lands on the same
+item: a card payment is keyed by the provider's checkout session, a bank line by its
+checksum. Each is written with `attribute_not_exists`, together with its audit record (and,
+for a webhook, a marker of the provider's event id) in one transaction, so a replayed or
+simultaneous delivery records nothing the second time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from tavla.store import audit, keys
+from tavla.store.dynamo import Item, client, deserialize, table_name
+from tavla.store.records import AuditRecord, LedgerEntryRecord
+from tavla.store.schema import MAIN
+from tavla.store.transactions import Cancelled, Transaction
+
+_NEW = "attribute_not_exists(pk)"
+
+
+class AlreadyRecorded(Exception):
+    """The movement (or the provider event announcing it) is in the ledger already."""
+
+
+def ledger_item(entry: LedgerEntryRecord) -> Item:
+    """A ledger entry as an item, its keys and its gsi1 keys (a payer's entries) added."""
+    key = keys.plain(keys.ledger_entry(entry.tournament_id, entry.tavla_id, entry.id))
+    item = {**key, **entry.to_item(), "flags": list(entry.flags)}
+    item["gsi1pk"] = keys.payer_pk(entry.tavla_id)
+    item["gsi1sk"] = f"{entry.tournament_id}#{entry.id}"
+    return item
+
+
+def _from_item(item: Item) -> LedgerEntryRecord:
+    record = LedgerEntryRecord.from_item(item)
+    return replace(record, flags=tuple(item.get("flags") or ()))
+
+
+def add(
+    entry: LedgerEntryRecord,
+    changes: Sequence[AuditRecord],
+    *,
+    provider_event: tuple[str, str] | None = None,
+) -> None:
+    """Record one movement and its audit records; AlreadyRecorded if it (or its event) is there."""
+    tx = Transaction()
+    tx.put("entry", MAIN, ledger_item(entry), condition=_NEW)
+    if provider_event is not None:
+        provider, event_id = provider_event
+        marker = keys.plain(keys.provider_event(entry.tournament_id, provider, event_id))
+        tx.put(
+            "event",
+            MAIN,
+            {**marker, "entry": entry.id, "tavla_id": entry.tavla_id, "at": entry.recorded_at},
+            condition=_NEW,
+        )
+    for change in changes:
+        audit.record(tx, entry.tournament_id, change)
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        if cancelled.failed("entry") or cancelled.failed("event"):
+            raise AlreadyRecorded(entry.id) from cancelled
+        raise
+
+
+def _query(request: dict[str, Any]) -> list[LedgerEntryRecord]:
+    found: list[LedgerEntryRecord] = []
+    while True:
+        response = client().query(**request)
+        found.extend(_from_item(deserialize(i)) for i in response.get("Items", []))
+        if "LastEvaluatedKey" not in response:
+            return sorted(found, key=lambda e: (e.recorded_at, e.id))
+        request["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+
+
+def entries(tournament_id: str, tavla_id: str | None = None) -> list[LedgerEntryRecord]:
+    """A tournament's ledger entries (or one player's there), oldest first, strongly consistent."""
+    return _query(
+        {
+            "TableName": table_name(MAIN),
+            "KeyConditionExpression": "pk = :pk AND begins_with(sk, :ledger)",
+            "ExpressionAttributeValues": {
+                ":pk": {"S": keys.tournament_pk(tournament_id)},
+                ":ledger": {"S": keys.ledger_prefix(tavla_id)},
+            },
+            "ConsistentRead": True,
+        }
+    )
+
+
+def of_payer(tavla_id: str) -> list[LedgerEntryRecord]:
+    """A player's ledger entries in every tournament (gsi1), oldest first."""
+    return _query(
+        {
+            "TableName": table_name(MAIN),
+            "IndexName": MAIN.index("gsi1").name,
+            "KeyConditionExpression": "gsi1pk = :payer",
+            "ExpressionAttributeValues": {":payer": {"S": keys.payer_pk(tavla_id)}},
+        }
+    )
+
+
+def settle(entry: LedgerEntryRecord, receipt: str | None, change: AuditRecord) -> bool:
+    """Mark a refund (or payout) that was due as done, with its receipt (the provider's refund
+    id, a bank transfer's reference); False when it was done already."""
+    tx = Transaction()
+    tx.update(
+        "entry",
+        MAIN,
+        keys.ledger_entry(entry.tournament_id, entry.tavla_id, entry.id),
+        "SET #status = :done, receipt = :receipt",
+        condition="#status = :due",
+        names={"#status": "status"},
+        values={"done": "done", "due": "due", "receipt": receipt or "-"},
+    )
+    audit.record(tx, entry.tournament_id, change)
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        if cancelled.failed("entry"):
+            return False
+        raise
+    return True
+
+
+def set_payment_deadline(tournament_id: str, at: str | None) -> None:
+    """The tournament's payment deadline (a setting), while it is open."""
+    expression = "SET payment_deadline = :at" if at else "REMOVE payment_deadline"
+    values: dict[str, Any] = {":open": {"S": "open"}}
+    if at:
+        values[":at"] = {"S": at}
+    client().update_item(
+        TableName=table_name(MAIN),
+        Key=keys.tournament(tournament_id),
+        UpdateExpression=expression,
+        ConditionExpression="#status = :open",
+        ExpressionAttributeNames={"#status": "status"},
+        ExpressionAttributeValues=values,
+    )

@@ -1,0 +1,60 @@
+"""Card payments on the local stack (issue 9): the fake provider's checkout page and signed
+webhooks, the real verification, DynamoDB Local's conditions under simultaneous deliveries."""
+
+from __future__ import annotations
+
+import requests
+
+from tests.e2e.client import Client, tournament
+from tests.e2e.conftest import Stack
+
+
+def _checkout(client: Client, prefix: str) -> tuple[str, str, str, dict[str, str]]:
+    organiser, player = f"{prefix}-organiser", f"{prefix}-player"
+    tid = tournament(client, organiser, capacity=8)
+    tavla_id = client.call("POST", "/players", {"name": "Card Payer"}, user=player).body["tavla_id"]
+    assert client.call("POST", f"/tournaments/{tid}/registrations", user=player).status == 201
+    started = client.call("POST", f"/tournaments/{tid}/payments/checkout", user=player)
+    assert started.status == 201, started.body
+    assert started.body["amount"] == {"amount": 3000, "currency": "EUR"}
+    return tid, tavla_id, organiser, started.body
+
+
+def _ledger(client: Client, tid: str, tavla_id: str, organiser: str) -> dict:
+    reply = client.call("GET", f"/tournaments/{tid}/payments", user=organiser, groups=("organisers",))
+    assert reply.status == 200, reply.body
+    return next(lg for lg in reply.body["ledgers"] if lg["tavla_id"] == tavla_id)
+
+
+def test_paying_on_the_fake_checkout_page_records_the_payment(stack: Stack) -> None:
+    """R3.3: the player opens the provider's page, pays; the signed webhook arrives and is verified."""
+    client = Client(stack)
+    tid, tavla_id, organiser, started = _checkout(client, "card-page")
+    page = requests.get(started["checkout_url"], timeout=10)
+    assert page.status_code == 200 and "30.00 EUR" in page.text
+    paid = requests.post(f"{started['checkout_url']}/pay", timeout=30)
+    assert paid.json() == {"delivered": 200}
+    ledger = _ledger(client, tid, tavla_id, organiser)
+    assert (ledger["paid"]["amount"], ledger["outstanding"]["amount"]) == (3000, 0)
+
+
+def test_two_simultaneous_deliveries_of_one_event_record_one_payment(stack: Stack) -> None:
+    """R3.3: the same signed event delivered 8 times at once: one payment (a DynamoDB condition)."""
+    client = Client(stack)
+    tid, tavla_id, organiser, started = _checkout(client, "card-race")
+    event = requests.post(f"{started['checkout_url']}/pay?deliver=0", timeout=30).json()
+    headers = {"content-type": "application/json", "stripe-signature": event["signature"]}
+
+    def deliver(_: int) -> requests.Response:
+        return requests.post(
+            f"{stack.url}/webhooks/payments", data=event["payload"], headers=headers, timeout=30
+        )
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        replies = list(pool.map(deliver, range(8)))
+    assert [r.status_code for r in replies] == [200] * 8, [r.text for r in replies]
+    assert sorted(r.json()["recorded"] for r in replies) == [False] * 7 + [True]
+    ledger = _ledger(client, tid, tavla_id, organiser)
+    assert ledger["paid"]["amount"] == 3000 and len(ledger["entries"]) == 1

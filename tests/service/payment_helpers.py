@@ -1,0 +1,54 @@
+"""Building blocks for money tests (issue 9): the fake card provider in-process, signed webhooks."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from local.fake_provider import FakeProvider, FakeStripeHttp, signature
+from tavla import card_payments
+from tests.service.conftest import PAYMENT_PROVIDER_SECRET, Api, Reply
+from tests.service.helpers import ORGANISER
+
+WEBHOOK_SECRET = json.loads(PAYMENT_PROVIDER_SECRET)["webhook_secret"]
+
+
+@pytest.fixture
+def provider() -> Iterator[FakeProvider]:
+    """The provider's API answered in-process; the real `stripe` SDK and verification run."""
+    fake = FakeProvider()
+    card_payments.use_http_client(FakeStripeHttp(fake))
+    yield fake
+    card_payments.use_http_client(None)
+
+
+def deliver(api: Api, payload: str, signed: str | None) -> Reply:
+    headers = {"stripe-signature": signed} if signed is not None else {}
+    return api.call("POST", "/webhooks/payments", raw_body=payload, headers=headers)
+
+
+def signed(payload: str, timestamp: int | None = None) -> str:
+    return signature(payload, WEBHOOK_SECRET, timestamp)
+
+
+def ledger_of(api: Api, tournament_id: str, tavla_id: str, user: str) -> dict[str, Any]:
+    reply = api.call(
+        "GET", "/tournaments/{tournament_id}/payments", params={"tournament_id": tournament_id}, user=user
+    )
+    assert reply.status == 200, reply.body
+    return next(lg for lg in reply.body["ledgers"] if lg["tavla_id"] == tavla_id)
+
+
+def pay_cash(api: Api, tournament_id: str, tavla_id: str, amount: int = 2000) -> None:
+    """The organiser records cash paid at the venue (R3.3)."""
+    reply = api.call(
+        "POST",
+        "/tournaments/{tournament_id}/payments",
+        params={"tournament_id": tournament_id},
+        body={"tavla_id": tavla_id, "method": "cash", "amount": {"amount": amount}},
+        user=ORGANISER,
+    )
+    assert reply.status == 201, reply.body

@@ -1,0 +1,164 @@
+"""Refunds on withdrawal (R3.5): by the organiser's policy before registration closes, none
+after the draw; card refunds back through the provider once, bank refunds a list marked paid."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+
+from local.fake_provider import FakeProvider
+from tavla import clock
+from tests.service.conftest import Api
+from tests.service.day_helpers import checked_in_field, draw
+from tests.service.helpers import ORGANISER, create_player, create_tournament, register
+from tests.service.payment_helpers import deliver, ledger_of, pay_cash, provider, signed
+
+__all__ = ["provider"]  # the fixture
+
+
+def _withdraw(api: Api, tid: str, user: str = "leaver"):
+    return api.call(
+        "DELETE", "/tournaments/{tournament_id}/registrations/me", params={"tournament_id": tid}, user=user
+    )
+
+
+def _refunds(api: Api, tid: str) -> Any:
+    reply = api.call(
+        "GET", "/tournaments/{tournament_id}/refunds", params={"tournament_id": tid}, user=ORGANISER
+    )
+    assert reply.status == 200, reply.body
+    return reply.body
+
+
+def _pay(api: Api, tid: str, entry_id: str):
+    return api.call(
+        "POST",
+        "/tournaments/{tournament_id}/refunds/{entry_id}/paid",
+        params={"tournament_id": tid, "entry_id": entry_id},
+        user=ORGANISER,
+    )
+
+
+def _entered_and_paid(api: Api, **settings) -> tuple[str, str]:
+    tid = create_tournament(api, **settings)
+    tavla_id = create_player(api, "leaver")
+    assert register(api, tid, "leaver").status == 201
+    pay_cash(api, tid, tavla_id)
+    return tid, tavla_id
+
+
+@pytest.mark.parametrize(
+    ("policy", "refund"),
+    [
+        ({"kind": "full"}, 2000),
+        ({"kind": "percentage", "percentage": 75}, 1500),
+        ({"kind": "fixed_deduction", "deduction": {"amount": 300}}, 1700),
+        ({"kind": "fixed_deduction", "deduction": {"amount": 5000}}, 0),
+        ({"kind": "none"}, 0),
+    ],
+)
+def test_a_withdrawal_before_registration_closes_is_refunded_by_the_policy(
+    api: Api, policy: dict, refund: int
+) -> None:
+    """R3.5: full, a percentage, a fixed deduction (never below 0), or none, of the 20.00 paid."""
+    tid, tavla_id = _entered_and_paid(api, refund_policy=policy)
+    reply = _withdraw(api, tid)
+    assert reply.status == 200, reply.body
+    assert reply.body["refund_due"]["amount"] == refund
+    listed = _refunds(api, tid)
+    assert listed["due"]["amount"] == refund
+    assert [(r["tavla_id"], r["amount"]["amount"], r["status"]) for r in listed["refunds"]] == (
+        [(tavla_id, refund, "due")] if refund else []
+    )
+    ledger = ledger_of(api, tid, tavla_id, ORGANISER)
+    assert (ledger["status"], ledger["due"]["amount"], ledger["balance"]) == ("withdrawn", 2000 - refund, 0)
+
+
+def test_a_bank_refund_is_marked_paid_once(api: Api) -> None:
+    """R3.5: the organiser pays the bank refund and marks it; marking it again changes nothing."""
+    tid, _ = _entered_and_paid(api)
+    _withdraw(api, tid)
+    [refund] = _refunds(api, tid)["refunds"]
+    assert refund["method"] == "bank_refund"
+    first = _pay(api, tid, refund["id"])
+    assert (first.status, first.body["status"]) == (200, "done")
+    again = _pay(api, tid, refund["id"])
+    assert (again.status, again.body) == (200, first.body)
+    assert _refunds(api, tid)["due"]["amount"] == 0
+    trail = api.call(
+        "GET", "/tournaments/{tournament_id}/audit", params={"tournament_id": tid}, user=ORGANISER
+    )
+    assert [a["action"] for a in trail.body["records"]].count("refund_paid") == 1
+
+
+def test_a_card_refund_goes_back_through_the_provider_once(api: Api, provider: FakeProvider) -> None:
+    """R3.5: the card payment is refunded by the provider; paying twice refunds once (idempotency key)."""
+    tid = create_tournament(api, refund_policy={"kind": "percentage", "percentage": 50})
+    create_player(api, "leaver")
+    assert register(api, tid, "leaver").status == 201
+    started = api.call(
+        "POST", "/tournaments/{tournament_id}/payments/checkout", params={"tournament_id": tid}, user="leaver"
+    )
+    payload = provider.completed_event(started.body["session_id"])
+    assert deliver(api, payload, signed(payload)).status == 200
+    assert _withdraw(api, tid).body["refund_due"]["amount"] == 1000
+    [refund] = _refunds(api, tid)["refunds"]
+    assert (refund["method"], refund["amount"]["amount"]) == ("provider_refund", 1000)
+    paid = [_pay(api, tid, refund["id"]) for _ in range(2)]
+    assert [p.status for p in paid] == [200, 200]
+    assert len(provider.refunds) == 1
+    [(_, at_provider)] = provider.refunds.items()
+    assert at_provider["amount"] == 1000
+    assert paid[0].body["receipt"] == at_provider["id"] and paid[0].body["status"] == "done"
+
+
+def test_no_refund_after_the_draw(api: Api) -> None:
+    """R3.5: after the draw, withdrawing (at the referee table) refunds nothing."""
+    tid, players = checked_in_field(api, 4, refund_policy={"kind": "full"})
+    pay_cash(api, tid, players[0])
+    assert draw(api, tid).status == 201
+    assert _withdraw(api, tid, user="player-0").status == 409  # the draw is made: not by the app
+    reply = api.call(
+        "POST",
+        "/tournaments/{tournament_id}/withdrawals",
+        params={"tournament_id": tid},
+        body={"tavla_id": players[0]},
+        user=ORGANISER,
+    )
+    assert reply.status == 201, reply.body
+    assert _refunds(api, tid)["refunds"] == []
+
+
+def test_no_refund_once_registration_has_closed(api: Api) -> None:
+    """R3.5: a withdrawal after registration closed (before the draw) refunds nothing."""
+    tid, _ = _entered_and_paid(api)
+    clock.advance(timedelta(days=9, hours=1))  # registration closes 9 days ahead (helpers)
+    reply = _withdraw(api, tid)
+    assert (reply.status, reply.body["refund_due"]["amount"]) == (200, 0)
+    assert _refunds(api, tid)["refunds"] == []
+
+
+def test_an_unknown_refund_is_404(api: Api) -> None:
+    tid, _ = _entered_and_paid(api)
+    reply = _pay(api, tid, "refund.nothing")
+    assert (reply.status, reply.error) == (404, "payment_not_found")
+
+
+def test_the_only_waiting_player_may_withdraw_and_is_refunded(api: Api) -> None:
+    """R3.2, R3.5: the head of the waiting list withdraws (no one to promote): 200, refund due.
+
+    (It used to answer 500: the withdrawal tried to promote the leaver in the same transaction.)
+    """
+    tid = create_tournament(api, capacity=2)
+    for user in ("first", "second"):
+        create_player(api, user)
+        assert register(api, tid, user).status == 201
+    tavla_id = create_player(api, "leaver")
+    assert register(api, tid, "leaver").body["status"] == "waitlisted"
+    pay_cash(api, tid, tavla_id)
+    reply = _withdraw(api, tid)
+    assert (reply.status, reply.body["refund_due"]["amount"], reply.body["promoted"]) == (200, 2000, None)
+    entries = api.call("GET", "/tournaments/{tournament_id}/entries", params={"tournament_id": tid}).body
+    assert entries["waiting"] == [] and len(entries["main"]) == 2

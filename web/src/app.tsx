@@ -1,0 +1,117 @@
+import type { ComponentChildren } from "preact";
+import { useEffect } from "preact/hooks";
+import { claims, onAuthChange, signOut } from "./auth";
+import { language, setLang, t } from "./i18n";
+import { refresh } from "./load";
+import { route } from "./router";
+import { useSignal } from "./signal";
+import { Calendar } from "./screens/calendar";
+import { SignIn } from "./screens/signin";
+import { Profile } from "./screens/profile";
+import { TournamentPage } from "./screens/tournament";
+import { Pass } from "./screens/pass";
+import { MyMatch } from "./screens/match";
+import { Desk } from "./screens/desk";
+import { NewTournament, Organise } from "./screens/organise";
+import { BoardScreen } from "./screens/board";
+import { Notifications } from "./screens/notifications";
+import { NotYet } from "./screens/notyet";
+
+export function App() {
+  const lang = useSignal(language);
+  const r = useSignal(route);
+  useEffect(() => onAuthChange(refresh), []);
+  const [first, id, sub] = r.path;
+  if (first === "t" && id && sub === "tv") return <BoardScreen id={id} big />;
+  if (first === "pass") return <Pass />;
+  return (
+    <Shell key={lang}>
+      {first === undefined && <Calendar />}
+      {first === "signin" && <SignIn />}
+      {first === "profile" && <Profile />}
+      {first === "notifications" && <Notifications />}
+      {first === "new" && <NewTournament />}
+      {first === "money" && <NotYet what="money" />}
+      {first === "season" && <NotYet what="season" />}
+      {first === "t" && id && sub === undefined && <TournamentPage id={id} />}
+      {first === "t" && id && sub === "match" && <MyMatch id={id} />}
+      {first === "t" && id && sub === "desk" && <Desk id={id} />}
+      {first === "t" && id && sub === "organise" && <Organise id={id} />}
+      {first === "t" && id && sub === "board" && <BoardScreen id={id} big={false} />}
+    </Shell>
+  );
+}
+
+function Shell({ children }: { children: ComponentChildren }) {
+  const lang = useSignal(language);
+  const who = claims();
+  return (
+    <>
+      <header class="top">
+        <a class="brand" href="#/">
+          Tavla
+        </a>
+        <button
+          type="button"
+          class="lang"
+          onClick={() => setLang(lang === "el" ? "en" : "el")}
+          aria-label={t("switch_language")}
+        >
+          {lang === "el" ? "EN" : "ΕΛ"}
+        </button>
+        {who ? (
+          <button type="button" class="link" onClick={() => signOut()}>
+            {t("sign_out")}
+          </button>
+        ) : (
+          <a class="link" href="#/signin">
+            {t("sign_in")}
+          </a>
+        )}
+      </header>
+      <main id="main">{children}</main>
+      <nav class="bottom" aria-label={t("menu")}>
+        <a href="#/">{t("nav_calendar")}</a>
+        <a href="#/pass">{t("nav_pass")}</a>
+        <a href="#/notifications">{t("nav_notifications")}</a>
+        <a href="#/profile">{t("nav_profile")}</a>
+      </nav>
+    </>
+  );
+}
+
+/** A failure the person must see (read out at once by screen readers). */
+export function Alert({ text }: { text: string | undefined }) {
+  return text ? (
+    <p class="error" role="alert">
+      {text}
+    </p>
+  ) : null;
+}
+
+/** What just happened (a polite status message). */
+export function Note({ text, testid }: { text: string | undefined; testid?: string }) {
+  return text ? (
+    <p role="status" class="notice" data-testid={testid}>
+      {text}
+    </p>
+  ) : null;
+}
+
+/** What a screen shows while loading or after a failure. */
+export function Status({ loading, error }: { loading?: boolean; error?: string | undefined }) {
+  if (error) return <Alert text={error} />;
+  if (loading) return <p aria-busy="true">{t("loading")}</p>;
+  return null;
+}
+
+export function NeedSignIn() {
+  return (
+    <section>
+      <p>{t("need_sign_in")}</p>
+      <a class="button" href="#/signin">
+        {t("sign_in")}
+      </a>
+    </section>
+  );
+}

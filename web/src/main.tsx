@@ -1,0 +1,16 @@
+import { render } from "preact";
+import { App } from "./app";
+import { refresh } from "./load";
+import "./style.css";
+
+render(<App />, document.getElementById("app")!);
+
+if ("serviceWorker" in navigator) {
+  const controlled = Boolean(navigator.serviceWorker.controller);
+  // On the first visit the worker takes the page over once installed: load the screen's data
+  // again through it, so the pass and the board of that visit are already cached offline.
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    if (!controlled) refresh();
+  });
+  void navigator.serviceWorker.register("/sw.js");
+}

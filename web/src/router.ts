@@ -1,0 +1,22 @@
+// Hash routes (#/t/<id>/board): the API owns the paths (/tournaments/...), the site owns `/`.
+import { signal } from "./signal";
+
+export interface Route {
+  path: string[];
+  query: URLSearchParams;
+}
+
+function parse(): Route {
+  const [path = "", query = ""] = location.hash.replace(/^#/, "").split("?");
+  return { path: path.split("/").filter(Boolean).map(decodeURIComponent), query: new URLSearchParams(query) };
+}
+
+export const route = signal<Route>(parse());
+addEventListener("hashchange", () => {
+  route.set(parse());
+  scrollTo(0, 0);
+});
+
+export function go(hash: string): void {
+  location.hash = hash;
+}

@@ -1,0 +1,332 @@
+// The referee's phone: check-in (typed Tavla ID, phone or pass; the camera where the browser
+// has BarcodeDetector), who is missing, presence at the tables, results to confirm, appeals.
+import { useRef, useState } from "preact/hooks";
+import { api, problem, type AppealView, type MatchDetail, type MatchView } from "../api/client";
+import { Alert, Note, Status } from "../app";
+import { t } from "../i18n";
+import { nothing, useLoad } from "../load";
+import { MatchLine } from "./board";
+
+type Named = { tavla_id: string } | { phone: string } | { pass: string };
+
+/** What the referee typed: a Tavla ID (7 characters), a phone number, or a pass's code. */
+export function checkinBody(typed: string): Named {
+  const value = typed.trim();
+  if (/^[A-Za-z0-9]{7}$/.test(value)) return { tavla_id: value.toUpperCase() };
+  if (/^\+?[\d\s-]{6,}$/.test(value)) return { phone: value };
+  return { pass: value };
+}
+
+export function Desk({ id }: { id: string }) {
+  const path = { params: { path: { tournament_id: id } } };
+  const entries = useLoad(() => api.GET("/tournaments/{tournament_id}/entries", path), [id]);
+  const board = useLoad(() => api.GET("/tournaments/{tournament_id}/board", path), [id]);
+  const audit = useLoad(() => api.GET("/tournaments/{tournament_id}/audit", path), [id]);
+  const tour = useLoad(() => api.GET("/tournaments/{tournament_id}", path), [id]);
+  const committee = tour.data?.rules.appeal_above_referee === "committee";
+  const [typed, setTyped] = useState("");
+  const [message, setMessage] = useState("");
+  const [error, setError] = useState("");
+  const reload = () => {
+    entries.reload();
+    board.reload();
+    audit.reload();
+  };
+  async function checkIn(body: Named) {
+    setError("");
+    setMessage("");
+    const answer = await api.POST("/tournaments/{tournament_id}/checkins", { ...path, body });
+    if (answer.error) setError(problem(answer.error) || t("failed"));
+    else {
+      setMessage(t(answer.data.already_checked_in ? "already_checked_in" : "checked_in_ok", { name: answer.data.name }));
+      setTyped("");
+    }
+    entries.reload();
+  }
+  async function act(call: () => Promise<{ error?: unknown }>, ok: string) {
+    setError("");
+    setMessage("");
+    const answer = await call();
+    if (answer.error) setError(problem(answer.error) || t("failed"));
+    else setMessage(ok);
+    reload();
+  }
+  const missing = entries.data?.main.filter((e) => !e.checked_in && e.status === "registered") ?? [];
+  const matches: MatchView[] =
+    board.data?.brackets.flatMap((b) => b.rounds.flatMap((r) => r.matches)) ?? [];
+  const toConfirm = matches.filter((m) => m.state === "finished" || m.state === "disputed");
+  const absent = matches.filter((m) => m.state === "called");
+  const lodged = new Map<string, string>();
+  for (const r of [...(audit.data?.records ?? [])].reverse()) {
+    const appeal = String((r.details as Record<string, unknown> | undefined)?.appeal_id ?? "");
+    if (r.action === "appeal_lodged" && appeal) lodged.set(appeal, String(r.details?.match_id ?? ""));
+    if (r.action === "appeal_decided" && appeal) lodged.delete(appeal);
+  }
+  return (
+    <section>
+      <h1>{t("referee_desk")}</h1>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void checkIn(checkinBody(typed));
+        }}
+      >
+        <label>
+          {t("checkin_typed")}
+          <input
+            name="checkin"
+            autocomplete="off"
+            autocapitalize="characters"
+            required
+            value={typed}
+            onInput={(e) => setTyped(e.currentTarget.value)}
+          />
+        </label>
+        <button type="submit">{t("check_in")}</button>
+        <Scanner onCode={(pass) => void checkIn({ pass })} />
+      </form>
+      <Note text={message} testid="desk-message" />
+      <Alert text={error} />
+      <Status error={entries.error} />
+      <h2>{t("missing", { n: missing.length })}</h2>
+      <ul class="entries" data-testid="missing">
+        {missing.map((e) => (
+          <li key={e.tavla_id}>
+            <span>
+              {e.name} · {e.tavla_id}
+            </span>
+            <button type="button" class="small" onClick={() => void checkIn({ tavla_id: e.tavla_id })}>
+              {t("check_in")}
+            </button>
+          </li>
+        ))}
+      </ul>
+      {absent.length > 0 && <h2>{t("at_tables")}</h2>}
+      <ul class="tables">
+        {absent.map((m) => (
+          <li key={m.id} class="table">
+            <span class="num">{m.table}</span>
+            <MatchLine match={m} />
+            {(["home", "away"] as const)
+              .filter((s) => !m.present?.includes(s) && !m.excused?.includes(s) && m[s])
+              .flatMap((s) =>
+                (["present", "excused"] as const).map((how) => (
+                  <button
+                    type="button"
+                    class={how === "present" ? "small" : "small secondary"}
+                    key={`${s}-${how}`}
+                    onClick={() =>
+                      act(
+                        () =>
+                          api.POST("/matches/{match_id}/presence", {
+                            params: { path: { match_id: m.id } },
+                            body: { tavla_id: m[s]!.tavla_id, [how]: true },
+                          }),
+                        t(how === "present" ? "marked_present" : "marked_excused"),
+                      )
+                    }
+                  >
+                    {t(how === "present" ? "mark_present" : "mark_excused", { name: m[s]?.name ?? "" })}
+                  </button>
+                )),
+              )}
+          </li>
+        ))}
+      </ul>
+      <h2>{t("to_confirm", { n: toConfirm.length })}</h2>
+      <ul class="tables" data-testid="to-confirm">
+        {toConfirm.map((m) => (
+          <li key={m.id} class="table">
+            <MatchLine match={m} />
+            <button
+              type="button"
+              onClick={() =>
+                act(
+                  () => api.POST("/matches/{match_id}/confirm", { params: { path: { match_id: m.id } }, body: null }),
+                  t("confirmed"),
+                )
+              }
+            >
+              {t("confirm_result")}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <h2>{t("appeals", { n: lodged.size })}</h2>
+      {[...lodged.keys()].map((appeal) => (
+        <Appeal key={appeal} id={appeal} committee={committee} onDecided={reload} />
+      ))}
+      <button type="button" class="secondary" onClick={reload}>
+        {t("refresh")}
+      </button>
+    </section>
+  );
+}
+
+function Appeal({ id, committee, onDecided }: { id: string; committee: boolean; onDecided: () => void }) {
+  const appeal = useLoad(() => api.GET("/appeals/{appeal_id}", { params: { path: { appeal_id: id } } }), [id]);
+  const matchId = appeal.data?.match_id;
+  const match = useLoad(
+    () => (matchId ? api.GET("/matches/{match_id}", { params: { path: { match_id: matchId } } }) : nothing<MatchDetail>()),
+    [matchId],
+  );
+  const [reasoning, setReasoning] = useState("");
+  const [outcome, setOutcome] = useState<"upheld" | "dismissed">("dismissed");
+  const [winner, setWinner] = useState("");
+  const [members, setMembers] = useState("");
+  const [votes, setVotes] = useState<boolean[]>([]);
+  const [error, setError] = useState("");
+  const a: AppealView | undefined = appeal.data;
+  if (!a) return <Status loading={appeal.loading} error={appeal.error} />;
+  const m = match.data;
+  const memberIds = members.split(/[\s,]+/).filter(Boolean).map((x) => x.toUpperCase());
+  async function decide(e: Event) {
+    e.preventDefault();
+    setError("");
+    const new_result = winner ? { winner } : null;
+    const body = committee
+      ? { reasoning, new_result, committee: { members: memberIds, votes: memberIds.map((_, i) => votes[i] ?? false) } }
+      : { reasoning, outcome, new_result: outcome === "upheld" ? new_result : null };
+    const answer = await api.POST("/appeals/{appeal_id}/decision", { params: { path: { appeal_id: id } }, body });
+    if (answer.error) setError(problem(answer.error) || t("failed"));
+    onDecided();
+  }
+  return (
+    <form class="card" onSubmit={decide} data-testid="appeal">
+      <p>
+        <strong>{a.statement}</strong>
+      </p>
+      {m && (
+        <p class="small">
+          {m.label}: {m.home?.name} – {m.away?.name}
+          {m.result && ` · ${m.result.home_points}–${m.result.away_points}`}
+        </p>
+      )}
+      {committee ? (
+        <fieldset>
+          <legend>{t("committee")}</legend>
+          <label>
+            {t("committee_members")}
+            <input value={members} onInput={(e) => setMembers(e.currentTarget.value)} autocapitalize="characters" />
+          </label>
+          {memberIds.map((member, i) => (
+            <label class="check" key={member}>
+              <input
+                type="checkbox"
+                checked={votes[i] ?? false}
+                onChange={(e) => {
+                  const next = [...votes];
+                  next[i] = e.currentTarget.checked;
+                  setVotes(next);
+                }}
+              />
+              {t("votes_to_overturn", { member })}
+            </label>
+          ))}
+        </fieldset>
+      ) : (
+        <fieldset>
+          <legend>{t("decision")}</legend>
+          <label class="check">
+            <input type="radio" name={`o-${id}`} checked={outcome === "dismissed"} onChange={() => setOutcome("dismissed")} />
+            {t("dismissed")}
+          </label>
+          <label class="check">
+            <input type="radio" name={`o-${id}`} checked={outcome === "upheld"} onChange={() => setOutcome("upheld")} />
+            {t("upheld")}
+          </label>
+        </fieldset>
+      )}
+      {m && (committee || outcome === "upheld") && (
+        <label>
+          {t("new_winner")}
+          <select value={winner} onChange={(e) => setWinner(e.currentTarget.value)}>
+            <option value="">{t("result_unchanged")}</option>
+            {(["home", "away"] as const).map((side) =>
+              m[side] ? (
+                <option key={side} value={m[side]!.tavla_id}>
+                  {m[side]!.name ?? m[side]!.tavla_id}
+                </option>
+              ) : null,
+            )}
+          </select>
+        </label>
+      )}
+      <label>
+        {t("reasoning")}
+        <textarea required value={reasoning} onInput={(e) => setReasoning(e.currentTarget.value)} />
+      </label>
+      <button type="submit">{t("decide")}</button>
+      <Alert text={error} />
+    </form>
+  );
+}
+
+/** Scan a pass's QR with the phone's camera: the browser's BarcodeDetector where it has one
+ * (Android, macOS), else jsQR on the video's frames, loaded only when the referee scans. */
+function Scanner({ onCode }: { onCode: (code: string) => void }) {
+  const video = useRef<HTMLVideoElement>(null);
+  const [on, setOn] = useState(false);
+  const [failed, setFailed] = useState("");
+  if (!navigator.mediaDevices?.getUserMedia) return null;
+  async function start() {
+    setFailed("");
+    setOn(true);
+    let stream: MediaStream;
+    try {
+      stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" } });
+    } catch {
+      setOn(false);
+      setFailed(t("camera_refused"));
+      return;
+    }
+    const el = video.current!;
+    el.srcObject = stream;
+    await el.play();
+    const read = await reader();
+    const stop = () => {
+      stream.getTracks().forEach((track) => track.stop());
+      setOn(false);
+    };
+    const scan = async () => {
+      if (!stream.active) return;
+      const found = el.videoWidth ? await read(el).catch(() => null) : null;
+      if (found) {
+        stop();
+        onCode(found);
+      } else setTimeout(() => void scan(), 150);
+    };
+    void scan();
+  }
+  return (
+    <>
+      <button type="button" class="secondary" onClick={() => void start()} disabled={on}>
+        {t("scan_qr")}
+      </button>
+      <Alert text={failed} />
+      <video ref={video} class={on ? "scanner" : "hidden"} muted playsInline aria-hidden="true" />
+    </>
+  );
+}
+
+type Read = (video: HTMLVideoElement) => Promise<string | null>;
+
+async function reader(): Promise<Read> {
+  type Detector = { detect(source: HTMLVideoElement): Promise<{ rawValue: string }[]> };
+  type DetectorClass = (new (o: object) => Detector) & { getSupportedFormats(): Promise<string[]> };
+  const Native = (globalThis as unknown as { BarcodeDetector?: DetectorClass }).BarcodeDetector;
+  if (Native && (await Native.getSupportedFormats()).includes("qr_code")) {
+    const detector = new Native({ formats: ["qr_code"] });
+    return async (v) => (await detector.detect(v))[0]?.rawValue ?? null;
+  }
+  const jsQR = (await import("jsqr")).default;
+  const canvas = document.createElement("canvas");
+  const context = canvas.getContext("2d", { willReadFrequently: true })!;
+  return async (v) => {
+    canvas.width = v.videoWidth;
+    canvas.height = v.videoHeight;
+    context.drawImage(v, 0, 0);
+    const image = context.getImageData(0, 0, canvas.width, canvas.height);
+    return jsQR(image.data, image.width, image.height)?.data ?? null;
+  };
+}

@@ -1,0 +1,299 @@
+// My match now: the table, the opponent, the table-call countdown; the live score game by
+// game, the final score, and the Appeal button while its window is open.
+import { useEffect, useState } from "preact/hooks";
+import { api, errorCode, problem, type Board, type MatchDetail, type MatchView } from "../api/client";
+import { Alert, NeedSignIn, Status } from "../app";
+import { getToken } from "../auth";
+import { countdown } from "../format";
+import { t, type Key } from "../i18n";
+import { nothing, useLoad } from "../load";
+
+const LIVE = ["called", "playing", "finished", "disputed", "queued", "waiting"];
+
+export function myMatch(board: Board | undefined, me: string): MatchView | undefined {
+  if (!board) return undefined;
+  const mine = board.brackets
+    .flatMap((b) => b.rounds.flatMap((r) => r.matches))
+    .filter((m) => m.home?.tavla_id === me || m.away?.tavla_id === me);
+  return (
+    mine.find((m) => LIVE.includes(m.state)) ??
+    mine.filter((m) => m.official_at).sort((a, b) => (b.official_at ?? "").localeCompare(a.official_at ?? ""))[0]
+  );
+}
+
+function useNow(): number {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+export function MyMatch({ id }: { id: string }) {
+  const path = { params: { path: { tournament_id: id } } };
+  const me = useLoad(() => api.GET("/me"), []);
+  const tour = useLoad(() => api.GET("/tournaments/{tournament_id}", path), [id]);
+  const board = useLoad(() => api.GET("/tournaments/{tournament_id}/board", path), [id]);
+  const found = me.data && myMatch(board.data, me.data.tavla_id);
+  const detail = useLoad(
+    () =>
+      found
+        ? api.GET("/matches/{match_id}", { params: { path: { match_id: found.id } } })
+        : nothing<MatchDetail>(),
+    [found?.id, found?.state, found?.version],
+  );
+  const reload = () => {
+    board.reload();
+    detail.reload();
+  };
+  const now = useNow();
+  if (!getToken()) return <NeedSignIn />;
+  const m = detail.data;
+  return (
+    <section>
+      <h1>{t("my_match")}</h1>
+      <Status loading={board.loading && !board.data} error={board.error ?? me.error} />
+      {board.data && me.data && !found && <p>{t("no_match")}</p>}
+      {m && me.data && tour.data && (
+        <Match
+          m={m}
+          me={me.data.tavla_id}
+          callMinutes={tour.data.rules.table_call_minutes}
+          appealMinutes={tour.data.rules.appeal_window_minutes}
+          now={now}
+          onChange={reload}
+        />
+      )}
+      <button type="button" class="secondary" onClick={reload}>
+        {t("refresh")}
+      </button>
+    </section>
+  );
+}
+
+function Match(props: {
+  m: MatchDetail;
+  me: string;
+  callMinutes: number;
+  appealMinutes: number;
+  now: number;
+  onChange: () => void;
+}) {
+  const { m, me, now } = props;
+  const side = m.home?.tavla_id === me ? "home" : "away";
+  const other = side === "home" ? m.away : m.home;
+  const [error, setError] = useState("");
+  const [done, setDone] = useState("");
+  // The live score, the winner's capped at the match length: what a final score declares.
+  const cap = (n: number | undefined) => Math.min(n ?? 0, m.length);
+  const [score, setScore] = useState<[number, number]>([cap(m.score?.[0]), cap(m.score?.[1])]);
+  const [result, setResult] = useState<"single" | "gammon" | "backgammon">("single");
+  const [cube, setCube] = useState(1);
+  const [appealing, setAppealing] = useState(false);
+  const [statement, setStatement] = useState("");
+  // The version the next score entry is made against: the latest answer's, not the last load's,
+  // so two games recorded quickly one after the other are not refused as stale.
+  const [version, setVersion] = useState(m.version ?? 0);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    setScore([cap(m.score?.[0]), cap(m.score?.[1])]);
+    setVersion((v) => Math.max(v, m.version ?? 0));
+  }, [m.version]);
+  const match_id = m.id;
+  async function act(call: () => Promise<{ error?: unknown; data?: unknown }>, ok: string) {
+    setError("");
+    setDone("");
+    setBusy(true);
+    const answer = await call().finally(() => setBusy(false));
+    if (answer.error) setError(problem(answer.error) || t("failed"));
+    else {
+      setDone(ok);
+      const after = answer.data as { version?: number; score?: number[] } | undefined;
+      if (after?.version !== undefined) setVersion(after.version);
+      if (after?.score) setScore([cap(after.score[0]), cap(after.score[1])]);
+    }
+    props.onChange();
+  }
+  // Both windows are at most their length: the platform's clock may run ahead of the phone's
+  // (the local stack's /dev/clock), never a window longer than the rules give.
+  const callMs = props.callMinutes * 60000;
+  const appealMs = props.appealMinutes * 60000;
+  /** One game won by `winner`. If the match changed meanwhile without a new game (a presence
+   * marked by the referee, say), the entry is made again on the new version; if a game was
+   * recorded meanwhile, the refusal stands and the screen reloads. */
+  async function recordGame(winner: string) {
+    const put = (at: number) =>
+      api.PUT("/matches/{match_id}/score", {
+        params: { path: { match_id } },
+        body: { version: at, game: { winner, result, cube, passed: false } },
+      });
+    const answer = await put(version);
+    if (errorCode(answer.error) !== "stale_version") return answer;
+    const fresh = await api.GET("/matches/{match_id}", { params: { path: { match_id } } });
+    if (!fresh.data || (fresh.data.games ?? 0) !== (m.games ?? 0)) return answer;
+    return put(fresh.data.version ?? 0);
+  }
+  const deadline = m.called_at ? Math.min(Date.parse(m.called_at) + callMs, now + callMs) : 0;
+  const callLeft = m.state === "called" ? countdown(deadline, now) : null;
+  const appealLeft =
+    m.state === "official" && m.official_at && !m.appeal_open && m.result?.how !== "bye"
+      ? countdown(Math.min(Date.parse(m.official_at) + appealMs, now + appealMs), now)
+      : null;
+  const present = m.present?.includes(side);
+  const playing = ["called", "playing"].includes(m.state);
+  const reported = m.reported?.includes(side);
+  return (
+    <div class="match-now">
+      {m.table && (
+        <p class="table-big">
+          {t("table")} <strong data-testid="table">{m.table}</strong>
+        </p>
+      )}
+      <p>
+        {t("opponent")}: <strong data-testid="opponent">{other?.name ?? other?.tavla_id ?? "—"}</strong>
+        {other?.club ? ` · ${other.club}` : ""}
+      </p>
+      <p role="status" data-testid="match-state">
+        {t(`mstate_${m.state}` as Key)} · {t("points", { n: m.length })}
+        {m.crawford ? " · Crawford" : ""}
+      </p>
+      {callLeft && !present && (
+        <p class="countdown" role="timer" aria-live="off">
+          {t("be_at_table", { left: callLeft })}
+        </p>
+      )}
+      {m.state === "called" && !present && (
+        <button type="button" onClick={() => act(() => api.POST("/matches/{match_id}/presence", { params: { path: { match_id } }, body: { present: true } }), t("marked_present"))}>
+          {t("i_am_here")}
+        </button>
+      )}
+      <p class="live" data-testid="live-score">
+        {m.home?.name} {score[0]} – {score[1]} {m.away?.name}
+      </p>
+      {playing && (
+        <fieldset>
+          <legend>{t("record_game")}</legend>
+          <div class="choice">
+            <label class="check">
+              <input type="radio" name="res" checked={result === "single"} onChange={() => setResult("single")} />
+              {t("single")}
+            </label>
+            <label class="check">
+              <input type="radio" name="res" checked={result === "gammon"} onChange={() => setResult("gammon")} />
+              {t("gammon")}
+            </label>
+            <label class="check">
+              <input
+                type="radio"
+                name="res"
+                checked={result === "backgammon"}
+                onChange={() => setResult("backgammon")}
+              />
+              {t("backgammon")}
+            </label>
+          </div>
+          <label>
+            {t("cube")}
+            <select value={cube} onChange={(e) => setCube(Number(e.currentTarget.value))}>
+              {[1, 2, 4, 8, 16, 32, 64].map((v) => (
+                <option key={v} value={v}>
+                  {v}
+                </option>
+              ))}
+            </select>
+          </label>
+          <div class="two">
+            {(["home", "away"] as const).map((s) => (
+              <button
+                type="button"
+                key={s}
+                disabled={busy}
+                onClick={() => act(() => recordGame(m[s]!.tavla_id), t("game_recorded"))}
+              >
+                {t("game_won_by", { name: m[s]?.name ?? "" })}
+              </button>
+            ))}
+          </div>
+        </fieldset>
+      )}
+      {(playing || m.state === "finished" || m.state === "disputed") && !reported && (
+        <fieldset>
+          <legend>{t("final_score")}</legend>
+          <div class="two">
+            {([0, 1] as const).map((i) => (
+              <label key={i}>
+                {(i === 0 ? m.home : m.away)?.name}
+                <input
+                  type="number"
+                  inputMode="numeric"
+                  min={0}
+                  max={99}
+                  value={score[i]}
+                  onInput={(e) => {
+                    const next: [number, number] = [score[0], score[1]];
+                    next[i] = Number(e.currentTarget.value);
+                    setScore(next);
+                  }}
+                />
+              </label>
+            ))}
+          </div>
+          <button
+            type="button"
+            onClick={() =>
+              act(
+                () =>
+                  api.POST("/matches/{match_id}/report", {
+                    params: { path: { match_id } },
+                    body: { home_points: score[0], away_points: score[1] },
+                  }),
+                t("score_reported"),
+              )
+            }
+          >
+            {t("confirm_score")}
+          </button>
+        </fieldset>
+      )}
+      {reported && m.state !== "official" && <p role="status">{t("waiting_confirmation")}</p>}
+      {m.result && (
+        <p data-testid="result">
+          {t("result")}: {m.result.home_points}–{m.result.away_points}
+          {m.result.forfeit && ` (${t("by_forfeit")})`}
+        </p>
+      )}
+      {m.appeal_open && <p class="notice">{t("appeal_pending")}</p>}
+      {appealLeft && !appealing && (
+        <button type="button" class="warn" onClick={() => setAppealing(true)}>
+          {t("appeal_button", { left: appealLeft })}
+        </button>
+      )}
+      {appealLeft && appealing && (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void act(
+              () =>
+                api.POST("/matches/{match_id}/appeals", {
+                  params: { path: { match_id } },
+                  body: { kind: "score", statement },
+                }),
+              t("appeal_lodged"),
+            ).then(() => setAppealing(false));
+          }}
+        >
+          <label>
+            {t("appeal_statement")}
+            <textarea required maxLength={2000} value={statement} onInput={(e) => setStatement(e.currentTarget.value)} />
+          </label>
+          <button type="submit" class="warn">
+            {t("appeal_send")}
+          </button>
+        </form>
+      )}
+      {done && <p role="status">{done}</p>}
+      <Alert text={error} />
+    </div>
+  );
+}

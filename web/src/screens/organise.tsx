@@ -1,0 +1,219 @@
+// The organiser: create a tournament, name its referee, draw the next round, finish, report.
+import { useState } from "preact/hooks";
+import { api, problem } from "../api/client";
+import { Alert, NeedSignIn, Note, Status } from "../app";
+import { getToken } from "../auth";
+import { cents, isoToVenueInput, venueInputToIso, VENUE_TIME_ZONE } from "../format";
+import { t, type Key } from "../i18n";
+import { useLoad } from "../load";
+import { go } from "../router";
+
+const FORMATS = ["single_elimination", "double_elimination", "swiss", "round_robin", "lives"] as const;
+const PROFILES = ["platform", "hbf", "cnb"] as const;
+
+export function NewTournament() {
+  const week = new Date(Date.now() + 7 * 86400000);
+  const [form, setForm] = useState({
+    name: "",
+    venue: "",
+    city: "",
+    starts: isoToVenueInput(week).slice(0, 11) + "10:00",
+    closes: isoToVenueInput(new Date(week.getTime() - 86400000)).slice(0, 11) + "20:00",
+    capacity: "32",
+    fee: "30",
+    format: "single_elimination" as (typeof FORMATS)[number],
+    profile: "platform" as (typeof PROFILES)[number],
+    tables: "",
+  });
+  const [error, setError] = useState("");
+  if (!getToken()) return <NeedSignIn />;
+  const set = (name: keyof typeof form) => (e: Event) =>
+    setForm({ ...form, [name]: (e.currentTarget as HTMLInputElement).value });
+  async function submit(e: Event) {
+    e.preventDefault();
+    setError("");
+    const fee = cents(form.fee);
+    if (fee === null) {
+      setError(t("bad_amount"));
+      return;
+    }
+    const answer = await api.POST("/tournaments", {
+      params: { header: { "idempotency-key": crypto.randomUUID() } },
+      body: {
+        name: form.name.trim(),
+        venue: form.venue.trim(),
+        city: form.city.trim() || null,
+        starts_at: venueInputToIso(form.starts),
+        registration_closes_at: venueInputToIso(form.closes),
+        capacity: Number(form.capacity),
+        entry_fee: { amount: fee, currency: "EUR" },
+        format: form.format,
+        rule_profile: form.profile,
+        tables: form.tables ? Number(form.tables) : null,
+        time_zone: VENUE_TIME_ZONE,
+      },
+    });
+    if (answer.error) {
+      setError(problem(answer.error) || t("failed"));
+      return;
+    }
+    go(`#/t/${answer.data.id}/organise`);
+  }
+  return (
+    <section>
+      <h1>{t("new_tournament")}</h1>
+      <form onSubmit={submit}>
+        <label>
+          {t("field_tournament_name")}
+          <input name="name" required value={form.name} onInput={set("name")} />
+        </label>
+        <label>
+          {t("field_venue")}
+          <input name="venue" required value={form.venue} onInput={set("venue")} />
+        </label>
+        <label>
+          {t("field_city")}
+          <input name="city" value={form.city} onInput={set("city")} />
+        </label>
+        <label>
+          {t("field_starts")}
+          <input name="starts" type="datetime-local" required value={form.starts} onInput={set("starts")} />
+        </label>
+        <label>
+          {t("registration_closes")}
+          <input name="closes" type="datetime-local" required value={form.closes} onInput={set("closes")} />
+        </label>
+        <label>
+          {t("field_capacity")}
+          <input name="capacity" type="number" inputMode="numeric" min={2} required value={form.capacity} onInput={set("capacity")} />
+        </label>
+        <label>
+          {t("field_fee")}
+          <input name="fee" inputMode="decimal" required value={form.fee} onInput={set("fee")} />
+        </label>
+        <label>
+          {t("format")}
+          <select name="format" value={form.format} onChange={set("format")}>
+            {FORMATS.map((f) => (
+              <option key={f} value={f}>
+                {t(`format_${f}` as Key)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t("rule_profile")}
+          <select name="profile" value={form.profile} onChange={set("profile")}>
+            {PROFILES.map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t("field_tables")}
+          <input name="tables" type="number" inputMode="numeric" min={1} value={form.tables} onInput={set("tables")} />
+        </label>
+        <button type="submit">{t("create")}</button>
+        <Alert text={error} />
+      </form>
+    </section>
+  );
+}
+
+export function Organise({ id }: { id: string }) {
+  const path = { params: { path: { tournament_id: id } } };
+  const tour = useLoad(() => api.GET("/tournaments/{tournament_id}", path), [id]);
+  const [referee, setReferee] = useState("");
+  const [message, setMessage] = useState("");
+  const [error, setError] = useState("");
+  const [report, setReport] = useState<string>();
+  if (!getToken()) return <NeedSignIn />;
+  async function act(call: () => Promise<{ error?: unknown; data?: unknown }>, ok: (data: never) => string) {
+    setError("");
+    setMessage("");
+    const answer = await call();
+    if (answer.error) setError(problem(answer.error) || t("failed"));
+    else setMessage(ok(answer.data as never));
+    tour.reload();
+  }
+  async function downloadReport() {
+    setError("");
+    const answer = await api.GET("/tournaments/{tournament_id}/report", {
+      params: { path: { tournament_id: id }, query: { format: "csv" } },
+      parseAs: "blob",
+    });
+    if (answer.error) {
+      setError(problem(answer.error) || t("failed"));
+      return;
+    }
+    setReport(URL.createObjectURL(answer.data as Blob));
+  }
+  return (
+    <section>
+      <Status loading={tour.loading && !tour.data} error={tour.error} />
+      <h1>{tour.data ? t("organise_title", { name: tour.data.name }) : t("organise")}</h1>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void act(
+            () =>
+              api.PUT("/tournaments/{tournament_id}/staff", {
+                ...path,
+                body: { staff: [{ tavla_id: referee.trim().toUpperCase(), role: "referee" }] },
+              }),
+            () => t("staff_saved"),
+          );
+        }}
+      >
+        <label>
+          {t("referee_tavla_id")}
+          <input name="referee" required pattern="[A-Za-z0-9]{7}" value={referee} onInput={(e) => setReferee(e.currentTarget.value)} />
+        </label>
+        <button type="submit" class="secondary">
+          {t("save_staff")}
+        </button>
+      </form>
+      <div class="actions">
+        <button
+          type="button"
+          onClick={() =>
+            act(
+              () => api.POST("/tournaments/{tournament_id}/rounds", path),
+              (d: { number?: number; pairings?: unknown[] }) => t("drawn", { n: d.number ?? "", m: d.pairings?.length ?? 0 }),
+            )
+          }
+        >
+          {t("draw_next")}
+        </button>
+        <button
+          type="button"
+          class="secondary"
+          onClick={() => act(() => api.POST("/tournaments/{tournament_id}/finish", path), () => t("finished"))}
+        >
+          {t("finish")}
+        </button>
+        <button type="button" class="secondary" onClick={() => void downloadReport()}>
+          {t("report")}
+        </button>
+        {report && (
+          <a class="button secondary" href={report} download={`tavla-${id}-report.csv`}>
+            {t("report_download")}
+          </a>
+        )}
+        <a class="button secondary" href={`#/t/${id}`}>
+          {t("tournament_page")}
+        </a>
+        <a class="button secondary" href={`#/t/${id}/desk`}>
+          {t("referee_desk")}
+        </a>
+        <a class="button secondary" href={`#/t/${id}/board`}>
+          {t("board")}
+        </a>
+      </div>
+      <Note text={message} testid="organise-message" />
+      <Alert text={error} />
+    </section>
+  );
+}

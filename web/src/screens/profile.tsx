@@ -1,0 +1,106 @@
+import { useEffect, useState } from "preact/hooks";
+import { api, problem } from "../api/client";
+import { Alert, NeedSignIn, Status } from "../app";
+import { getToken } from "../auth";
+import { t } from "../i18n";
+import { useLoad } from "../load";
+
+interface Form {
+  name: string;
+  club: string;
+  city: string;
+  phone: string;
+  email: string;
+  notify_by_email: boolean;
+}
+const EMPTY: Form = { name: "", club: "", city: "", phone: "", email: "", notify_by_email: false };
+
+export function Profile() {
+  const me = useLoad(() => api.GET("/me"), []);
+  const [form, setForm] = useState<Form>(EMPTY);
+  const [saved, setSaved] = useState("");
+  const [error, setError] = useState("");
+  useEffect(() => {
+    if (me.data)
+      setForm({
+        name: me.data.name,
+        club: me.data.club ?? "",
+        city: me.data.city ?? "",
+        phone: me.data.phone ?? "",
+        email: me.data.email ?? "",
+        notify_by_email: me.data.notify_by_email ?? false,
+      });
+  }, [me.data]);
+  if (!getToken()) return <NeedSignIn />;
+  const creating = me.status === 404;
+  const field = (name: keyof Omit<Form, "notify_by_email">, label: string, type = "text", auto = "off") => (
+    <label>
+      {label}
+      <input
+        name={name}
+        type={type}
+        autocomplete={auto}
+        required={name === "name"}
+        value={form[name]}
+        onInput={(e) => setForm({ ...form, [name]: e.currentTarget.value })}
+      />
+    </label>
+  );
+  async function submit(e: Event) {
+    e.preventDefault();
+    setError("");
+    setSaved("");
+    const body = {
+      name: form.name.trim(),
+      club: form.club.trim() || null,
+      city: form.city.trim() || null,
+      phone: form.phone.trim() || null,
+      email: form.email.trim() || null,
+      notify_by_email: form.notify_by_email,
+    };
+    const answer = creating ? await api.POST("/players", { body }) : await api.PATCH("/me", { body });
+    if (answer.error) {
+      setError(problem(answer.error) || t("failed"));
+      return;
+    }
+    setSaved(t("profile_saved", { id: answer.data.tavla_id }));
+    me.reload();
+  }
+  return (
+    <section>
+      <h1>{creating ? t("profile_create") : t("nav_profile")}</h1>
+      <Status loading={me.loading && !me.data && !creating} error={creating ? undefined : me.error} />
+      {me.data && (
+        <p class="big-id">
+          {t("tavla_id")}: <strong data-testid="my-tavla-id">{me.data.tavla_id}</strong>
+        </p>
+      )}
+      {me.data && (
+        <p data-testid="my-rating">
+          {t("rating")}: <strong>{Math.round(me.data.rating ?? 1500)}</strong> ·{" "}
+          {t("rated_matches", { n: me.data.rated_matches ?? 0 })}
+        </p>
+      )}
+      {(me.data || creating) && (
+        <form onSubmit={submit}>
+          {field("name", t("field_name"), "text", "name")}
+          {field("club", t("field_club"))}
+          {field("city", t("field_city"), "text", "address-level2")}
+          {field("phone", t("field_phone"), "tel", "tel")}
+          {field("email", t("field_email"), "email", "email")}
+          <label class="check">
+            <input
+              type="checkbox"
+              checked={form.notify_by_email}
+              onChange={(e) => setForm({ ...form, notify_by_email: e.currentTarget.checked })}
+            />
+            {t("field_notify_email")}
+          </label>
+          <button type="submit">{creating ? t("profile_create") : t("save")}</button>
+          {saved && <p role="status">{saved}</p>}
+          <Alert text={error} />
+        </form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,53 @@
+// The local stack's sign-in: POST /dev/token mints a token for a user name (local only; in the
+// cloud this screen is Cognito's hosted UI, authorization code + PKCE).
+import { useState } from "preact/hooks";
+import { setToken } from "../auth";
+import { Alert } from "../app";
+import { t } from "../i18n";
+import { go } from "../router";
+
+export function SignIn() {
+  const [user, setUser] = useState("");
+  const [organiser, setOrganiser] = useState(false);
+  const [error, setError] = useState("");
+  async function submit(e: Event) {
+    e.preventDefault();
+    setError("");
+    const response = await fetch("/dev/token", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ user: user.trim(), groups: organiser ? ["organisers"] : [] }),
+    });
+    if (!response.ok) {
+      setError(t("sign_in_failed"));
+      return;
+    }
+    const body = (await response.json()) as { token: string };
+    setToken(body.token);
+    go("#/profile");
+  }
+  return (
+    <section>
+      <h1>{t("sign_in")}</h1>
+      <p>{t("sign_in_local")}</p>
+      <form onSubmit={submit}>
+        <label>
+          {t("user_name")}
+          <input
+            name="user"
+            required
+            autocomplete="username"
+            value={user}
+            onInput={(e) => setUser(e.currentTarget.value)}
+          />
+        </label>
+        <label class="check">
+          <input type="checkbox" checked={organiser} onChange={(e) => setOrganiser(e.currentTarget.checked)} />
+          {t("as_organiser")}
+        </label>
+        <button type="submit">{t("sign_in")}</button>
+        <Alert text={error} />
+      </form>
+    </section>
+  );
+}

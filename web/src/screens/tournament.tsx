@@ -1,0 +1,179 @@
+import { useState } from "preact/hooks";
+import { api, problem, type Entry, type MyProfile } from "../api/client";
+import { Alert, Status } from "../app";
+import { getToken, isOrganiser } from "../auth";
+import { dateTime, money } from "../format";
+import { t, type Key } from "../i18n";
+import { nothing, useLoad } from "../load";
+
+export function TournamentPage({ id }: { id: string }) {
+  const path = { params: { path: { tournament_id: id } } };
+  const tour = useLoad(() => api.GET("/tournaments/{tournament_id}", path), [id]);
+  const entries = useLoad(() => api.GET("/tournaments/{tournament_id}/entries", path), [id]);
+  const me = useLoad(() => (getToken() ? api.GET("/me") : nothing<MyProfile>(401)), []);
+  const [message, setMessage] = useState("");
+  const [error, setError] = useState("");
+  const x = tour.data;
+  const mine = me.data && findEntry(entries.data, me.data.tavla_id);
+
+  async function register() {
+    setError("");
+    const answer = await api.POST("/tournaments/{tournament_id}/registrations", {
+      params: { path: { tournament_id: id }, header: { "idempotency-key": crypto.randomUUID() } },
+    });
+    if (answer.error) {
+      setError(problem(answer.error) || t("failed"));
+      return;
+    }
+    const r = answer.data;
+    setMessage(
+      r.status === "waitlisted"
+        ? t("registered_waiting", { position: r.position ?? "" })
+        : t(`status_${r.status}` as Key),
+    );
+    entries.reload();
+    tour.reload();
+  }
+  async function withdraw() {
+    setError("");
+    const answer = await api.DELETE("/tournaments/{tournament_id}/registrations/me", path);
+    if (answer.error) {
+      setError(problem(answer.error) || t("failed"));
+      return;
+    }
+    setMessage(t("withdrawn"));
+    entries.reload();
+    tour.reload();
+  }
+
+  return (
+    <section>
+      <Status loading={tour.loading && !x} error={tour.error} />
+      {x && (
+        <>
+          <h1>{x.name}</h1>
+          <p>
+            {dateTime(x.starts_at, x.time_zone)}
+            <br />
+            {x.venue}
+            {x.city ? `, ${x.city}` : ""}
+          </p>
+          <dl class="facts">
+            <dt>{t("fee")}</dt>
+            <dd data-testid="fee">{money(x.entry_fee?.amount ?? 0)}</dd>
+            {x.early_bird_fee && (
+              <>
+                <dt>{t("early_bird")}</dt>
+                <dd>
+                  {money(x.early_bird_fee.amount)} ({dateTime(x.early_bird_deadline, x.time_zone)})
+                </dd>
+              </>
+            )}
+            <dt>{t("registration_closes")}</dt>
+            <dd>{dateTime(x.registration_closes_at, x.time_zone)}</dd>
+            <dt>{t("entries")}</dt>
+            <dd>{t("places", { registered: x.registered ?? 0, capacity: x.capacity, waiting: x.waiting ?? 0 })}</dd>
+            <dt>{t("format")}</dt>
+            <dd>{t(`format_${x.format ?? "single_elimination"}` as Key)}</dd>
+          </dl>
+          <div class="actions">
+            {getToken() && !mine && x.status === "open" && (
+              <button type="button" onClick={register}>
+                {t("register")}
+              </button>
+            )}
+            {mine && (
+              <p class="notice" role="status" data-testid="my-entry">
+                {mine.status === "waitlisted"
+                  ? t("waiting_position", { position: mine.position })
+                  : t(`status_${mine.status}` as Key)}
+              </p>
+            )}
+            {message && <p role="status">{message}</p>}
+            <Alert text={error} />
+            {!getToken() && (
+              <a class="button" href="#/signin">
+                {t("sign_in_to_register")}
+              </a>
+            )}
+            {mine && <a class="button" href="#/pass">{t("nav_pass")}</a>}
+            {mine && x.status !== "open" && <a class="button" href={`#/t/${id}/match`}>{t("my_match")}</a>}
+            <a class="button secondary" href={`#/t/${id}/board`}>
+              {t("board")}
+            </a>
+            {getToken() && (
+              <a class="button secondary" href={`#/t/${id}/desk`}>
+                {t("referee_desk")}
+              </a>
+            )}
+            {isOrganiser() && (
+              <a class="button secondary" href={`#/t/${id}/organise`}>
+                {t("organise")}
+              </a>
+            )}
+            {mine && mine.status !== "refused" && x.status === "open" && (
+              <button type="button" class="secondary" onClick={withdraw}>
+                {t("withdraw")}
+              </button>
+            )}
+          </div>
+          <h2>{t("rules")}</h2>
+          <dl class="facts">
+            <dt>{t("rule_profile")}</dt>
+            <dd>{x.rules.profile}</dd>
+            <dt>{t("match_length")}</dt>
+            <dd>
+              {t("points", { n: x.rules.match_length })} · {t("semi_final")} {x.rules.semi_final_length} ·{" "}
+              {t("final")} {x.rules.final_length}
+            </dd>
+            <dt>{t("cube")}</dt>
+            <dd>
+              {x.rules.cube_used ? t("yes") : t("no")} · Crawford {x.rules.crawford ? t("yes") : t("no")}
+            </dd>
+            <dt>{t("table_call")}</dt>
+            <dd>{t("minutes", { n: x.rules.table_call_minutes })}</dd>
+            <dt>{t("appeal_window")}</dt>
+            <dd>{t("minutes", { n: x.rules.appeal_window_minutes })}</dd>
+          </dl>
+          {x.description && <p>{x.description}</p>}
+        </>
+      )}
+      {entries.data && (
+        <>
+          <h2>{t("entries")}</h2>
+          <EntryList entries={entries.data.main} />
+          {entries.data.waiting.length > 0 && (
+            <>
+              <h2>{t("waiting_list")}</h2>
+              <EntryList entries={entries.data.waiting} />
+            </>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+export function findEntry(
+  lists: { main: Entry[]; waiting: Entry[]; pending?: Entry[] } | undefined,
+  tavlaId: string,
+): Entry | undefined {
+  if (!lists) return undefined;
+  return [...lists.main, ...lists.waiting, ...(lists.pending ?? [])].find((e) => e.tavla_id === tavlaId);
+}
+
+function EntryList({ entries }: { entries: Entry[] }) {
+  return (
+    <ol class="entries">
+      {entries.map((e) => (
+        <li key={e.tavla_id}>
+          <span>
+            {e.name}
+            {e.club ? ` · ${e.club}` : ""}
+          </span>
+          {e.checked_in && <span class="tag">{t("checked_in")}</span>}
+        </li>
+      ))}
+    </ol>
+  );
+}
