@@ -38,7 +38,11 @@ def get_ratings(
 
 @app.get("/seasons/<season_id>", tags=["season"], responses=errors(SeasonNotFound))
 def get_season(season_id: SeasonId) -> Season:
-    """A season: its dates, base placement points, level coefficients, how many are invited (R10.4)."""
+    """A season.
+
+    Its dates, base placement points, level coefficients (Local, Regional, National, Major),
+    how many are invited to the Super Final and their starting lives (R10.4, R5.7).
+    """
     return season.get_season(season_id)
 
 
@@ -70,8 +74,11 @@ def get_standings(
 
 @app.get("/seasons/<season_id>/super-final", tags=["season"], responses=errors(SeasonNotFound))
 def get_super_final(season_id: SeasonId) -> SuperFinal:
-    """The Super Final: the season's leaders invited, in season order, and the starting lives
-    each gets in a lives final by season place (R10.4, R5.7)."""
+    """The Super Final.
+
+    The season's leaders invited, in season order, and the starting lives each gets in a
+    lives final by season place (R10.4, R5.7).
+    """
     return season.super_final(season_id)
 
 
