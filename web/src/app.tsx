@@ -15,7 +15,8 @@ import { Desk } from "./screens/desk";
 import { NewTournament, Organise } from "./screens/organise";
 import { BoardScreen } from "./screens/board";
 import { Notifications } from "./screens/notifications";
-import { NotYet } from "./screens/notyet";
+import { MyMoney, TournamentMoney } from "./screens/money";
+import { PlayerScreen, Ratings, SeasonScreen } from "./screens/season";
 
 export function App() {
   const lang = useSignal(language);
@@ -31,12 +32,15 @@ export function App() {
       {first === "profile" && <Profile />}
       {first === "notifications" && <Notifications />}
       {first === "new" && <NewTournament />}
-      {first === "money" && <NotYet what="money" />}
-      {first === "season" && <NotYet what="season" />}
+      {first === "money" && <MyMoney />}
+      {first === "season" && !id && <Ratings />}
+      {first === "season" && id && <SeasonScreen id={id} />}
+      {first === "player" && id && <PlayerScreen id={id} />}
       {first === "t" && id && sub === undefined && <TournamentPage id={id} />}
       {first === "t" && id && sub === "match" && <MyMatch id={id} />}
       {first === "t" && id && sub === "desk" && <Desk id={id} />}
       {first === "t" && id && sub === "organise" && <Organise id={id} />}
+      {first === "t" && id && sub === "money" && <TournamentMoney id={id} />}
       {first === "t" && id && sub === "board" && <BoardScreen id={id} big={false} />}
     </Shell>
   );

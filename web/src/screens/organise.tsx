@@ -211,6 +211,9 @@ export function Organise({ id }: { id: string }) {
         <a class="button secondary" href={`#/t/${id}/board`}>
           {t("board")}
         </a>
+        <a class="button secondary" href={`#/t/${id}/money`}>
+          {t("money_title")}
+        </a>
       </div>
       <Note text={message} testid="organise-message" />
       <Alert text={error} />
