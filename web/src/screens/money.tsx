@@ -177,6 +177,7 @@ export function TournamentMoney({ id }: { id: string }) {
             <dt>{t("money_outstanding")}</dt>
             <dd>{money(payments.data.outstanding.amount)}</dd>
           </dl>
+          <div class="scroll" tabIndex={0} role="region" aria-label={t("payments")}>
           <table class="grid" data-testid="payments">
             <thead>
               <tr>
@@ -197,6 +198,7 @@ export function TournamentMoney({ id }: { id: string }) {
               ))}
             </tbody>
           </table>
+          </div>
         </>
       )}
       <h2>{t("bank_statement")}</h2>
@@ -314,37 +316,23 @@ export function PrizeTable({ table, onPayout }: { table: Schemas["PrizeTable"]; 
       {table.awards.length === 0 ? (
         <p>{t("prizes_none")}</p>
       ) : (
-        <table class="grid" data-testid="prize-table">
-          <thead>
-            <tr>
-              <th scope="col">{t("place")}</th>
-              <th scope="col">{t("player")}</th>
-              <th scope="col">{t("prize")}</th>
-              {onPayout && <th scope="col">{t("payout")}</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {table.awards.map((a) => (
-              <tr key={`${a.scope}-${a.place}-${a.tavla_id}`}>
-                <td>{a.place}</td>
-                <td>{a.name ?? a.tavla_id}</td>
-                <td>
-                  {money(a.money.amount)}
-                  {a.items && a.items.length > 0 ? ` · ${a.items.join(", ")}` : ""}
-                </td>
-                {onPayout && (
-                  <td>
-                    {table.final && a.money.amount > 0 && (
-                      <button type="button" class="secondary" onClick={() => onPayout(a.tavla_id)}>
-                        {t("payout_cash")}
-                      </button>
-                    )}
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ol class="plain" data-testid="prize-table" aria-label={t("prizes")}>
+          {table.awards.map((a) => (
+            <li key={`${a.scope}-${a.place}-${a.tavla_id}`}>
+              <span>
+                {t("place")} {a.place} · {a.name ?? a.tavla_id} · <strong>{money(a.money.amount)}</strong>
+                {a.items && a.items.length > 0 ? ` · ${a.items.join(", ")}` : ""}
+              </span>
+              {onPayout && table.final && a.money.amount > 0 && (
+                <div>
+                  <button type="button" class="secondary" onClick={() => onPayout(a.tavla_id)}>
+                    {t("payout_cash")}
+                  </button>
+                </div>
+              )}
+            </li>
+          ))}
+        </ol>
       )}
     </>
   );

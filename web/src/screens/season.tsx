@@ -248,6 +248,7 @@ export function SeasonScreen({ id }: { id: string }) {
 
 function StandingsTable({ rows, testid }: { rows: Standing[]; testid: string }) {
   return (
+    <div class="scroll" tabIndex={0} role="region" aria-label={t("season_standings")}>
     <table class="grid" data-testid={testid}>
       <thead>
         <tr>
@@ -270,5 +271,6 @@ function StandingsTable({ rows, testid }: { rows: Standing[]; testid: string }) 
         ))}
       </tbody>
     </table>
+    </div>
   );
 }
