@@ -94,7 +94,9 @@ def test_a_player_pays_by_card_and_the_organiser_reconciles_the_bank_statement(
     )
     desk.locator("textarea[name=statement]").fill(statement)
     desk.get_by_role("button", name="Ανέβασμα").click()
-    expect(desk.get_by_test_id("money-message")).to_have_text("Εισήχθη: 1 αντιστοιχίστηκαν, 1 χωρίς αντιστοίχιση")
+    expect(desk.get_by_test_id("money-message")).to_have_text(
+        "Εισήχθη: 1 αντιστοιχίστηκαν, 1 χωρίς αντιστοίχιση"
+    )
     lines = desk.get_by_test_id("statement-lines").locator("li")
     expect(lines.locator("xpath=self::*[@data-status='matched']")).to_have_count(1)
     unmatched = lines.locator("xpath=self::*[@data-status='unmatched']")
@@ -128,7 +130,9 @@ def test_prizes_ratings_and_the_season_after_a_finished_day(phone: Phone, stack:
     city = f"Web {RUN}"
     ids = {int(user.rsplit("-", 1)[1]): tavla_id for tavla_id, user in day.players.items()}
     for i, tavla_id in ids.items():
-        moved = client.call("PATCH", "/me", {"city": city, "club": f"{city} {i % 2}"}, user=day.players[tavla_id])
+        moved = client.call(
+            "PATCH", "/me", {"city": city, "club": f"{city} {i % 2}"}, user=day.players[tavla_id]
+        )
         assert moved.status == 200, moved.body
     day.run()
     day.finish()
@@ -197,7 +201,9 @@ def test_prizes_ratings_and_the_season_after_a_finished_day(phone: Phone, stack:
     expect(fan.get_by_role("heading", level=1)).to_have_text(f"Σεζόν {RUN}")
     expect(fan.get_by_test_id("season-standings").locator("tbody tr")).to_have_count(4)
     winner = standings[0]
-    expect(fan.get_by_test_id("season-standings").locator("tbody tr").first).to_contain_text(str(winner["points"]))
+    expect(fan.get_by_test_id("season-standings").locator("tbody tr").first).to_contain_text(
+        str(winner["points"])
+    )
     expect(fan.get_by_test_id("invited").locator("li").first).to_be_visible()
     accessible_in_both_languages(fan, "[data-testid=season-standings]")
     screenshot(fan, "season-standings")
