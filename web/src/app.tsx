@@ -1,7 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { useEffect } from "preact/hooks";
 import { claims, onAuthChange, signOut } from "./auth";
-import { language, setLang, t } from "./i18n";
+import { language, setLang, t, type Key } from "./i18n";
 import { refresh } from "./load";
 import { route } from "./router";
 import { useSignal } from "./signal";
@@ -117,5 +117,28 @@ export function NeedSignIn() {
         {t("sign_in")}
       </a>
     </section>
+  );
+}
+
+/** A labelled choice among `values`, each shown as the catalogue's text `<prefix><value>`. */
+export function Choice<V extends string>(props: {
+  label: string;
+  name: string;
+  value: V;
+  values: readonly V[];
+  prefix: string;
+  onChange: (value: V) => void;
+}) {
+  return (
+    <label>
+      {props.label}
+      <select name={props.name} value={props.value} onChange={(e) => props.onChange(e.currentTarget.value as V)}>
+        {props.values.map((v) => (
+          <option key={v} value={v}>
+            {t(`${props.prefix}${v}` as Key)}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

@@ -2,7 +2,7 @@
 // statement upload with its matched / unmatched lines, manual matching, the prize table.
 import { useState } from "preact/hooks";
 import { api, problem, type Schemas } from "../api/client";
-import { Alert, NeedSignIn, Note, Status } from "../app";
+import { Alert, Choice, NeedSignIn, Note, Status } from "../app";
 import { getToken } from "../auth";
 import { money } from "../format";
 import { t, type Key } from "../i18n";
@@ -203,20 +203,14 @@ export function TournamentMoney({ id }: { id: string }) {
       )}
       <h2>{t("bank_statement")}</h2>
       <form onSubmit={upload}>
-        <label>
-          {t("statement_format")}
-          <select
-            name="format"
-            value={form.format}
-            onChange={(e) => setForm({ ...form, format: e.currentTarget.value as (typeof FORMATS)[number] })}
-          >
-            {FORMATS.map((f) => (
-              <option key={f} value={f}>
-                {t(`format_${f}` as Key)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Choice
+          label={t("statement_format")}
+          name="format"
+          value={form.format}
+          values={FORMATS}
+          prefix="format_"
+          onChange={(format) => setForm({ ...form, format })}
+        />
         <label>
           {t("statement_account")}
           <input name="account" value={form.account} onInput={(e) => setForm({ ...form, account: e.currentTarget.value })} />
