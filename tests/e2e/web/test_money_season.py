@@ -103,6 +103,7 @@ def test_a_player_pays_by_card_and_the_organiser_reconciles_the_bank_statement(
     expect(unmatched).to_have_count(1)
     expect(unmatched).to_contain_text("F. Xechasiaris")
     accessible_in_both_languages(desk, "[data-testid=statement-lines]")
+    desk.get_by_test_id("statement-lines").evaluate("e => e.scrollIntoView({block: 'center'})")
     screenshot(desk, "bank-statement")
 
     # The unmatched line matched by hand to the player who forgot the code.
@@ -154,7 +155,7 @@ def test_prizes_ratings_and_the_season_after_a_finished_day(phone: Phone, stack:
     expect(table.locator("li")).to_have_count(1)
     expect(table).to_contain_text(re.compile(r"50,00\s€"))
     accessible_in_both_languages(organiser, "[data-testid=prize-table]")
-    organiser.get_by_test_id("prize-table").scroll_into_view_if_needed()
+    table.evaluate("e => e.scrollIntoView({block: 'center'})")
     screenshot(organiser, "prize-table")
     table.get_by_role("button", name="Δόθηκε σε μετρητά").click()
     expect(organiser.get_by_test_id("money-message")).to_have_text("Η απόδοση καταγράφηκε")

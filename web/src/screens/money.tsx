@@ -202,6 +202,9 @@ export function TournamentMoney({ id }: { id: string }) {
         </>
       )}
       <h2>{t("bank_statement")}</h2>
+      {lines.data && lines.data.lines.length > 0 && (
+        <StatementLines lines={lines.data.lines} id={id} onMatched={() => (lines.reload(), payments.reload())} />
+      )}
       <form onSubmit={upload}>
         <Choice
           label={t("statement_format")}
@@ -239,9 +242,6 @@ export function TournamentMoney({ id }: { id: string }) {
         </label>
         <button type="submit">{t("statement_upload")}</button>
       </form>
-      {lines.data && lines.data.lines.length > 0 && (
-        <StatementLines lines={lines.data.lines} id={id} onMatched={() => (lines.reload(), payments.reload())} />
-      )}
       <h2>{t("prizes")}</h2>
       <Status loading={prizes.loading && !prizes.data} error={prizes.error} />
       {prizes.data && <PrizeTable table={prizes.data} onPayout={payout} />}

@@ -176,7 +176,8 @@ export function HistoryChart({ history }: { history: Schemas["RatingLine"][] }) 
   const lo = Math.min(...values);
   const hi = Math.max(...values);
   const span = hi - lo || 1;
-  const x = (i: number) => pad + (i * (W - 2 * pad)) / Math.max(values.length - 1, 1);
+  const left = 48; // room for the axis labels
+  const x = (i: number) => left + (i * (W - left - pad)) / Math.max(values.length - 1, 1);
   const y = (v: number) => H - pad - ((v - lo) * (H - 2 * pad)) / span;
   const points = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
   const label = t("chart_label", { from: rating(values[0]), to: rating(values[values.length - 1]), n: history.length });
@@ -189,7 +190,7 @@ export function HistoryChart({ history }: { history: Schemas["RatingLine"][] }) 
       role="img"
       aria-label={label}
     >
-      <line x1={pad} y1={H - pad} x2={W - pad} y2={H - pad} stroke="#888" />
+      <line x1={left} y1={H - pad} x2={W - pad} y2={H - pad} stroke="#888" />
       <text x={2} y={y(hi) + 4} font-size="10" fill="#333">
         {rating(hi)}
       </text>
