@@ -1,7 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { useEffect } from "preact/hooks";
 import { claims, onAuthChange, signOut } from "./auth";
-import { language, setLang, t } from "./i18n";
+import { language, setLang, t, type Key } from "./i18n";
 import { refresh } from "./load";
 import { route } from "./router";
 import { useSignal } from "./signal";
@@ -15,7 +15,8 @@ import { Desk } from "./screens/desk";
 import { NewTournament, Organise } from "./screens/organise";
 import { BoardScreen } from "./screens/board";
 import { Notifications } from "./screens/notifications";
-import { NotYet } from "./screens/notyet";
+import { MyMoney, TournamentMoney } from "./screens/money";
+import { PlayerScreen, Ratings, SeasonScreen } from "./screens/season";
 
 export function App() {
   const lang = useSignal(language);
@@ -31,12 +32,15 @@ export function App() {
       {first === "profile" && <Profile />}
       {first === "notifications" && <Notifications />}
       {first === "new" && <NewTournament />}
-      {first === "money" && <NotYet what="money" />}
-      {first === "season" && <NotYet what="season" />}
+      {first === "money" && <MyMoney />}
+      {first === "season" && !id && <Ratings />}
+      {first === "season" && id && <SeasonScreen id={id} />}
+      {first === "player" && id && <PlayerScreen id={id} />}
       {first === "t" && id && sub === undefined && <TournamentPage id={id} />}
       {first === "t" && id && sub === "match" && <MyMatch id={id} />}
       {first === "t" && id && sub === "desk" && <Desk id={id} />}
       {first === "t" && id && sub === "organise" && <Organise id={id} />}
+      {first === "t" && id && sub === "money" && <TournamentMoney id={id} />}
       {first === "t" && id && sub === "board" && <BoardScreen id={id} big={false} />}
     </Shell>
   );
@@ -113,5 +117,28 @@ export function NeedSignIn() {
         {t("sign_in")}
       </a>
     </section>
+  );
+}
+
+/** A labelled choice among `values`, each shown as the catalogue's text `<prefix><value>`. */
+export function Choice<V extends string>(props: {
+  label: string;
+  name: string;
+  value: V;
+  values: readonly V[];
+  prefix: string;
+  onChange: (value: V) => void;
+}) {
+  return (
+    <label>
+      {props.label}
+      <select name={props.name} value={props.value} onChange={(e) => props.onChange(e.currentTarget.value as V)}>
+        {props.values.map((v) => (
+          <option key={v} value={v}>
+            {t(`${props.prefix}${v}` as Key)}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

@@ -195,9 +195,10 @@ def test_a_day_at_the_venue_from_the_phones(phone: Phone, stack: Stack) -> None:
     expect(tv.get_by_role("status")).to_contain_text("ολοκληρώθηκε", timeout=20_000)
 
 
-def test_public_screens_and_the_not_yet_ones(phone: Phone, stack: Stack) -> None:
-    """Issue 8: the calendar and sign-in are accessible in both languages; payments and the
-    season, whose routes are still being built, say plainly that they are not there yet."""
+def test_public_screens_and_the_money_and_season_entries(phone: Phone, stack: Stack) -> None:
+    """Issue 8: the calendar and sign-in are accessible in both languages; issues 9 and 10: the
+    calendar's links to payments and the season open their screens (payments ask a visitor to
+    sign in; the season's rating list is public)."""
     page = phone()
     page.goto("/")
     expect(page.get_by_role("heading", name="Ημερολόγιο τουρνουά")).to_be_visible()
@@ -208,11 +209,13 @@ def test_public_screens_and_the_not_yet_ones(phone: Phone, stack: Stack) -> None
     page.get_by_role("button", name="Αλλαγή σε ελληνικά").click()
     page.goto("/#/signin")
     accessible_in_both_languages(page, "input[name=user]")
-    for screen, title in (("money", "Πληρωμές"), ("season", "Σεζόν και βαθμολογία")):
-        page.goto(f"/#/{screen}")
-        expect(page.get_by_role("heading", name=title)).to_be_visible()
-        expect(page.get_by_role("status")).to_have_text("Δεν είναι ακόμη διαθέσιμο: έρχεται σύντομα.")
-        accessible_in_both_languages(page, ".notice")
+    page.goto("/")
+    page.get_by_role("link", name="Πληρωμές").click()
+    expect(page.get_by_text("Συνδεθείτε για να συνεχίσετε.")).to_be_visible()
+    page.goto("/")
+    page.get_by_role("link", name="Σεζόν και βαθμολογία").click()
+    expect(page.get_by_role("heading", name="Πανελλήνια βαθμολογία")).to_be_visible()
+    accessible_in_both_languages(page, "h1")
 
 
 def test_first_screen_javascript_is_under_100_kb_gzipped(site: Path) -> None:

@@ -1,10 +1,10 @@
 // The organiser: create a tournament, name its referee, draw the next round, finish, report.
 import { useState } from "preact/hooks";
 import { api, problem } from "../api/client";
-import { Alert, NeedSignIn, Note, Status } from "../app";
+import { Alert, Choice, NeedSignIn, Note, Status } from "../app";
 import { getToken } from "../auth";
 import { cents, isoToVenueInput, venueInputToIso, VENUE_TIME_ZONE } from "../format";
-import { t, type Key } from "../i18n";
+import { t } from "../i18n";
 import { useLoad } from "../load";
 import { go } from "../router";
 
@@ -91,16 +91,14 @@ export function NewTournament() {
           {t("field_fee")}
           <input name="fee" inputMode="decimal" required value={form.fee} onInput={set("fee")} />
         </label>
-        <label>
-          {t("format")}
-          <select name="format" value={form.format} onChange={set("format")}>
-            {FORMATS.map((f) => (
-              <option key={f} value={f}>
-                {t(`format_${f}` as Key)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Choice
+          label={t("format")}
+          name="format"
+          value={form.format}
+          values={FORMATS}
+          prefix="format_"
+          onChange={(format) => setForm({ ...form, format })}
+        />
         <label>
           {t("rule_profile")}
           <select name="profile" value={form.profile} onChange={set("profile")}>
@@ -210,6 +208,9 @@ export function Organise({ id }: { id: string }) {
         </a>
         <a class="button secondary" href={`#/t/${id}/board`}>
           {t("board")}
+        </a>
+        <a class="button secondary" href={`#/t/${id}/money`}>
+          {t("money_title")}
         </a>
       </div>
       <Note text={message} testid="organise-message" />

@@ -5,6 +5,7 @@ import { getToken, isOrganiser } from "../auth";
 import { dateTime, money } from "../format";
 import { t, type Key } from "../i18n";
 import { nothing, useLoad } from "../load";
+import { MyLedger } from "./money";
 
 export function TournamentPage({ id }: { id: string }) {
   const path = { params: { path: { tournament_id: id } } };
@@ -117,6 +118,7 @@ export function TournamentPage({ id }: { id: string }) {
               </button>
             )}
           </div>
+          {mine && <MyLedger id={id} />}
           <h2>{t("rules")}</h2>
           <dl class="facts">
             <dt>{t("rule_profile")}</dt>

@@ -1,0 +1,333 @@
+// Money (issue 9): the player's ledger and card checkout; the organiser's payments, bank
+// statement upload with its matched / unmatched lines, manual matching, the prize table.
+import { useState } from "preact/hooks";
+import { api, problem, type Schemas } from "../api/client";
+import { Alert, Choice, NeedSignIn, Note, Status } from "../app";
+import { getToken } from "../auth";
+import { money } from "../format";
+import { t, type Key } from "../i18n";
+import { nothing, useLoad } from "../load";
+
+type Ledger = Schemas["Ledger"];
+type Line = Schemas["StatementLineView"];
+
+/** Due, paid, what is left; the card checkout on the provider's page. */
+export function LedgerFacts({ ledger, pay }: { ledger: Ledger; pay?: boolean }) {
+  const [error, setError] = useState("");
+  const [busy, setBusy] = useState(false);
+  async function checkout() {
+    setError("");
+    setBusy(true);
+    const answer = await api.POST("/tournaments/{tournament_id}/payments/checkout", {
+      params: { path: { tournament_id: ledger.tournament_id } },
+    });
+    setBusy(false);
+    if (answer.error) {
+      setError(problem(answer.error) || t("failed"));
+      return;
+    }
+    location.assign(answer.data.checkout_url);
+  }
+  return (
+    <div data-testid="my-ledger">
+      <dl class="facts">
+        <dt>{t("money_due")}</dt>
+        <dd data-testid="ledger-due">{money(ledger.due.amount)}</dd>
+        <dt>{t("money_paid")}</dt>
+        <dd data-testid="ledger-paid">{money(ledger.paid.amount)}</dd>
+        {ledger.refunded.amount > 0 && (
+          <>
+            <dt>{t("money_refunded")}</dt>
+            <dd>{money(ledger.refunded.amount)}</dd>
+          </>
+        )}
+        <dt>{t("money_outstanding")}</dt>
+        <dd data-testid="ledger-outstanding">{money(ledger.outstanding.amount)}</dd>
+      </dl>
+      {ledger.entries.length > 0 && (
+        <ul class="plain" aria-label={t("money_entries")}>
+          {ledger.entries.map((e) => (
+            <li key={e.id}>
+              {e.value_date} · {t(`method_${e.method ?? "other"}` as Key)} · {money(e.amount.amount)}
+            </li>
+          ))}
+        </ul>
+      )}
+      {pay && ledger.outstanding.amount > 0 && (
+        <button type="button" onClick={checkout} disabled={busy}>
+          {t("pay_by_card", { amount: money(ledger.outstanding.amount) })}
+        </button>
+      )}
+      <Alert text={error} />
+    </div>
+  );
+}
+
+/** On the tournament page: what the signed-in player owes for it. */
+export function MyLedger({ id }: { id: string }) {
+  const mine = useLoad(() => (getToken() ? api.GET("/me/payments") : nothing<Schemas["MyPayments"]>(401)), [id]);
+  const ledger = mine.data?.ledgers.find((l) => l.tournament_id === id);
+  if (!ledger) return null;
+  return (
+    <>
+      <h2>{t("my_payment")}</h2>
+      {new URLSearchParams(location.search).get("checkout") === "success" && <Note text={t("checkout_back")} />}
+      <LedgerFacts ledger={ledger} pay />
+    </>
+  );
+}
+
+/** #/money: every ledger of the signed-in player. */
+export function MyMoney() {
+  const mine = useLoad(() => (getToken() ? api.GET("/me/payments") : nothing<Schemas["MyPayments"]>(401)), []);
+  if (!getToken()) return <NeedSignIn />;
+  return (
+    <section>
+      <h1>{t("nav_money")}</h1>
+      <Status loading={mine.loading && !mine.data} error={mine.error} />
+      {mine.data && mine.data.ledgers.length === 0 && <p>{t("money_none")}</p>}
+      {mine.data?.ledgers.map((l) => (
+        <article key={l.tournament_id} class="card">
+          <h2>
+            <a href={`#/t/${l.tournament_id}`}>{t("tournament_link")}</a>
+          </h2>
+          <LedgerFacts ledger={l} pay />
+        </article>
+      ))}
+    </section>
+  );
+}
+
+const FORMATS = ["csv", "mt940", "camt053"] as const;
+
+/** #/t/<id>/money: the organiser's payments, bank statements and prizes. */
+export function TournamentMoney({ id }: { id: string }) {
+  const path = { params: { path: { tournament_id: id } } };
+  const payments = useLoad(
+    () => (getToken() ? api.GET("/tournaments/{tournament_id}/payments", path) : nothing<Schemas["TournamentPayments"]>(401)),
+    [id],
+  );
+  const lines = useLoad(
+    () =>
+      getToken()
+        ? api.GET("/tournaments/{tournament_id}/bank-statements/lines", path)
+        : nothing<Schemas["StatementImport"]>(401),
+    [id],
+  );
+  const prizes = useLoad(() => api.GET("/tournaments/{tournament_id}/prizes", path), [id]);
+  const [form, setForm] = useState({ format: "csv" as (typeof FORMATS)[number], content: "", account: "" });
+  const [error, setError] = useState("");
+  const [message, setMessage] = useState("");
+  if (!getToken()) return <NeedSignIn />;
+
+  async function upload(e: Event) {
+    e.preventDefault();
+    setError("");
+    setMessage("");
+    const answer = await api.POST("/tournaments/{tournament_id}/bank-statements", {
+      params: { path: { tournament_id: id } },
+      body: {
+        format: form.format,
+        content: form.content,
+        account: form.account.trim() || null,
+        ...(form.format === "csv"
+          ? { mapping: { value_date: "date", amount: "amount", reference: "reference", payer: "payer" } }
+          : {}),
+      },
+    });
+    if (answer.error) {
+      setError(problem(answer.error) || t("failed"));
+      return;
+    }
+    const c = answer.data.counts;
+    setMessage(t("statement_imported", { matched: c.matched ?? 0, unmatched: c.unmatched ?? 0 }));
+    lines.reload();
+    payments.reload();
+  }
+  async function payout(tavlaId: string) {
+    setError("");
+    const answer = await api.POST("/tournaments/{tournament_id}/prizes/payouts", {
+      params: { path: { tournament_id: id } },
+      body: { tavla_id: tavlaId, method: "cash" },
+    });
+    if (answer.error) {
+      setError(problem(answer.error) || t("failed"));
+      return;
+    }
+    setMessage(t("payout_recorded"));
+    prizes.reload();
+    payments.reload();
+  }
+
+  return (
+    <section>
+      <h1>{t("money_title")}</h1>
+      <a class="button secondary" href={`#/t/${id}/organise`}>
+        {t("organise")}
+      </a>
+      <Alert text={error} />
+      <Note text={message} testid="money-message" />
+      <h2>{t("payments")}</h2>
+      <Status loading={payments.loading && !payments.data} error={payments.error} />
+      {payments.data && (
+        <>
+          <dl class="facts">
+            <dt>{t("money_collected")}</dt>
+            <dd data-testid="collected">{money(payments.data.collected.amount)}</dd>
+            <dt>{t("money_outstanding")}</dt>
+            <dd>{money(payments.data.outstanding.amount)}</dd>
+          </dl>
+          <div class="scroll" tabIndex={0} role="region" aria-label={t("payments")}>
+          <table class="grid" data-testid="payments">
+            <thead>
+              <tr>
+                <th scope="col">{t("tavla_id")}</th>
+                <th scope="col">{t("money_due")}</th>
+                <th scope="col">{t("money_paid")}</th>
+                <th scope="col">{t("money_outstanding")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {payments.data.ledgers.map((l) => (
+                <tr key={l.tavla_id}>
+                  <td>{l.tavla_id}</td>
+                  <td>{money(l.due.amount)}</td>
+                  <td>{money(l.paid.amount)}</td>
+                  <td>{money(l.outstanding.amount)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          </div>
+        </>
+      )}
+      <h2>{t("bank_statement")}</h2>
+      {lines.data && lines.data.lines.length > 0 && (
+        <StatementLines lines={lines.data.lines} id={id} onMatched={() => (lines.reload(), payments.reload())} />
+      )}
+      <form onSubmit={upload}>
+        <Choice
+          label={t("statement_format")}
+          name="format"
+          value={form.format}
+          values={FORMATS}
+          prefix="format_"
+          onChange={(format) => setForm({ ...form, format })}
+        />
+        <label>
+          {t("statement_account")}
+          <input name="account" value={form.account} onInput={(e) => setForm({ ...form, account: e.currentTarget.value })} />
+        </label>
+        <label>
+          {t("statement_text")}
+          <textarea
+            name="statement"
+            rows={6}
+            required
+            value={form.content}
+            onInput={(e) => setForm({ ...form, content: e.currentTarget.value })}
+          />
+        </label>
+        <p class="hint">{t("statement_csv_hint")}</p>
+        <label>
+          {t("statement_file")}
+          <input
+            type="file"
+            accept=".csv,.txt,.sta,.xml"
+            onChange={async (e) => {
+              const file = e.currentTarget.files?.[0];
+              if (file) setForm({ ...form, content: await file.text() });
+            }}
+          />
+        </label>
+        <button type="submit">{t("statement_upload")}</button>
+      </form>
+      <h2>{t("prizes")}</h2>
+      <Status loading={prizes.loading && !prizes.data} error={prizes.error} />
+      {prizes.data && <PrizeTable table={prizes.data} onPayout={payout} />}
+    </section>
+  );
+}
+
+function StatementLines({ lines, id, onMatched }: { lines: Line[]; id: string; onMatched: () => void }) {
+  return (
+    <ul class="plain lines" data-testid="statement-lines">
+      {lines.map((line) => (
+        <li key={line.checksum} data-status={line.status}>
+          <span>
+            {line.value_date} · {money(line.amount.amount)} · {line.reference ?? ""}
+            {line.payer ? ` · ${line.payer}` : ""}
+          </span>{" "}
+          <span class={`tag status-${line.status}`}>{t(`line_${line.status}` as Key)}</span>
+          {line.tavla_id && <span> · {line.tavla_id}</span>}
+          {line.status === "unmatched" && <MatchByHand id={id} checksum={line.checksum} onMatched={onMatched} />}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function MatchByHand({ id, checksum, onMatched }: { id: string; checksum: string; onMatched: () => void }) {
+  const [tavlaId, setTavlaId] = useState("");
+  const [error, setError] = useState("");
+  async function submit(e: Event) {
+    e.preventDefault();
+    setError("");
+    const answer = await api.POST("/tournaments/{tournament_id}/bank-statements/lines/{checksum}/match", {
+      params: { path: { tournament_id: id, checksum } },
+      body: { tavla_id: tavlaId.trim().toUpperCase() },
+    });
+    if (answer.error) {
+      setError(problem(answer.error) || t("failed"));
+      return;
+    }
+    onMatched();
+  }
+  return (
+    <form class="inline" onSubmit={submit}>
+      <label>
+        {t("match_to_player")}
+        <input name="match-tavla-id" value={tavlaId} required onInput={(e) => setTavlaId(e.currentTarget.value)} />
+      </label>
+      <button type="submit" class="secondary">
+        {t("match_line")}
+      </button>
+      <Alert text={error} />
+    </form>
+  );
+}
+
+export function PrizeTable({ table, onPayout }: { table: Schemas["PrizeTable"]; onPayout?: (tavlaId: string) => void }) {
+  return (
+    <>
+      <dl class="facts">
+        <dt>{t("prize_pool")}</dt>
+        <dd data-testid="prize-pool">{money(table.pool.amount)}</dd>
+        <dt>{t("prize_money_total")}</dt>
+        <dd>{money(table.money_total.amount)}</dd>
+      </dl>
+      {!table.final && <p class="hint">{t("prizes_provisional")}</p>}
+      {table.awards.length === 0 ? (
+        <p>{t("prizes_none")}</p>
+      ) : (
+        <ol class="plain" data-testid="prize-table" aria-label={t("prizes")}>
+          {table.awards.map((a) => (
+            <li key={`${a.scope}-${a.place}-${a.tavla_id}`}>
+              <span>
+                {t("place")} {a.place} · {a.name ?? a.tavla_id} · <strong>{money(a.money.amount)}</strong>
+                {a.items && a.items.length > 0 ? ` · ${a.items.join(", ")}` : ""}
+              </span>
+              {onPayout && table.final && a.money.amount > 0 && (
+                <div>
+                  <button type="button" class="secondary" onClick={() => onPayout(a.tavla_id)}>
+                    {t("payout_cash")}
+                  </button>
+                </div>
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+    </>
+  );
+}
