@@ -112,8 +112,8 @@ class StripeProvider:
                     ],
                     "metadata": metadata,
                     "payment_intent_data": {"metadata": metadata},
-                    "success_url": f"{return_url}?checkout=success",
-                    "cancel_url": f"{return_url}?checkout=cancelled",
+                    "success_url": with_outcome(return_url, "success"),
+                    "cancel_url": with_outcome(return_url, "cancelled"),
                 }
             )
         except stripe.StripeError as error:
@@ -180,5 +180,12 @@ def provider() -> CardProvider:
 
 
 def return_url(tournament_id: str) -> str:
+    """The web page of the tournament (the front end routes by the URL's hash)."""
     base = os.environ.get(RETURN_URL_ENV, "http://localhost:8000").rstrip("/")
-    return f"{base}/tournaments/{tournament_id}"
+    return f"{base}/#/t/{tournament_id}"
+
+
+def with_outcome(url: str, outcome: str) -> str:
+    """`url` with `?checkout=<outcome>` before its hash, where the page reads it (location.search)."""
+    page, mark, route = url.partition("#")
+    return f"{page}?checkout={outcome}{mark}{route}"

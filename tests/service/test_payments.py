@@ -163,6 +163,8 @@ def test_card_checkout_asks_the_ledger_amount_and_the_webhook_records_it(
     assert started.body["amount"]["amount"] == 1500
     session = provider.sessions[started.body["session_id"]]
     assert (session["amount_total"], session["metadata"]["tavla_id"]) == (1500, tavla_id)
+    # the player comes back to the tournament's web page, which reads ?checkout= before its route
+    assert session["success_url"] == f"http://localhost:8000/?checkout=success#/t/{tid}"
     payload = provider.completed_event(started.body["session_id"])
     reply = deliver(api, payload, signed(payload))
     assert (reply.status, reply.body["recorded"]) == (200, True)
