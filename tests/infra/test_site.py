@@ -15,25 +15,11 @@ from infra.cdn import example_path
 from infra.site import SHELL
 from tests.infra.conftest import PROD_DOMAIN
 from tests.infra.helpers import Synthesized, render
+from tests.infra.test_cdn import _behavior_for, _distribution
 
 pytestmark = pytest.mark.infra
 
 SITE_FILES = ["/", "/index.html", "/assets/index-abc123.js", *(f"/{name}" for name in SHELL)]
-
-
-def _distribution(synth: Synthesized) -> dict[str, Any]:
-    config: dict[str, Any] = synth.resources[synth.logical_id(synth.stack.cdn.distribution)]["Properties"][
-        "DistributionConfig"
-    ]
-    return config
-
-
-def _behavior_for(synth: Synthesized, path: str) -> dict[str, Any]:
-    distribution = _distribution(synth)
-    for behavior in distribution.get("CacheBehaviors", []):
-        if fnmatch.fnmatchcase(path, behavior["PathPattern"]):
-            return dict(behavior)
-    return dict(distribution["DefaultCacheBehavior"])
 
 
 def _origin(synth: Synthesized, behavior: dict[str, Any]) -> dict[str, Any]:
