@@ -72,10 +72,10 @@ bootstrap: setup ## once per account: CDK's bootstrap in the stage's region and 
 	  aws://$$(aws sts get-caller-identity --query Account --output text)/$$($(BIN)/python -m infra.stages $(STAGE) region) \
 	  aws://$$(aws sts get-caller-identity --query Account --output text)/us-east-1
 
-deploy: setup ## deploy a stage, both its stacks: STAGE=dev|prod; outputs in cdk-outputs-<stage>.json
+deploy: setup web ## deploy a stage (the front end built first), both its stacks: STAGE=dev|prod; outputs in cdk-outputs-<stage>.json
 	$(CDK) deploy --all $(CDK_STAGE) --require-approval $(APPROVAL) --outputs-file cdk-outputs-$(STAGE).json
 
-diff: setup ## what `make deploy STAGE=...` would change
+diff: setup web ## what `make deploy STAGE=...` would change
 	$(CDK) diff $(CDK_STAGE)
 
 destroy: setup ## remove dev (prod is refused: its tables, user pool and logs are retained and protected)

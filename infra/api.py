@@ -84,7 +84,9 @@ class Api(Construct):
             access_log_settings=_AccessLog(access_logs),
             throttle=apigwv2.ThrottleSettings(rate_limit=RATE_LIMIT, burst_limit=BURST_LIMIT),
         )
-        signed_in = authorizers.HttpUserPoolAuthorizer("Jwt", auth.user_pool, user_pool_clients=[auth.client])
+        signed_in = authorizers.HttpUserPoolAuthorizer(
+            "Jwt", auth.user_pool, user_pool_clients=list(auth.clients)
+        )
         public = apigwv2.HttpNoneAuthorizer()
         for spec in functions:
             routes = spec.routes()

@@ -64,3 +64,30 @@ class Auth(Construct):
             prevent_user_existence_errors=True,
             generate_secret=False,  # a public (browser) client cannot keep a secret
         )
+        # The web front end's client (issue 8): Cognito's hosted UI, authorization code + PKCE,
+        # no secret (a browser cannot keep one). Its callback and logout URLs are the site's
+        # origin, known only once the distribution is (`serve_site`).
+        self.web_client = self.user_pool.add_client(
+            "Web",
+            auth_flows=cognito.AuthFlow(user_srp=True),
+            o_auth=cognito.OAuthSettings(
+                flows=cognito.OAuthFlows(authorization_code_grant=True),
+                scopes=[cognito.OAuthScope.OPENID, cognito.OAuthScope.EMAIL, cognito.OAuthScope.PROFILE],
+                callback_urls=["https://localhost/"],  # replaced by serve_site
+                logout_urls=["https://localhost/"],
+            ),
+            supported_identity_providers=[cognito.UserPoolClientIdentityProvider.COGNITO],
+            prevent_user_existence_errors=True,
+            generate_secret=False,
+            id_token_validity=Duration.hours(1),
+            access_token_validity=Duration.hours(1),
+            refresh_token_validity=Duration.hours(12),
+        )
+        self.clients = (self.client, self.web_client)  # whose tokens the API accepts
+
+    def serve_site(self, site: str) -> None:
+        """The web client's callback and logout URL: the site's origin (`https://...`)."""
+        client = self.web_client.node.default_child
+        assert isinstance(client, cognito.CfnUserPoolClient)
+        client.callback_ur_ls = [f"{site}/"]
+        client.logout_ur_ls = [f"{site}/"]

@@ -9,9 +9,11 @@ signed-in route shares that path (`POST /tournaments` beside `GET /tournaments`)
 caller's Authorization is part of the key (CloudFront forwards it only then) and every
 other header goes through, so writes still work; anonymous viewers still share one copy.
 A signed-in route whose path a cached pattern would also match (`/tournaments/*/audit`
-under `/tournaments/*`) gets an uncached behavior of its own, listed first. Everything else
-takes the default behavior: uncached, every method, every header but Host, the query and
-the body forwarded as they came.
+under `/tournaments/*`) gets an uncached behavior of its own, listed first. Every other API
+path goes through a behavior per first segment (`/me*`), listed last: uncached, every
+method, every header but Host, the query and the body forwarded as they came. The default
+behavior is the web front end (issue 8, infra/site.py): a private bucket read through Origin
+Access Control, with the site's security headers.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from cdk_nag import NagSuppressions
 from constructs import Construct
 
 from infra.registry import Function, Route
+from infra.site import Site
 from infra.stages import Stage
 
 MAX_TTL = Duration.seconds(60)  # the longest a board may be stale, whatever the origin says
@@ -76,8 +79,9 @@ def plan(routes: Iterable[Route]) -> list[Behavior]:
     forwards no Authorization and takes no writes). Writes under a `shared` pattern go
     through that one, with their token and body.
     """
+    routes_list = list(routes)
     by_pattern: dict[str, list[Route]] = {}
-    for route in routes:
+    for route in routes_list:
         by_pattern.setdefault(path_pattern(route.path), []).append(route)
     cached = _ordered(
         Behavior(pattern, "shared" if any(not r.public for r in served) else "public")
@@ -94,7 +98,17 @@ def plan(routes: Iterable[Route]) -> list[Behavior]:
             if caught is not None and (route.method == "GET" or caught.kind == "public"):
                 private.append(Behavior(pattern, "private"))
                 break
-    return _ordered([*cached, *private])
+    ordered = _ordered([*cached, *private])
+    # The site is the default behavior (issue 8): every API path it would otherwise take goes
+    # to the API by its first segment (`/me*`), one uncached pass-through behavior each.
+    rest = sorted(
+        {
+            "/" + route.path.split("/")[1] + "*"
+            for route in routes_list
+            if first_match(ordered, example_path(route.path)) is None
+        }
+    )
+    return ordered + [Behavior(pattern, "private") for pattern in rest]
 
 
 class Cdn(Construct):
@@ -107,6 +121,7 @@ class Cdn(Construct):
         *,
         web_acl_arn: str | None = None,  # the edge stack's WAF web ACL (issue 11)
         stage: Stage | None = None,  # its domain and certificate, when it has them
+        sign_in_origin: str = "",  # Cognito's hosted UI, which the site's CSP lets it call
     ) -> None:
         super().__init__(scope, construct_id)
         stack = Stack.of(self)
@@ -158,6 +173,20 @@ class Cdn(Construct):
                 }
             ],
         )
+        self.site = Site(
+            self,
+            "Site",
+            sign_in_origin=sign_in_origin,
+        )
+        site_behavior = cloudfront.BehaviorOptions(
+            origin=origins.S3BucketOrigin.with_origin_access_control(self.site.bucket),
+            viewer_protocol_policy=cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+            allowed_methods=cloudfront.AllowedMethods.ALLOW_GET_HEAD,
+            cached_methods=cloudfront.CachedMethods.CACHE_GET_HEAD,
+            cache_policy=cloudfront.CachePolicy.CACHING_OPTIMIZED,
+            response_headers_policy=self.site.headers,
+            compress=True,
+        )
         passthrough = cloudfront.BehaviorOptions(
             origin=origin,
             viewer_protocol_policy=cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
@@ -203,8 +232,9 @@ class Cdn(Construct):
         self.distribution = cloudfront.Distribution(
             self,
             "Distribution",
-            comment="Tavla: the HTTP API, public GET routes cached at the edge",
-            default_behavior=passthrough,
+            comment="Tavla: the web front end and the HTTP API, public GET routes cached at the edge",
+            default_behavior=site_behavior,
+            default_root_object="index.html",
             additional_behaviors=additional,
             price_class=cloudfront.PriceClass.PRICE_CLASS_100,
             http_version=cloudfront.HttpVersion.HTTP2_AND_3,

@@ -68,8 +68,29 @@ class TavlaStack(Stack):
         )
         self.api = Api(self, "Api", self.lambdas, self.auth)
         throttling.apply(self.api.stage, stage, functions)
-        self.cdn = Cdn(self, "Cdn", functions, self.api.http_api.api_id, web_acl_arn=web_acl_arn, stage=stage)
+        sign_in_origin = f"https://{stage.sign_in_domain_prefix}.auth.{self.region}.amazoncognito.com"
+        self.cdn = Cdn(
+            self,
+            "Cdn",
+            functions,
+            self.api.http_api.api_id,
+            web_acl_arn=web_acl_arn,
+            stage=stage,
+            sign_in_origin=sign_in_origin,
+        )
         site = f"https://{stage.domain}" if stage.domain else f"https://{self.cdn.domain_name}"
+        # issue 8: the web client signs in on the site's origin; /config.json tells the one
+        # build which API, hosted UI and client it talks to
+        self.auth.serve_site(site)
+        self.cdn.site.deploy(
+            self.cdn.distribution,
+            {
+                "mode": "cognito",
+                "api": site,
+                "sign_in": self.sign_in.base_url(),
+                "client_id": self.auth.web_client.user_pool_client_id,
+            },
+        )
         self.card_payments = CardPayments(self, "CardPayments", self.lambdas, return_url=site)
         self.alarms = Alarms(self, "Alarms", lambdas=self.lambdas, dead_letters=self.events.dead_letters)
         rules = [r for r in self.events.node.children if isinstance(r, events.Rule)]

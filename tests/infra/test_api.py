@@ -53,14 +53,16 @@ def test_each_route_invokes_the_function_that_declares_it(real: Synthesized) -> 
             assert integration_target[routes[f"{route.method} {route.path}"]] == function_arn
 
 
-def test_jwt_authorizer_trusts_the_user_pool_and_its_app_client(real: Synthesized) -> None:
+def test_jwt_authorizer_trusts_the_user_pool_and_its_app_clients(real: Synthesized) -> None:
+    """The app client (SRP, the smoke test) and the web client (hosted UI, issue 8), no other."""
     props = real.resources[_authorizer_id(real)]["Properties"]
     pool = real.logical_id(real.stack.auth.user_pool)
     client = real.logical_id(real.stack.auth.client)
+    web = real.logical_id(real.stack.auth.web_client)
     assert props["AuthorizerType"] == "JWT"
     assert props["IdentitySource"] == ["$request.header.Authorization"]
     assert pool in render(props["JwtConfiguration"]["Issuer"])
-    assert props["JwtConfiguration"]["Audience"] == [{"Ref": client}]
+    assert props["JwtConfiguration"]["Audience"] == [{"Ref": client}, {"Ref": web}]
 
 
 def test_stage_logs_access_and_throttles(real: Synthesized) -> None:

@@ -1,6 +1,6 @@
 """CloudFront in front of the HTTP API: public GET routes cached at the edge by the origin's
-Cache-Control, everything else passed through untouched (issue 7, section 6: the origin's
-load does not grow with the number of viewers)."""
+Cache-Control, every other API path passed through untouched (issue 7, section 6: the origin's
+load does not grow with the number of viewers); the site is the default (issue 8, test_site.py)."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def _forwards_authorization(synth: Synthesized, behavior: dict[str, Any]) -> boo
 
 def test_the_distribution_fronts_the_http_api_over_https_and_logs_access(real: Synthesized) -> None:
     distribution = _distribution(real)
-    (origin,) = distribution["Origins"]
+    (origin,) = [o for o in distribution["Origins"] if "CustomOriginConfig" in o]  # the other: the site
     api = real.logical_id(real.stack.api.http_api)
     assert origin["DomainName"]["Fn::Join"][1][0] == {"Ref": api}
     assert origin["CustomOriginConfig"]["OriginProtocolPolicy"] == "https-only"
@@ -71,11 +71,19 @@ def test_the_distribution_fronts_the_http_api_over_https_and_logs_access(real: S
     }
 
 
-def test_the_default_behavior_passes_everything_through_uncached(each_stack: Synthesized) -> None:
-    default = _distribution(each_stack)["DefaultCacheBehavior"]
-    assert default["CachePolicyId"] == CACHING_DISABLED
-    assert default["OriginRequestPolicyId"] == ALL_VIEWER_EXCEPT_HOST
-    assert WRITES | {"GET", "HEAD", "OPTIONS"} == set(default["AllowedMethods"])
+def test_api_paths_outside_the_cached_patterns_pass_through_uncached(each_stack: Synthesized) -> None:
+    """The site is the default behavior (issue 8, tests/infra/test_site.py): every other API
+    path goes through a behavior per first segment that passes everything through, uncached."""
+    behaviors = each_stack.stack.cdn.behaviors
+    for route in (r for spec in each_stack.functions for r in spec.routes()):
+        planned = first_match(behaviors, example_path(route.path))
+        assert planned is not None, route
+        if planned.kind != "private":
+            continue
+        behavior = _behavior_for(each_stack, example_path(route.path))
+        assert behavior["CachePolicyId"] == CACHING_DISABLED
+        assert behavior["OriginRequestPolicyId"] == ALL_VIEWER_EXCEPT_HOST
+        assert WRITES | {"GET", "HEAD", "OPTIONS"} == set(behavior["AllowedMethods"])
 
 
 def test_every_public_get_route_is_cached_by_path_and_query_for_at_most_a_minute(real: Synthesized) -> None:
@@ -103,8 +111,15 @@ def test_a_public_only_path_neither_forwards_authorization_nor_varies_by_it(real
         for r in routes
         if all(o.public for o in routes if path_pattern(o.path) == path_pattern(r.path))
     }
-    assert only_public
-    for pattern in only_public:
+    # a public path that takes no GET (the payment provider's webhook) is nothing to share: it
+    # passes through with its body and its signature header (test_api_paths_outside...)
+    readable = {path_pattern(r.path) for r in routes if r.method == "GET"}
+    assert only_public & readable
+    for pattern in only_public - readable:
+        behavior = _behavior_for(real, pattern.replace("*", "x"))
+        assert behavior["OriginRequestPolicyId"] == ALL_VIEWER_EXCEPT_HOST, pattern
+        assert _cache_policy(real, behavior) is None, pattern
+    for pattern in only_public & readable:
         behavior = _behavior_for(real, pattern.replace("*", "x"))
         assert not _forwards_authorization(real, behavior), pattern
         assert "OriginRequestPolicyId" not in behavior
@@ -145,8 +160,11 @@ def test_the_board_route_will_be_cached_and_the_routes_beside_it_stay_right() ->
     assert first_match(behaviors, "/tournaments/t1/rounds") == Behavior("/tournaments/*", "shared")
     assert first_match(behaviors, "/tournaments") == Behavior("/tournaments", "shared")
     assert first_match(behaviors, "/matches/m1/games") == Behavior("/matches/*/games", "private")
-    assert first_match(behaviors, "/me") is None
+    assert first_match(behaviors, "/me") is None  # no such route here: the site's (the default)
     assert len(behaviors) == 6  # only what keeps every route right: CloudFront allows 25
+    with_me = plan([*routes, Route("GET", "/me", public=False), Route("PUT", "/me/profile", public=False)])
+    assert first_match(with_me, "/me") == first_match(with_me, "/me/profile") == Behavior("/me*", "private")
+    assert with_me[-1] == Behavior("/me*", "private") and len(with_me) == 7
 
 
 def test_the_template_lists_the_behaviors_in_the_planned_order(each_stack: Synthesized) -> None:

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { useEffect } from "preact/hooks";
-import { claims, onAuthChange, signOut } from "./auth";
+import { claims, onAuthChange } from "./auth";
+import { signOutEverywhere } from "./cloud";
 import { language, setLang, t, type Key } from "./i18n";
 import { refresh } from "./load";
 import { route } from "./router";
@@ -64,7 +65,7 @@ function Shell({ children }: { children: ComponentChildren }) {
           {lang === "el" ? "EN" : "ΕΛ"}
         </button>
         {who ? (
-          <button type="button" class="link" onClick={() => signOut()}>
+          <button type="button" class="link" onClick={() => signOutEverywhere()}>
             {t("sign_out")}
           </button>
         ) : (

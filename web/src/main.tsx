@@ -1,9 +1,15 @@
 import { render } from "preact";
 import { App } from "./app";
+import { finishSignIn, loadConfig } from "./cloud";
 import { refresh } from "./load";
 import "./style.css";
 
-render(<App />, document.getElementById("app")!);
+// Which stage this is (/config.json), and a code back from Cognito's hosted UI, before the
+// first screen (issue 8)
+void loadConfig()
+  .then((config) => (config.mode === "cognito" ? finishSignIn(config) : false))
+  .catch(() => false)
+  .then(() => render(<App />, document.getElementById("app")!));
 
 if ("serviceWorker" in navigator) {
   const controlled = Boolean(navigator.serviceWorker.controller);

@@ -3,6 +3,7 @@
 import createClient, { type Middleware } from "openapi-fetch";
 import type { components, paths } from "./schema";
 import { getToken, signOut } from "../auth";
+import { currentConfig } from "../cloud";
 
 export type Schemas = components["schemas"];
 export type Tournament = Schemas["Tournament"];
@@ -18,6 +19,11 @@ const auth: Middleware = {
   onRequest({ request }) {
     const token = getToken();
     if (token) request.headers.set("Authorization", `Bearer ${token}`);
+    // /config.json may name another API origin (issue 8); by default the site's own
+    const config = currentConfig();
+    if (config.mode === "cognito" && config.api !== location.origin && request.url.startsWith(location.origin)) {
+      return new Request(config.api + request.url.slice(location.origin.length), request);
+    }
     return request;
   },
   onResponse({ response }) {

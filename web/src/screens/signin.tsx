@@ -1,12 +1,29 @@
-// The local stack's sign-in: POST /dev/token mints a token for a user name (local only; in the
-// cloud this screen is Cognito's hosted UI, authorization code + PKCE).
+// Sign-in. In the cloud (/config.json says "cognito"): Cognito's hosted UI, authorization
+// code + PKCE (cloud.ts). On the local stack: POST /dev/token mints a token for a user name.
 import { useState } from "preact/hooks";
 import { setToken } from "../auth";
 import { Alert } from "../app";
 import { t } from "../i18n";
 import { go } from "../router";
+import { currentConfig, startSignIn } from "../cloud";
 
 export function SignIn() {
+  const config = currentConfig();
+  if (config.mode === "cognito") {
+    return (
+      <section>
+        <h1>{t("sign_in")}</h1>
+        <p>{t("sign_in_cloud")}</p>
+        <button type="button" onClick={() => void startSignIn(config)}>
+          {t("sign_in")}
+        </button>
+      </section>
+    );
+  }
+  return <LocalSignIn />;
+}
+
+function LocalSignIn() {
   const [user, setUser] = useState("");
   const [organiser, setOrganiser] = useState(false);
   const [error, setError] = useState("");
