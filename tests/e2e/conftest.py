@@ -127,9 +127,10 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         running.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def fresh_stack_factory(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """Start extra stacks (e.g. to restart one on the same data folder); all are stopped at the end."""
+    """Start extra stacks (e.g. to restart one on the same data folder); all are stopped at the end
+    of the test (an idle stack still polls: kept for the session they slowed everything else)."""
     started: list[Stack] = []
 
     def make(data_dir: Path | None = None, workers: int = 2) -> Stack:
