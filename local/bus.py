@@ -40,7 +40,7 @@ class Bus:
         self._queues = queues  # function name -> queue URL
         self._environments = environments
         self._lock = threading.Lock()  # one delivery pass at a time (thread or drain)
-        self._periodic = Periodic("bus", 0.05, self.drain, log)
+        self._periodic = Periodic("bus", 0.05, self.drain, log, idle_interval=0.4)
         self.delivered = 0
 
     def start(self) -> None:
