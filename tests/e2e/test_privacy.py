@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 from infra.registry import FUNCTIONS
 from tests.e2e.client import Client, numbered_phone, players, tournament
@@ -13,7 +14,11 @@ EMAIL = "private.person@example.org"
 
 def test_no_public_route_leaks_contact_data(stack) -> None:
     client = Client(stack)
-    tid = tournament(client, "org-privacy", capacity=2)
+    season = "privacy"  # the players reach a season's standings and its Super Final too
+    dates = {"name": "Privacy season", "starts_on": "2026-01-01", "ends_on": "2030-12-31"}
+    reply = client.call("PUT", f"/seasons/{season}", dates, user="fed-privacy", groups=("admins",))
+    assert reply.status == 200, reply.body
+    tid = tournament(client, "org-privacy", capacity=2, season_id=season)
     people = players(client, "private", 3, phone=PHONE, email=EMAIL)
     for user in people:  # two registered, one waiting
         assert client.call("POST", f"/tournaments/{tid}/registrations", user=user).status == 201
@@ -24,11 +29,22 @@ def test_no_public_route_leaks_contact_data(stack) -> None:
         assert reply.status == 200, reply.body
     drawn = client.call("POST", f"/tournaments/{tid}/rounds", user="org-privacy")
     assert drawn.status == 201, drawn.body
+    match = drawn.body["pairings"][0]
+    score = {"home_points": match["length"], "away_points": 0}
+    played = client.call("POST", f"/matches/{match['id']}/confirm", score, user="org-privacy")
+    assert played.status == 200, played.body
+    assert client.call("POST", f"/tournaments/{tid}/finish", user="org-privacy").status == 200
+    standings = f"/seasons/{season}/standings"
+    deadline = time.monotonic() + 60  # season points arrive through the event bus
+    while len(client.call("GET", standings).body["rows"]) < 2:
+        assert time.monotonic() < deadline, "the finished tournament never reached the season"
+        time.sleep(0.5)
     values = {
         "tournament_id": tid,
         "tavla_id": next(iter(people.values())),
         "number": "1",
-        "match_id": drawn.body["pairings"][0]["id"],
+        "match_id": match["id"],
+        "season_id": season,
     }
     public = [r for f in FUNCTIONS for r in f.routes() if r.public and r.method == "GET"]
     assert len(public) >= 5
