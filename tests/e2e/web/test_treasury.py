@@ -22,20 +22,11 @@ from playwright.sync_api import expect
 
 from tests.e2e.client import Client, tournament
 from tests.e2e.conftest import Stack
-from tests.e2e.web.conftest import Phone, accessible_in_both_languages, screenshot, sign_in
+from tests.e2e.web.conftest import Phone, accessible_in_both_languages, registered_player, screenshot, sign_in
 
 RUN = uuid.uuid4().hex[:6]
 ATHENS = ZoneInfo("Europe/Athens")
 ORGANISERS = ("organisers",)
-
-
-def _player(client: Client, user: str, name: str, tid: str) -> tuple[str, str]:
-    """A profile and a registration over HTTP: (Tavla ID, check-in code)."""
-    created = client.call("POST", "/players", {"name": name}, user=user)
-    assert created.status == 201, created.body
-    registered = client.call("POST", f"/tournaments/{tid}/registrations", user=user)
-    assert registered.status == 201, registered.body
-    return str(created.body["tavla_id"]), str(registered.body["checkin_code"])
 
 
 def _ledger(client: Client, tid: str, tavla_id: str, organiser: str) -> dict:
@@ -67,10 +58,10 @@ def test_the_till_the_refunds_the_deadline_the_export_and_the_csv_columns(phone:
         groups=ORGANISERS,
     )
     assert staffed.status == 200, staffed.body
-    cash_id, _ = _player(client, f"web-till-cash-{RUN}", "Κώστας Μετρητάς", tid)
-    leaver_id, _ = _player(client, f"web-till-leaver-{RUN}", "Λένα Αποχωρούσα", tid)
-    _, first_code = _player(client, f"web-till-bank1-{RUN}", "Τάνια Τράπεζα", tid)
-    second_id, second_code = _player(client, f"web-till-bank2-{RUN}", "Μάνος Μεταφορά", tid)
+    cash_id, _ = registered_player(client, f"web-till-cash-{RUN}", "Κώστας Μετρητάς", tid)
+    leaver_id, _ = registered_player(client, f"web-till-leaver-{RUN}", "Λένα Αποχωρούσα", tid)
+    _, first_code = registered_player(client, f"web-till-bank1-{RUN}", "Τάνια Τράπεζα", tid)
+    second_id, second_code = registered_player(client, f"web-till-bank2-{RUN}", "Μάνος Μεταφορά", tid)
     paid = client.call(
         "POST",
         f"/tournaments/{tid}/payments",
