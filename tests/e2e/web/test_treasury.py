@@ -38,7 +38,8 @@ def _ledger(client: Client, tid: str, tavla_id: str, organiser: str) -> dict:
 
 def test_the_till_the_refunds_the_deadline_the_export_and_the_csv_columns(phone: Phone, stack: Stack) -> None:
     """Issue 9 (R3.3, R3.5, R3.2): the referee takes 12,50 in cash at the table (a typed
-    amount, "12,5x" refused with nothing recorded) and the ledger shows it with its receipt;
+    amount, "12,5x" refused with nothing recorded) and the ledger shows it with its receipt,
+    then the rest by card at the table, and the player leaves the list of who owes;
     the organiser marks a bank refund paid and it leaves the list of refunds to pay; sets the
     payment deadline in the venue's time, stored as that instant; downloads the CSV of every
     movement; uploads a statement in the bank's own CSV layout (semicolons, decimal comma,
@@ -112,6 +113,21 @@ def test_the_till_the_refunds_the_deadline_the_export_and_the_csv_columns(phone:
         referee_id,
     )
 
+    # The rest by card at the table: nothing left to pay, off the list of who owes.
+    row.get_by_role("button", name="Πληρωμή").click()
+    expect(amount).to_have_value("17,50")
+    referee.get_by_label("κάρτα στον χώρο").check()
+    referee.get_by_role("button", name="Καταχώριση πληρωμής").click()
+    expect(referee.get_by_test_id("till-message")).to_contain_text("17,50")
+    expect(owing).to_have_count(2)
+    expect(owing.filter(has_text=cash_id)).to_have_count(0)
+    ledger = _ledger(client, tid, cash_id, organiser)
+    assert sorted((e["method"], e["amount"]["amount"]) for e in ledger["entries"]) == [
+        ("card_at_venue", 1750),
+        ("cash", 1250),
+    ]
+    assert ledger["outstanding"]["amount"] == 0
+
     # The organiser's refunds: the leaver's 30,00 to pay by transfer; marked paid, it leaves the list.
     desk = phone()
     sign_in(desk, organiser, organiser=True)
@@ -150,7 +166,7 @@ def test_the_till_the_refunds_the_deadline_the_export_and_the_csv_columns(phone:
 
     # The export: one line per movement, refunds negative, in cents.
     desk.goto(f"/#/t/{tid}/money")
-    expect(desk.get_by_test_id("collected")).to_have_text(re.compile(r"^12,50\s€$"))
+    expect(desk.get_by_test_id("collected")).to_have_text(re.compile(r"^30,00\s€$"))
     with desk.expect_download() as download:
         desk.get_by_role("button", name="Εξαγωγή πληρωμών (CSV)").click()
     assert download.value.suggested_filename == f"tavla-{tid}-payments.csv"
@@ -158,13 +174,14 @@ def test_the_till_the_refunds_the_deadline_the_export_and_the_csv_columns(phone:
     assert sorted((r["tavla_id"], r["kind"], r["method"], r["amount_cents"]) for r in rows) == sorted(
         [
             (cash_id, "payment", "cash", "1250"),
+            (cash_id, "payment", "card_at_venue", "1750"),
             (leaver_id, "payment", "cash", "3000"),
             (leaver_id, "refund", "bank_refund", "-3000"),
         ]
     )
-    assert [(r["name"], r["receipt"]) for r in rows if r["tavla_id"] == cash_id] == [
-        ("Κώστας Μετρητάς", "A-17")
-    ]
+    assert [
+        (r["name"], r["receipt"]) for r in rows if r["method"] == "cash" and r["tavla_id"] == cash_id
+    ] == [("Κώστας Μετρητάς", "A-17")]
 
     # The bank's own CSV layout: the organiser names its columns; one transfer matches by its code.
     mapping = desk.get_by_test_id("csv-mapping")
@@ -185,7 +202,7 @@ def test_the_till_the_refunds_the_deadline_the_export_and_the_csv_columns(phone:
     expect(desk.get_by_test_id("money-message")).to_have_text(
         "Εισήχθη: 1 αντιστοιχίστηκαν, 0 χωρίς αντιστοίχιση"
     )
-    expect(desk.get_by_test_id("collected")).to_have_text(re.compile(r"^42,50\s€$"))
+    expect(desk.get_by_test_id("collected")).to_have_text(re.compile(r"^60,00\s€$"))
 
     # Next time: the columns the API saved for this organiser, nothing typed.
     desk.reload()
