@@ -56,10 +56,11 @@ class CardProvider(Protocol):
         self, *, amount: int, currency: str, description: str, metadata: dict[str, str], return_url: str
     ) -> Checkout: ...
 
-    def paid_checkout(self, payload: str, signature: str | None) -> PaidCheckout | None:
+    def paid_checkout(self, payload: str, signature: str | None, now: datetime) -> PaidCheckout | None:
         """The completed payment a verified webhook announces (None: another kind of event).
 
-        Raises ForgedWebhook when the signature does not verify or is stale."""
+        Raises ForgedWebhook when the signature does not verify, is stale, or is dated more
+        than the tolerance after `now`."""
         ...
 
     def refund(self, *, payment_ref: str, amount: int, idempotency_key: str) -> str: ...
@@ -120,7 +121,7 @@ class StripeProvider:
             raise ProviderUnavailable("The card payment provider did not answer; try again.") from error
         return Checkout(session_id=str(session.id), url=str(session.url))
 
-    def paid_checkout(self, payload: str, signature: str | None) -> PaidCheckout | None:
+    def paid_checkout(self, payload: str, signature: str | None, now: datetime) -> PaidCheckout | None:
         import stripe
 
         try:
@@ -129,6 +130,9 @@ class StripeProvider:
             )
         except (stripe.SignatureVerificationError, ValueError) as error:
             raise ForgedWebhook("The webhook's signature does not verify: nothing was recorded.") from error
+        if signed_at(signature) > now.timestamp() + SIGNATURE_TOLERANCE_SECONDS:
+            # the SDK refuses only old signatures; one dated in the future could be replayed later
+            raise ForgedWebhook("The webhook's signature is dated in the future: nothing was recorded.")
         event = json.loads(payload)
         if event.get("type") not in COMPLETED:
             return None
@@ -155,6 +159,16 @@ class StripeProvider:
         except stripe.StripeError as error:
             raise ProviderUnavailable("The card payment provider did not answer; try again.") from error
         return str(refund.id)
+
+
+def signed_at(signature: str | None) -> int:
+    """The newest `t=` (unix seconds) of a provider signature header, as the SDK reads it."""
+    stamps = [
+        int(value)
+        for key, _, value in (part.partition("=") for part in (signature or "").split(","))
+        if key.strip() == "t" and value.strip().lstrip("-").isdigit()
+    ]
+    return max(stamps, default=0)
 
 
 _http_client: Any = None

@@ -138,6 +138,9 @@ class RegistrationRecord(_Record):
     rating: float | None = None
     club: str | None = None
     player_name: str | None = None
+    # issue 9 (R11.4): the categories the organiser set for this entry (private); unset: the
+    # player's profile decides
+    categories: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
