@@ -27,6 +27,7 @@ SECRET_ENV = "PAYMENT_PROVIDER_SECRET_ID"
 API_BASE_ENV = "PAYMENT_PROVIDER_API_BASE"  # local stack only: the fake provider's API
 RETURN_URL_ENV = "CHECKOUT_RETURN_URL"  # where the provider sends the player back
 SIGNATURE_TOLERANCE_SECONDS = 300
+DEFAULT_TIMEOUT_SECONDS = 20.0  # per call (the SDK's own default, 80 s, outlives a Lambda)
 COMPLETED = ("checkout.session.completed", "checkout.session.async_payment_succeeded")
 
 
@@ -78,18 +79,23 @@ class StripeProvider:
         *,
         api_base: str | None = None,
         http_client: stripe.HTTPClient | None = None,
+        timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS,
+        retries: int = 2,
     ) -> None:
         self.api_key = api_key
         self.webhook_secret = webhook_secret
         self.api_base = api_base
         self.http_client = http_client
+        self.timeout_seconds = timeout_seconds
+        self.retries = retries
 
     def _client(self) -> stripe.StripeClient:
         import stripe
 
         bases: Any = {"api": self.api_base} if self.api_base else None
+        http_client = self.http_client or stripe.new_default_http_client(timeout=self.timeout_seconds)
         return stripe.StripeClient(
-            self.api_key, base_addresses=bases, http_client=self.http_client, max_network_retries=2
+            self.api_key, base_addresses=bases, http_client=http_client, max_network_retries=self.retries
         )
 
     def create_checkout(
@@ -180,8 +186,11 @@ def use_http_client(client: Any) -> None:
     _http_client = client
 
 
-def provider() -> CardProvider:
-    """The configured provider: its keys from Secrets Manager (cached for five minutes)."""
+def provider(*, timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS, retries: int = 2) -> CardProvider:
+    """The configured provider: its keys from Secrets Manager (cached for five minutes).
+
+    `timeout_seconds` and `retries` bound each API call: a caller that must answer quickly
+    (a withdrawal, whose refund is retried later anyway) asks for less."""
     from aws_lambda_powertools.utilities.parameters import get_secret
 
     secret = json.loads(str(get_secret(os.environ[SECRET_ENV], max_age=300)))
@@ -190,6 +199,8 @@ def provider() -> CardProvider:
         str(secret["webhook_secret"]),
         api_base=os.environ.get(API_BASE_ENV),
         http_client=_http_client,
+        timeout_seconds=timeout_seconds,
+        retries=retries,
     )
 
 

@@ -467,9 +467,9 @@ def refund_on_withdrawal(tournament: TournamentRecord, tavla_id: str, actor: Act
     if left > 0:
         stamp = now.strftime("%Y%m%dT%H%M%S%f")
         _record_refund(tournament, tavla_id, actor, now, f"refund.bank.{stamp}", BANK_REFUND, left, None)
-    if total > left:  # some of it goes back by card
+    if total > left:  # some of it goes back by card, sent by the platform, not by the player
         _schedule_card_refunds(tournament.id, tavla_id, now)
-        send_card_refunds(tournament.id, tavla_id, actor, now)
+        send_card_refunds(tournament.id, tavla_id, SYSTEM, now, patient=False)
     return total
 
 
@@ -492,16 +492,19 @@ def _schedule_card_refunds(tournament_id: str, tavla_id: str, now: datetime) -> 
         )
 
 
-def send_card_refunds(tournament_id: str, tavla_id: str, actor: Actor, now: datetime) -> int:
+def send_card_refunds(
+    tournament_id: str, tavla_id: str, actor: Actor, now: datetime, *, patient: bool = True
+) -> int:
     """Send each card refund of this player still due back through the provider, with the
     refund's own idempotency key (a repeat refunds once). Returns how many remain due (the
-    provider did not answer)."""
+    provider did not answer). Not `patient` (a withdrawal answering the player): one short
+    try per refund, the schedules retry."""
     left = 0
     for entry in payment_store.entries(tournament_id, tavla_id):
         if entry.kind != REFUND or entry.status != DUE or entry.method != PROVIDER_REFUND:
             continue
         try:
-            _settle(entry, actor, now)
+            _settle(entry, actor, now, patient=patient)
         except ProviderUnavailable:
             left += 1
     return left
@@ -516,12 +519,20 @@ def retry_card_refunds(payload: dict[str, Any], now: datetime) -> dict[str, Any]
     return {"card_refunds_due": left, "attempt": payload.get("attempt")}
 
 
-def _settle(entry: LedgerEntryRecord, actor: Actor, now: datetime) -> None:
+QUICK_TIMEOUT_SECONDS = 4.0  # a withdrawal's one try at the provider (the Lambda has 10 s)
+
+
+def _settle(entry: LedgerEntryRecord, actor: Actor, now: datetime, *, patient: bool = True) -> None:
     """Pay a refund that is due: a card one back through the provider (its idempotency key:
     the tournament and the entry's id), a bank one marked paid; recorded with its audit."""
     receipt = None
     if entry.method == PROVIDER_REFUND and entry.provider_ref:
-        receipt = card_payments.provider().refund(
+        provider = (
+            card_payments.provider()
+            if patient
+            else card_payments.provider(timeout_seconds=QUICK_TIMEOUT_SECONDS, retries=0)
+        )
+        receipt = provider.refund(
             payment_ref=entry.provider_ref,
             amount=entry.amount,
             idempotency_key=f"{entry.tournament_id}.{entry.id}",
