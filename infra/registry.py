@@ -198,7 +198,8 @@ FUNCTIONS: tuple[Function, ...] = (
         name="finish",
         module="functions.finish.handler",
         description="Finishing a tournament (final standings, TournamentFinished) and the federation report",
-        tables={MAIN.name: "read_write"},
+        # issue 9 (R11.4): CONTACTS read: the finish freezes category-prize eligibility
+        tables={MAIN.name: "read_write", CONTACTS.name: "read"},
         publishes_events=True,
     ),
     # --- issue 7, sections 4 and 5: appeals and conduct

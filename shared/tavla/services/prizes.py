@@ -36,25 +36,19 @@ from tavla.models.payments import (
 )
 from tavla.rules.prizes import (
     BASIS_POINTS,
-    VETERAN,
-    VETERAN_FROM,
-    YOUTH,
-    YOUTH_UNDER,
     CategoryPrize,
     NonMoneyPrize,
     PlacePrize,
     PrizeAnnouncement,
     award_prizes,
-    categories_of,
 )
 from tavla.rules.prizes import Money as PrizeMoney
 from tavla.rules.standings import Standing
-from tavla.services import payments
+from tavla.services import categories, payments
 from tavla.services.access import require_organiser
 from tavla.store import draws as draw_store
 from tavla.store import finish as finish_store
 from tavla.store import payments as payment_store
-from tavla.store import players as player_store
 from tavla.store import registrations as registration_store
 from tavla.store.audit import entry as audit_entry
 from tavla.store.records import LedgerEntryRecord, RegistrationRecord, TournamentRecord
@@ -101,48 +95,12 @@ def announcement(settings: Any) -> PrizeAnnouncement:
     )
 
 
-def _age_limits(settings: Any) -> dict[str, int]:
-    return {
-        str(c["category"]): int(c["age_limit"])
-        for c in settings.get("category_prizes") or []
-        if c.get("age_limit") is not None
-    }
-
-
-def _entry_categories(tournament: TournamentRecord) -> list[tuple[RegistrationRecord, frozenset[str], bool]]:
-    """Each entry still in (not refused), its prize categories and whether the organiser set them
-    (else the player's private profile decides; contacts are read only for those)."""
-    entries = [r for r in registration_store.all_entries(tournament.id) if r.status != "refused"]
-    from_profile = [r.tavla_id for r in entries if r.categories is None]
-    contacts = player_store.get_contacts(from_profile) if from_profile else {}
-    limits = _age_limits(tournament.settings)
-    year = datetime.fromisoformat(str(tournament.settings["starts_at"])).year
-    out: list[tuple[RegistrationRecord, frozenset[str], bool]] = []
-    for r in entries:
-        if r.categories is not None:
-            out.append((r, frozenset(r.categories), True))
-            continue
-        c = contacts.get(r.tavla_id)
-        found = categories_of(
-            c.gender if c else None,
-            c.birth_year if c else None,
-            year,
-            youth_under=limits.get(YOUTH, YOUTH_UNDER),
-            veteran_from=limits.get(VETERAN, VETERAN_FROM),
-        )
-        out.append((r, found, False))
-    return out
-
-
-def _eligible(tournament: TournamentRecord) -> dict[str, frozenset[str]]:
-    """Category -> the Tavla IDs eligible for it (nothing read when no category prize is announced)."""
-    if not tournament.settings.get("category_prizes"):
-        return {}
-    sets: dict[str, set[str]] = {}
-    for registration, categories, _ in _entry_categories(tournament):
-        for category in categories:
-            sets.setdefault(category, set()).add(registration.tavla_id)
-    return {k: frozenset(v) for k, v in sets.items()}
+def _frozen_or_live(tournament: TournamentRecord) -> dict[str, frozenset[str]]:
+    """Eligibility as the finish froze it (a tournament finished before it was frozen: as now)."""
+    frozen = finish_store.prize_eligibility(tournament.id)
+    if frozen is not None:
+        return {k: frozenset(v) for k, v in frozen.categories.items()}
+    return categories.eligible(tournament)
 
 
 def collected(entries: list[LedgerEntryRecord]) -> int:
@@ -178,7 +136,7 @@ def _table(tournament: TournamentRecord) -> tuple[PrizeTable, dict[str, int]]:
         prizes,
         standings,
         fees,
-        eligibility=_eligible(tournament),
+        eligibility=_frozen_or_live(tournament),
         disqualified=frozenset(field.disqualified) if field else frozenset(),
         tie_order=[str(e["player_id"]) for e in field.entrants] if field else (),
     )
@@ -249,22 +207,28 @@ def record_payout(caller: Caller, tournament_id: str, body: Payout, now: datetim
 
 
 def eligibility(caller: Caller, tournament_id: str) -> Eligibility:
-    """Every entry's prize categories and where they come from (its organisers: private, R12)."""
+    """Every entry's prize categories and where they come from (its organisers: private, R12);
+    once finished, as the finish froze them (what the prizes were awarded by)."""
     tournament = payments.tournament_or_404(tournament_id)
     require_organiser(tournament, caller)
-    return Eligibility(
-        tournament_id=tournament_id, entries=[_shown(*e) for e in _entry_categories(tournament)]
-    )
+    entries = categories.entry_categories(tournament)
+    frozen = finish_store.prize_eligibility(tournament_id) if tournament.finished_at else None
+    if frozen is not None:
+        entries = [
+            (r, frozenset(c for c, ids in frozen.categories.items() if r.tavla_id in ids), by_organiser)
+            for r, _, by_organiser in entries
+        ]
+    return Eligibility(tournament_id=tournament_id, entries=[_shown(*e) for e in entries])
 
 
 def _shown(
-    registration: RegistrationRecord, categories: frozenset[str], by_organiser: bool
+    registration: RegistrationRecord, found: frozenset[str], by_organiser: bool
 ) -> CategoryEligibility:
     return CategoryEligibility(
         tavla_id=registration.tavla_id,
         name=registration.player_name,
         status=registration.status,
-        categories=sorted(categories),
+        categories=sorted(found),
         set_by="organiser" if by_organiser else "profile",
     )
 
@@ -283,7 +247,7 @@ def set_categories(
         registration_store.set_categories(tournament, tavla_id, chosen, change)
     except registration_store.Finished as finished:
         raise TournamentOver("The tournament is finished: its prize list stands.") from finished
-    found = next((e for e in _entry_categories(tournament) if e[0].tavla_id == tavla_id), None)
+    found = next((e for e in categories.entry_categories(tournament) if e[0].tavla_id == tavla_id), None)
     if found is None:
         raise NotRegistered(f"{tavla_id} has no entry in this tournament.")
     return _shown(*found)

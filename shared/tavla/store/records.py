@@ -289,6 +289,15 @@ class FixtureRecord(_Record):
 
 
 @dataclass(frozen=True)
+class PrizeEligibilityRecord(_Record):
+    """issue 9 (R11.4): category -> the Tavla IDs eligible for its prizes, frozen when the
+    tournament finished (private: read only to award the prizes)."""
+
+    tournament_id: str
+    categories: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class FinalRecord(_Record):
     """A finished tournament's final standings (R10.1, R10.2), stored once by the finish.
 
