@@ -25,10 +25,17 @@ def _age_limits(settings: Any) -> dict[str, int]:
     }
 
 
-def entry_categories(tournament: TournamentRecord) -> list[tuple[RegistrationRecord, frozenset[str], bool]]:
-    """Each entry still in (not refused), its prize categories and whether the organiser set them
-    (else the player's private profile decides; contacts are read only for those)."""
-    entries = [r for r in registration_store.all_entries(tournament.id) if r.status != "refused"]
+def entry_categories(
+    tournament: TournamentRecord, only: RegistrationRecord | None = None
+) -> list[tuple[RegistrationRecord, frozenset[str], bool]]:
+    """Each entry still in (not refused), or `only` that one, its prize categories and whether
+    the organiser set them (else the player's private profile decides; contacts are read only
+    for those)."""
+    entries = (
+        [only]
+        if only is not None
+        else [r for r in registration_store.all_entries(tournament.id) if r.status != "refused"]
+    )
     from_profile = [r.tavla_id for r in entries if r.categories is None]
     contacts = player_store.get_contacts(from_profile) if from_profile else {}
     limits = _age_limits(tournament.settings)

@@ -50,6 +50,7 @@ from tavla.store import draws as draw_store
 from tavla.store import finish as finish_store
 from tavla.store import payments as payment_store
 from tavla.store import registrations as registration_store
+from tavla.store import snapshots
 from tavla.store.audit import entry as audit_entry
 from tavla.store.records import LedgerEntryRecord, RegistrationRecord, TournamentRecord
 
@@ -247,7 +248,8 @@ def set_categories(
         registration_store.set_categories(tournament, tavla_id, chosen, change)
     except registration_store.Finished as finished:
         raise TournamentOver("The tournament is finished: its prize list stands.") from finished
-    found = next((e for e in categories.entry_categories(tournament) if e[0].tavla_id == tavla_id), None)
-    if found is None:
+    registration = snapshots.snapshot(tournament_id, tavla_id=tavla_id).registration
+    if registration is None:  # withdrawn meanwhile
         raise NotRegistered(f"{tavla_id} has no entry in this tournament.")
+    [found] = categories.entry_categories(tournament, only=registration)
     return _shown(*found)
