@@ -98,6 +98,8 @@ def announcement(settings: Any) -> PrizeAnnouncement:
 
 def _frozen_or_live(tournament: TournamentRecord) -> dict[str, frozenset[str]]:
     """Eligibility as the finish froze it (a tournament finished before it was frozen: as now)."""
+    if not tournament.settings.get("category_prizes"):
+        return {}
     frozen = finish_store.prize_eligibility(tournament.id)
     if frozen is not None:
         return {k: frozenset(v) for k, v in frozen.categories.items()}
