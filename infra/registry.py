@@ -123,6 +123,8 @@ FUNCTIONS: tuple[Function, ...] = (
         tables={MAIN.name: "read_write"},
         publishes_events=True,
         idempotent=True,
+        card_payments=True,  # issue 9 (R3.5): a withdrawal's card refund goes back at once
+        schedules=("unpaid",),  # issue 9: ... and is retried by schedules if the provider fails
     ),
     Function(
         name="checkin",
@@ -196,7 +198,8 @@ FUNCTIONS: tuple[Function, ...] = (
         name="finish",
         module="functions.finish.handler",
         description="Finishing a tournament (final standings, TournamentFinished) and the federation report",
-        tables={MAIN.name: "read_write"},
+        # issue 9 (R11.4): CONTACTS read: the finish freezes category-prize eligibility
+        tables={MAIN.name: "read_write", CONTACTS.name: "read"},
         publishes_events=True,
     ),
     # --- issue 7, sections 4 and 5: appeals and conduct
@@ -219,7 +222,8 @@ FUNCTIONS: tuple[Function, ...] = (
         name="payments",
         module="functions.payments.handler",
         description="Entry-fee money: ledgers, venue payments, card checkout, refunds, prizes, statements",
-        tables={MAIN.name: "read_write"},
+        # CONTACTS read: gender and birth year decide category-prize eligibility (R11.4)
+        tables={MAIN.name: "read_write", CONTACTS.name: "read"},
         card_payments=True,
         schedules=("unpaid",),  # the payment deadline's notice and release
         timeout_seconds=29,  # a bank statement of a few thousand lines
@@ -234,11 +238,13 @@ FUNCTIONS: tuple[Function, ...] = (
     Function(
         name="unpaid",
         module="functions.unpaid.handler",
-        description="A payment deadline: unpaid players told, then their places released to the waiting list",
+        description="A payment deadline: unpaid players told, then their places released to the "
+        "waiting list; card refunds the provider did not take retried",
         tables={MAIN.name: "read_write"},
         http=False,
         scheduled=True,
         publishes_events=True,  # promoted waiting players are told (RegistrationPromoted)
+        card_payments=True,  # issue 9 (R3.5): retries a card refund through the provider
         timeout_seconds=29,
     ),
     # --- issue 10: ratings, the season, the Super Final (R10.3-R10.5, R1.1)

@@ -58,6 +58,7 @@ class FakeProvider:
     base_url: str = "http://fake-provider.local"
     sessions: dict[str, dict[str, Any]] = field(default_factory=dict)
     refunds: dict[str, dict[str, Any]] = field(default_factory=dict)  # by idempotency key
+    refunds_down: bool = False  # tests: the refund API answers 503 (the provider is failing)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def api(
@@ -66,6 +67,8 @@ class FakeProvider:
         """One call of the provider's API: (status, JSON object)."""
         if method == "POST" and path == "/v1/checkout/sessions":
             return 200, self.create_session(_form(body))
+        if method == "POST" and path == "/v1/refunds" and self.refunds_down:
+            return 503, {"error": {"type": "api_error", "message": "the provider is failing (fake)"}}
         if method == "POST" and path == "/v1/refunds":
             key = {k.lower(): v for k, v in headers.items()}.get("idempotency-key") or uuid.uuid4().hex
             return 200, self.refund(_form(body), key)
@@ -132,7 +135,9 @@ class FakeStripeHttp(stripe.HTTPClient):
     def request(self, method: str, url: str, headers: Any, post_data: Any = None, **_: Any) -> Any:
         body = post_data.decode() if isinstance(post_data, bytes) else (post_data or "")
         status, answer = self.provider.api(method.upper(), urlsplit(url).path, body, headers or {})
-        return json.dumps(answer), status, {"request-id": "req_fake"}
+        # the SDK would retry a 503 after a pause; told not to, a failure test stays fast
+        retry = {"stripe-should-retry": "false"} if status >= 500 else {}
+        return json.dumps(answer), status, {"request-id": "req_fake", **retry}
 
     def close(self) -> None:
         pass

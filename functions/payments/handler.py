@@ -22,10 +22,14 @@ from tavla.errors import (
     ProviderUnavailable,
     RegistrationClosed,
     TournamentNotFound,
+    TournamentOver,
 )
 from tavla.http import SIGNED_IN, cached, caller, make_resolver
 from tavla.models.payments import (
+    CategoryEligibility,
     CheckoutStarted,
+    Eligibility,
+    EntryCategories,
     Ledger,
     LedgerEntry,
     ManualMatch,
@@ -188,6 +192,44 @@ def payout(tournament_id: TournamentId, body: Payout) -> tuple[Ledger, int]:
     prize list's, recorded once in the winner's ledger and the audit trail (R11.5).
     """
     return prizes.record_payout(caller(app), tournament_id, body, clock.now()), 201
+
+
+# --- issue 9 (R11.4): category prizes: who is eligible (private to the organisers)
+EntryTavlaId = Annotated[str, Path(pattern=r"^[A-Za-z0-9]{7}$", description="the player's Tavla ID")]
+
+
+@app.get(
+    "/tournaments/<tournament_id>/prizes/eligibility",
+    security=SIGNED_IN,
+    tags=["payments"],
+    responses=errors(TournamentNotFound, NotOrganiser),
+)
+def prize_eligibility(tournament_id: TournamentId) -> Eligibility:
+    """Who is eligible for the category prizes.
+
+    Each entry's categories (women, youth, veteran) and where they come from: the player's
+    profile (gender, birth year, private) or the organiser's setting (R11.4). Its
+    organisers only: eligibility is personal data (R12); only the award is public.
+    """
+    return prizes.eligibility(caller(app), tournament_id)
+
+
+@app.put(
+    "/tournaments/<tournament_id>/prizes/eligibility/<tavla_id>",
+    security=SIGNED_IN,
+    tags=["payments"],
+    responses=errors(TournamentNotFound, NotOrganiser, NotRegistered, TournamentOver),
+)
+def set_prize_categories(
+    tournament_id: TournamentId, tavla_id: EntryTavlaId, body: EntryCategories
+) -> CategoryEligibility:
+    """Set an entry's prize categories.
+
+    Its organisers set or correct the categories an entry competes in for the category
+    prizes (R11.4), or clear them (null: the player's profile decides again); recorded in
+    the audit trail. Refused once the tournament is finished: its prize list stands.
+    """
+    return prizes.set_categories(caller(app), tournament_id, tavla_id, body, clock.now())
 
 
 @app.post(

@@ -27,6 +27,7 @@ SECRET_ENV = "PAYMENT_PROVIDER_SECRET_ID"
 API_BASE_ENV = "PAYMENT_PROVIDER_API_BASE"  # local stack only: the fake provider's API
 RETURN_URL_ENV = "CHECKOUT_RETURN_URL"  # where the provider sends the player back
 SIGNATURE_TOLERANCE_SECONDS = 300
+DEFAULT_TIMEOUT_SECONDS = 20.0  # per call (the SDK's own default, 80 s, outlives a Lambda)
 COMPLETED = ("checkout.session.completed", "checkout.session.async_payment_succeeded")
 
 
@@ -56,10 +57,11 @@ class CardProvider(Protocol):
         self, *, amount: int, currency: str, description: str, metadata: dict[str, str], return_url: str
     ) -> Checkout: ...
 
-    def paid_checkout(self, payload: str, signature: str | None) -> PaidCheckout | None:
+    def paid_checkout(self, payload: str, signature: str | None, now: datetime) -> PaidCheckout | None:
         """The completed payment a verified webhook announces (None: another kind of event).
 
-        Raises ForgedWebhook when the signature does not verify or is stale."""
+        Raises ForgedWebhook when the signature does not verify, is stale, or is dated more
+        than the tolerance after `now`."""
         ...
 
     def refund(self, *, payment_ref: str, amount: int, idempotency_key: str) -> str: ...
@@ -77,18 +79,23 @@ class StripeProvider:
         *,
         api_base: str | None = None,
         http_client: stripe.HTTPClient | None = None,
+        timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS,
+        retries: int = 2,
     ) -> None:
         self.api_key = api_key
         self.webhook_secret = webhook_secret
         self.api_base = api_base
         self.http_client = http_client
+        self.timeout_seconds = timeout_seconds
+        self.retries = retries
 
     def _client(self) -> stripe.StripeClient:
         import stripe
 
         bases: Any = {"api": self.api_base} if self.api_base else None
+        http_client = self.http_client or stripe.new_default_http_client(timeout=self.timeout_seconds)
         return stripe.StripeClient(
-            self.api_key, base_addresses=bases, http_client=self.http_client, max_network_retries=2
+            self.api_key, base_addresses=bases, http_client=http_client, max_network_retries=self.retries
         )
 
     def create_checkout(
@@ -120,7 +127,7 @@ class StripeProvider:
             raise ProviderUnavailable("The card payment provider did not answer; try again.") from error
         return Checkout(session_id=str(session.id), url=str(session.url))
 
-    def paid_checkout(self, payload: str, signature: str | None) -> PaidCheckout | None:
+    def paid_checkout(self, payload: str, signature: str | None, now: datetime) -> PaidCheckout | None:
         import stripe
 
         try:
@@ -129,6 +136,9 @@ class StripeProvider:
             )
         except (stripe.SignatureVerificationError, ValueError) as error:
             raise ForgedWebhook("The webhook's signature does not verify: nothing was recorded.") from error
+        if signed_at(signature) > now.timestamp() + SIGNATURE_TOLERANCE_SECONDS:
+            # the SDK refuses only old signatures; one dated in the future could be replayed later
+            raise ForgedWebhook("The webhook's signature is dated in the future: nothing was recorded.")
         event = json.loads(payload)
         if event.get("type") not in COMPLETED:
             return None
@@ -157,6 +167,16 @@ class StripeProvider:
         return str(refund.id)
 
 
+def signed_at(signature: str | None) -> int:
+    """The newest `t=` (unix seconds) of a provider signature header, as the SDK reads it."""
+    stamps = [
+        int(value)
+        for key, _, value in (part.partition("=") for part in (signature or "").split(","))
+        if key.strip() == "t" and value.strip().lstrip("-").isdigit()
+    ]
+    return max(stamps, default=0)
+
+
 _http_client: Any = None
 
 
@@ -166,8 +186,11 @@ def use_http_client(client: Any) -> None:
     _http_client = client
 
 
-def provider() -> CardProvider:
-    """The configured provider: its keys from Secrets Manager (cached for five minutes)."""
+def provider(*, timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS, retries: int = 2) -> CardProvider:
+    """The configured provider: its keys from Secrets Manager (cached for five minutes).
+
+    `timeout_seconds` and `retries` bound each API call: a caller that must answer quickly
+    (a withdrawal, whose refund is retried later anyway) asks for less."""
     from aws_lambda_powertools.utilities.parameters import get_secret
 
     secret = json.loads(str(get_secret(os.environ[SECRET_ENV], max_age=300)))
@@ -176,6 +199,8 @@ def provider() -> CardProvider:
         str(secret["webhook_secret"]),
         api_base=os.environ.get(API_BASE_ENV),
         http_client=_http_client,
+        timeout_seconds=timeout_seconds,
+        retries=retries,
     )
 
 

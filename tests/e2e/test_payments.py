@@ -58,3 +58,21 @@ def test_two_simultaneous_deliveries_of_one_event_record_one_payment(stack: Stac
     assert sorted(r.json()["recorded"] for r in replies) == [False] * 7 + [True]
     ledger = _ledger(client, tid, tavla_id, organiser)
     assert ledger["paid"]["amount"] == 3000 and len(ledger["entries"]) == 1
+
+
+def test_withdrawing_refunds_the_card_through_the_provider_at_once(stack: Stack) -> None:
+    """R3.5 (h-money2): paid on the provider's page, then withdrawn before registration closes:
+    the card refund goes back through the fake provider's HTTP API at withdrawal, no organiser
+    needed; the ledger shows it refunded (balance 0) and the refund list has nothing due."""
+    client = Client(stack)
+    tid, tavla_id, organiser, started = _checkout(client, "card-refund")
+    assert requests.post(f"{started['checkout_url']}/pay", timeout=30).json() == {"delivered": 200}
+    withdrawn = client.call("DELETE", f"/tournaments/{tid}/registrations/me", user="card-refund-player")
+    assert (withdrawn.status, withdrawn.body["refund_due"]["amount"]) == (200, 3000), withdrawn.body
+    ledger = _ledger(client, tid, tavla_id, organiser)
+    assert (ledger["refunded"]["amount"], ledger["refund_due"]["amount"], ledger["balance"]) == (3000, 0, 0)
+    [refund] = [e for e in ledger["entries"] if e["kind"] == "refund"]
+    assert (refund["method"], refund["status"]) == ("provider_refund", "done")
+    assert refund["receipt"].startswith("re_")
+    listed = client.call("GET", f"/tournaments/{tid}/refunds", user=organiser, groups=("organisers",))
+    assert listed.body["due"]["amount"] == 0

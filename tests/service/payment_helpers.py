@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Iterator
 from typing import Any
 
+import boto3
 import pytest
 
+from infra.registry import function
 from local.fake_provider import FakeProvider, FakeStripeHttp, signature
 from tavla import card_payments
-from tests.service.conftest import PAYMENT_PROVIDER_SECRET, Api, Reply
+from tests.service.conftest import PAYMENT_PROVIDER_SECRET, SCHEDULER_GROUP, Api, LambdaContext, Reply
 from tests.service.helpers import ORGANISER
 
 WEBHOOK_SECRET = json.loads(PAYMENT_PROVIDER_SECRET)["webhook_secret"]
@@ -52,3 +55,19 @@ def pay_cash(api: Api, tournament_id: str, tavla_id: str, amount: int = 2000) ->
         user=ORGANISER,
     )
     assert reply.status == 201, reply.body
+
+
+def fire_unpaid(payload: dict[str, Any]) -> dict[str, Any]:
+    """The unpaid function, invoked as Scheduler invokes it."""
+    module = importlib.import_module(function("unpaid").module)
+    result: dict[str, Any] = module.handler(payload, LambdaContext("unpaid"))
+    return result
+
+
+def planned_schedules() -> dict[str, dict[str, Any]]:
+    scheduler = boto3.client("scheduler")
+    names = [s["Name"] for s in scheduler.list_schedules(GroupName=SCHEDULER_GROUP)["Schedules"]]
+    return {
+        n: json.loads(scheduler.get_schedule(Name=n, GroupName=SCHEDULER_GROUP)["Target"]["Input"])
+        for n in names
+    }

@@ -130,6 +130,9 @@ PUT    /seasons/{season_id}                                     401  403   403  
 GET    /seasons/{season_id}/standings                           200  200   200  200  200  200  200  200
 GET    /seasons/{season_id}/super-final                         200  200   200  200  200  200  200  200
 POST   /seasons/{season_id}/super-final/invitations             401  403   403  403  403  403  403  200
+# issue 9 (R11.4, h-money2): category-prize eligibility in T is private: its organisers only
+GET    /tournaments/{tournament_id}/prizes/eligibility          401  403   403  403  403  200  403  200
+PUT    /tournaments/{tournament_id}/prizes/eligibility/{tavla_id}  401  403  403  403  403  200  403  200
 """
 
 USERS: dict[str, tuple[str, tuple[str, ...]]] = {  # role -> (Cognito sub, groups)
@@ -450,6 +453,11 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     "GET /seasons/{season_id}/standings": _in_season(),
     "GET /seasons/{season_id}/super-final": _in_season(),
     "POST /seasons/{season_id}/super-final/invitations": _in_season(),
+    # issue 9 (R11.4, h-money2): category-prize eligibility
+    "GET /tournaments/{tournament_id}/prizes/eligibility": _in_t(),
+    "PUT /tournaments/{tournament_id}/prizes/eligibility/{tavla_id}": lambda w: Request(
+        {"tournament_id": w.here, "tavla_id": w.tavla_ids["self"]}, {"categories": ["women"]}
+    ),
 }
 
 

@@ -39,6 +39,8 @@ BODY_ROUTES = [
     ("POST", "/tournaments/{tournament_id}/bank-statements/lines/{checksum}/match"),
     # ratings and the season (issue 10)
     ("PUT", "/seasons/{season_id}"),
+    # issue 9 (R11.4, h-money2): category-prize eligibility
+    ("PUT", "/tournaments/{tournament_id}/prizes/eligibility/{tavla_id}"),
 ]
 # POST routes that take no body
 NO_BODY = {

@@ -184,11 +184,14 @@ def test_a_webhook_replayed_three_times_records_one_payment(api: Api, provider: 
     assert ledger_of(api, tid, tavla_id, ORGANISER)["paid"]["amount"] == 2000
 
 
-@pytest.mark.parametrize("forgery", ["wrong-secret", "altered-body", "stale", "no-header", "garbage"])
+@pytest.mark.parametrize(
+    "forgery", ["wrong-secret", "altered-body", "stale", "future", "far-future", "no-header", "garbage"]
+)
 def test_a_forged_or_stale_webhook_is_refused_and_records_nothing(
     api: Api, provider: FakeProvider, forgery: str
 ) -> None:
-    """R3.3: 400 invalid_signature and nothing recorded for a forged, altered or stale signature."""
+    """R3.3: 400 invalid_signature and nothing recorded for a forged, altered or stale signature,
+    or one dated in the future beyond the 5 minutes' tolerance (it could be replayed for days)."""
     from local.fake_provider import signature
 
     tid, tavla_id = _entered(api)
@@ -197,6 +200,8 @@ def test_a_forged_or_stale_webhook_is_refused_and_records_nothing(
         "wrong-secret": signature(payload, "whsec_guessed"),
         "altered-body": signed(payload),
         "stale": signed(payload, int(time.time()) - 301),
+        "future": signed(payload, int(time.time()) + 600),
+        "far-future": signed(payload, int(time.time()) + 86_400 * 365),
         "no-header": None,
         "garbage": "t=abc,v1=zz",
     }[forgery]
@@ -206,6 +211,15 @@ def test_a_forged_or_stale_webhook_is_refused_and_records_nothing(
     reply = deliver(api, body, header)
     assert (reply.status, reply.error) == (400, "invalid_signature")
     assert ledger_of(api, tid, tavla_id, ORGANISER)["entries"] == []
+
+
+def test_a_signature_a_little_ahead_of_our_clock_is_accepted(api: Api, provider: FakeProvider) -> None:
+    """R3.3: the provider's clock may run a minute ahead of ours: within the tolerance, recorded."""
+    tid, tavla_id = _entered(api)
+    payload = provider.completed_event(_checkout(api, tid).body["session_id"])
+    reply = deliver(api, payload, signed(payload, int(time.time()) + 60))
+    assert (reply.status, reply.body["recorded"]) == (200, True)
+    assert ledger_of(api, tid, tavla_id, ORGANISER)["paid"]["amount"] == 2000
 
 
 def test_the_providers_amount_is_the_truth_and_a_mismatch_is_flagged(

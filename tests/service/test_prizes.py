@@ -120,3 +120,189 @@ def test_only_its_organisers_record_payouts(api: Api) -> None:
     tid, players = checked_in_field(api, 2, prizes=PRIZES)
     reply = _payout(api, tid, players[0], user="player-0")
     assert (reply.status, reply.error) == (403, "not_organiser")
+
+
+# --- category prizes (R11.4, h-money2)
+WITH_CATEGORIES: dict[str, Any] = {
+    "prizes": [
+        {"places": [1, 1], "kind": "money", "pool_percentage": 50},
+        {"places": [2, 2], "kind": "money", "pool_percentage": 30},
+    ],
+    "category_prizes": [
+        {
+            "category": "women",
+            "minimum_participants": 3,
+            "prize": {"places": [1, 1], "kind": "money", "pool_percentage": 20},
+        },
+        {
+            "category": "women",
+            "minimum_participants": 3,
+            "prize": {"places": [1, 1], "kind": "cup", "description": "Best woman"},
+        },
+        {
+            "category": "veteran",
+            "minimum_participants": 3,
+            "prize": {"places": [1, 1], "kind": "money", "amount": {"amount": 5000}},
+        },
+    ],
+}
+
+
+def _standings(api: Api, tid: str) -> list[str]:
+    """The Main's provisional standings, best first (Tavla IDs)."""
+    reply = api.call("GET", "/tournaments/{tournament_id}/standings", params={"tournament_id": tid})
+    main = next(e for e in reply.body["events"] if e["event"] == "main")
+    return [r["player"]["tavla_id"] for r in main["rows"]]
+
+
+def _set_categories(api: Api, tid: str, tavla_id: str, categories: Any, user: str = ORGANISER) -> Any:
+    return api.call(
+        "PUT",
+        "/tournaments/{tournament_id}/prizes/eligibility/{tavla_id}",
+        params={"tournament_id": tid, "tavla_id": tavla_id},
+        body={"categories": categories},
+        user=user,
+    )
+
+
+def _declare(api: Api, user: str, **private: Any) -> None:
+    """The player declares gender / birth year in their private profile."""
+    assert api.call("PATCH", "/me", body=private, user=user).status == 200
+
+
+def _finished_with_categories(api: Api) -> tuple[str, list[str], str]:
+    """8 players paid 10.00 each (pool 80.00); all played out. Eligibility: the champion is
+    set as a woman by the organiser; two others declared female in their profile (the women's
+    category has its 3); one veteran only (3 needed). Returns (tournament, standings, veteran)."""
+    tid, players = checked_in_field(api, 8, **WITH_CATEGORIES)
+    for tavla_id in players:
+        pay_cash(api, tid, tavla_id, 1000)
+    assert draw(api, tid).status == 201
+    play_out(tid)
+    order = _standings(api, tid)
+    user = {tavla_id: f"player-{i}" for i, tavla_id in enumerate(players)}
+    champion, _runner_up, *rest = order
+    set_by_organiser = _set_categories(api, tid, champion, ["women"])
+    assert (set_by_organiser.status, set_by_organiser.body["set_by"]) == (200, "organiser"), (
+        set_by_organiser.body
+    )
+    for woman in rest[-2:]:
+        _declare(api, user[woman], gender="female", birth_year=1990)
+    veteran = rest[0]
+    _declare(api, user[veteran], gender="male", birth_year=1950)
+    finished = api.call(
+        "POST", "/tournaments/{tournament_id}/finish", params={"tournament_id": tid}, user=ORGANISER
+    )
+    assert finished.status == 200, finished.body
+    return tid, order, veteran
+
+
+def test_a_category_with_enough_players_is_awarded_with_the_place_prize_and_paid_in_full(api: Api) -> None:
+    """R11.4: the women's prize (3 eligible, 3 needed) goes to the best-placed woman, here the
+    champion, who also takes the 1st place prize (combined, one payout); the veterans' prize (1
+    eligible, 3 needed) is not awarded; the shares paid (50 + 30 + 20 %) are the pool, to the cent.
+    Once finished, eligibility can no longer change (409): the prize list stands."""
+    tid, order, veteran = _finished_with_categories(api)
+    champion, runner_up = order[0], order[1]
+    table = _table(api, tid)
+    assert table["pool"]["amount"] == 8000
+    awards = [
+        (a["tavla_id"], a["scope"], a["place"], a["money"]["amount"], a["items"]) for a in table["awards"]
+    ]
+    assert sorted(awards) == sorted(
+        [
+            (champion, "main", "1", 4000, []),
+            (runner_up, "main", "2", 2400, []),
+            (champion, "women", "1", 1600, ["cup: Best woman"]),
+        ]
+    )
+    assert [(u["scope"], u["place"], u["money"]["amount"], u["reason"]) for u in table["unawarded"]] == [
+        ("veteran", 1, 5000, "too_few_participants")
+    ]
+    assert table["money_total"]["amount"] == table["pool"]["amount"]
+    paid = _payout(api, tid, champion)
+    assert paid.status == 201
+    [payout] = [e for e in paid.body["entries"] if e["kind"] == "payout"]
+    assert payout["amount"]["amount"] == 5600  # place and category prize together
+    assert _payout(api, tid, runner_up).status == 201
+    ledgers = api.call(
+        "GET", "/tournaments/{tournament_id}/payments", params={"tournament_id": tid}, user=ORGANISER
+    )
+    payouts = [e for lg in ledgers.body["ledgers"] for e in lg["entries"] if e["kind"] == "payout"]
+    assert sum(e["amount"]["amount"] for e in payouts) == table["pool"]["amount"] == 8000
+    _only_the_award_is_public(api, tid, order, veteran)
+    late = _set_categories(api, tid, runner_up, ["women"])  # the prize list stands
+    assert (late.status, late.error) == (409, "tournament_finished")
+    # eligibility was frozen at the finish: everyone declaring as a veteran afterwards changes nothing
+    for i in range(8):
+        _declare(api, f"player-{i}", birth_year=1940)
+    assert _table(api, tid) == table
+
+
+def _only_the_award_is_public(api: Api, tid: str, order: list[str], veteran: str) -> None:
+    """R11.4, R12: the organisers see who is eligible and why; public answers show only the
+    award (not the other women, not the veteran, no gender or birth year)."""
+    listed = api.call(
+        "GET",
+        "/tournaments/{tournament_id}/prizes/eligibility",
+        params={"tournament_id": tid},
+        user=ORGANISER,
+    )
+    assert listed.status == 200
+    by_id = {e["tavla_id"]: (e["categories"], e["set_by"]) for e in listed.body["entries"]}
+    assert by_id[order[0]] == (["women"], "organiser")
+    assert by_id[order[-1]] == (["women"], "profile")
+    assert by_id[veteran] == (["veteran"], "profile")
+    assert by_id[order[1]] == ([], "profile")
+    public = [
+        api.call("GET", path, params={"tournament_id": tid}).body
+        for path in (
+            "/tournaments/{tournament_id}/prizes",
+            "/tournaments/{tournament_id}/entries",
+            "/tournaments/{tournament_id}/standings",
+        )
+    ]
+    text = str(public)
+    assert "female" not in text and "1950" not in text and "birth" not in text
+    assert veteran not in [a["tavla_id"] for a in public[0]["awards"]]
+    women = [a["tavla_id"] for a in public[0]["awards"] if a["scope"] == "women"]
+    assert women == [order[0]]
+
+
+def test_eligibility_is_set_only_for_an_entry(api: Api) -> None:
+    """R11.4: bad input is a clear 4xx and changes nothing: an unknown category or one twice
+    (422), someone not entered (409 not_registered); null goes back to the profile."""
+    tid, players = checked_in_field(api, 2, **WITH_CATEGORIES)
+    for bad in (["chess"], ["women", "women"], "women"):
+        reply = _set_categories(api, tid, players[0], bad)
+        assert reply.status == 422, (bad, reply.body)
+    outsider = create_player(api, "outsider")
+    reply = _set_categories(api, tid, outsider, ["youth"])
+    assert (reply.status, reply.error) == (409, "not_registered")
+    listed = api.call(
+        "GET",
+        "/tournaments/{tournament_id}/prizes/eligibility",
+        params={"tournament_id": tid},
+        user=ORGANISER,
+    ).body
+    assert all(e["set_by"] == "profile" for e in listed["entries"])
+    assert outsider not in [e["tavla_id"] for e in listed["entries"]]
+    chosen = _set_categories(api, tid, players[0], ["youth"])
+    assert chosen.body["categories"] == ["youth"]
+    back = _set_categories(api, tid, players[0], None)
+    assert (back.status, back.body["set_by"]) == (200, "profile")
+
+
+def test_prize_shares_over_100_percent_are_refused(api: Api) -> None:
+    """R11.2, R11.4: place and category shares of the pool over 100 % are a 422 at creation,
+    not a broken prize list at the finish."""
+    from tests.service.helpers import tournament_body
+
+    body = tournament_body(
+        prizes=[{"places": [1, 1], "kind": "money", "pool_percentage": 90}],
+        category_prizes=[
+            {"category": "youth", "prize": {"places": [1, 1], "kind": "money", "pool_percentage": 20}}
+        ],
+    )
+    reply = api.call("POST", "/tournaments", body=body, user=ORGANISER, groups=("organisers",))
+    assert reply.status == 422, reply.body

@@ -14,6 +14,8 @@ from tests.service.conftest import Api
 from tests.service.day_helpers import checked_in_field, draw
 from tests.service.helpers import ORGANISER, create_player, create_tournament, register
 from tests.service.payment_helpers import deliver, ledger_of, pay_cash, provider, signed
+from tests.service.payment_helpers import fire_unpaid as _fire
+from tests.service.payment_helpers import planned_schedules as _schedules
 
 __all__ = ["provider"]  # the fixture
 
@@ -73,45 +75,151 @@ def test_a_withdrawal_before_registration_closes_is_refunded_by_the_policy(
         [(tavla_id, refund, "due")] if refund else []
     )
     ledger = ledger_of(api, tid, tavla_id, ORGANISER)
-    assert (ledger["status"], ledger["due"]["amount"], ledger["balance"]) == ("withdrawn", 2000 - refund, 0)
+    # the refund still to pay is money the organiser holds: the balance shows it until paid
+    assert (ledger["status"], ledger["due"]["amount"], ledger["refund_due"]["amount"], ledger["balance"]) == (
+        "withdrawn",
+        2000 - refund,
+        refund,
+        refund,
+    )
 
 
 def test_a_bank_refund_is_marked_paid_once(api: Api) -> None:
-    """R3.5: the organiser pays the bank refund and marks it; marking it again changes nothing."""
-    tid, _ = _entered_and_paid(api)
+    """R3.5: the organiser pays the bank refund and marks it; marking it again changes nothing.
+    Until it is paid the ledger shows it due (balance +20.00), then balance 0."""
+    tid, tavla_id = _entered_and_paid(api)
     _withdraw(api, tid)
     [refund] = _refunds(api, tid)["refunds"]
     assert refund["method"] == "bank_refund"
+    before = ledger_of(api, tid, tavla_id, ORGANISER)
+    assert (before["refunded"]["amount"], before["refund_due"]["amount"], before["balance"]) == (
+        0,
+        2000,
+        2000,
+    )
+    totals = api.call(
+        "GET", "/tournaments/{tournament_id}/payments", params={"tournament_id": tid}, user=ORGANISER
+    ).body
+    assert (totals["collected"]["amount"], totals["refunds_due"]["amount"]) == (2000, 2000)
     first = _pay(api, tid, refund["id"])
     assert (first.status, first.body["status"]) == (200, "done")
     again = _pay(api, tid, refund["id"])
     assert (again.status, again.body) == (200, first.body)
     assert _refunds(api, tid)["due"]["amount"] == 0
+    after = ledger_of(api, tid, tavla_id, ORGANISER)
+    assert (after["refunded"]["amount"], after["refund_due"]["amount"], after["balance"]) == (2000, 0, 0)
     trail = api.call(
         "GET", "/tournaments/{tournament_id}/audit", params={"tournament_id": tid}, user=ORGANISER
     )
     assert [a["action"] for a in trail.body["records"]].count("refund_paid") == 1
 
 
-def test_a_card_refund_goes_back_through_the_provider_once(api: Api, provider: FakeProvider) -> None:
-    """R3.5: the card payment is refunded by the provider; paying twice refunds once (idempotency key)."""
-    tid = create_tournament(api, refund_policy={"kind": "percentage", "percentage": 50})
-    create_player(api, "leaver")
+def _paid_by_card(api: Api, provider: FakeProvider, **settings: Any) -> tuple[str, str]:
+    tid = create_tournament(api, **settings)
+    tavla_id = create_player(api, "leaver")
     assert register(api, tid, "leaver").status == 201
     started = api.call(
         "POST", "/tournaments/{tournament_id}/payments/checkout", params={"tournament_id": tid}, user="leaver"
     )
     payload = provider.completed_event(started.body["session_id"])
     assert deliver(api, payload, signed(payload)).status == 200
+    return tid, tavla_id
+
+
+def test_a_card_refund_goes_back_through_the_provider_at_withdrawal_once(
+    api: Api, provider: FakeProvider
+) -> None:
+    """R3.5: withdrawing refunds the card payment through the provider at once (no organiser
+    needed); the organiser paying it again, or a retry firing, refunds nothing more
+    (the provider's idempotency key)."""
+    tid, tavla_id = _paid_by_card(api, provider, refund_policy={"kind": "percentage", "percentage": 50})
     assert _withdraw(api, tid).body["refund_due"]["amount"] == 1000
-    [refund] = _refunds(api, tid)["refunds"]
-    assert (refund["method"], refund["amount"]["amount"]) == ("provider_refund", 1000)
-    paid = [_pay(api, tid, refund["id"]) for _ in range(2)]
-    assert [p.status for p in paid] == [200, 200]
-    assert len(provider.refunds) == 1
-    [(_, at_provider)] = provider.refunds.items()
+    [(key, at_provider)] = provider.refunds.items()
     assert at_provider["amount"] == 1000
-    assert paid[0].body["receipt"] == at_provider["id"] and paid[0].body["status"] == "done"
+    [refund] = _refunds(api, tid)["refunds"]
+    assert (refund["method"], refund["amount"]["amount"], refund["status"], refund["receipt"]) == (
+        "provider_refund",
+        1000,
+        "done",
+        at_provider["id"],
+    )
+    assert key == f"{tid}.{refund['id']}"
+    ledger = ledger_of(api, tid, tavla_id, ORGANISER)
+    assert (ledger["refunded"]["amount"], ledger["refund_due"]["amount"], ledger["balance"]) == (1000, 0, 0)
+    again = [_pay(api, tid, refund["id"]) for _ in range(2)]
+    assert [p.status for p in again] == [200, 200]
+    assert again[0].body["receipt"] == at_provider["id"]
+    for payload in _schedules().values():
+        assert _fire(payload)["card_refunds_due"] == 0
+    assert len(provider.refunds) == 1
+
+
+def test_a_provider_failure_leaves_the_card_refund_due_and_it_is_retried(
+    api: Api, provider: FakeProvider
+) -> None:
+    """R3.5: the provider fails at withdrawal: the withdrawal stands, the refund is due, shown
+    in the ledger and on the refund list; the organiser cannot pay it yet (503); the scheduled
+    retry sends it once the provider is back, once, with the same idempotency key."""
+    tid, tavla_id = _paid_by_card(api, provider)
+    provider.refunds_down = True
+    reply = _withdraw(api, tid)
+    assert (reply.status, reply.body["refund_due"]["amount"]) == (200, 2000)
+    assert provider.refunds == {}
+    [refund] = _refunds(api, tid)["refunds"]
+    assert (refund["method"], refund["status"]) == ("provider_refund", "due")
+    assert _refunds(api, tid)["due"]["amount"] == 2000
+    ledger = ledger_of(api, tid, tavla_id, ORGANISER)
+    assert (ledger["status"], ledger["refund_due"]["amount"], ledger["balance"]) == ("withdrawn", 2000, 2000)
+    by_hand = _pay(api, tid, refund["id"])
+    assert (by_hand.status, by_hand.error) == (503, "provider_unavailable")
+    retries = sorted(_schedules().values(), key=lambda p: p["attempt"])
+    assert [(p["step"], p["tavla_id"], p["attempt"]) for p in retries] == [
+        ("card_refunds", tavla_id, n) for n in (1, 2, 3, 4)
+    ]
+    assert _fire(retries[0])["card_refunds_due"] == 1  # still failing: still due
+    assert _refunds(api, tid)["due"]["amount"] == 2000
+    provider.refunds_down = False
+    assert _fire(retries[1])["card_refunds_due"] == 0
+    assert [_fire(p)["card_refunds_due"] for p in retries[1:]] == [0, 0, 0]
+    [(key, at_provider)] = provider.refunds.items()
+    assert (key, at_provider["amount"]) == (f"{tid}.{refund['id']}", 2000)
+    done = ledger_of(api, tid, tavla_id, ORGANISER)
+    assert (done["refunded"]["amount"], done["refund_due"]["amount"], done["balance"]) == (2000, 0, 0)
+    trail = api.call(
+        "GET", "/tournaments/{tournament_id}/audit", params={"tournament_id": tid}, user=ORGANISER
+    )
+    assert [a["action"] for a in trail.body["records"]].count("refund_paid") == 1
+
+
+def test_card_and_cash_paid_the_card_part_goes_back_by_card_the_rest_is_on_the_bank_list(
+    api: Api, provider: FakeProvider
+) -> None:
+    """R3.5: 10.00 by card, 10.00 in cash, full refund: the card 10.00 back through the
+    provider at once; the other 10.00 stays due on the organiser's list (bank)."""
+    tid = create_tournament(api)
+    tavla_id = create_player(api, "leaver")
+    assert register(api, tid, "leaver").status == 201
+    pay_cash(api, tid, tavla_id, 1000)
+    started = api.call(
+        "POST", "/tournaments/{tournament_id}/payments/checkout", params={"tournament_id": tid}, user="leaver"
+    )
+    assert started.body["amount"]["amount"] == 1000
+    payload = provider.completed_event(started.body["session_id"])
+    assert deliver(api, payload, signed(payload)).status == 200
+    assert _withdraw(api, tid).body["refund_due"]["amount"] == 2000
+    listed = _refunds(api, tid)
+    assert sorted((r["method"], r["amount"]["amount"], r["status"]) for r in listed["refunds"]) == [
+        ("bank_refund", 1000, "due"),
+        ("provider_refund", 1000, "done"),
+    ]
+    assert listed["due"]["amount"] == 1000
+    assert [r["amount"] for r in provider.refunds.values()] == [1000]
+    ledger = ledger_of(api, tid, tavla_id, ORGANISER)
+    assert (ledger["refunded"]["amount"], ledger["refund_due"]["amount"], ledger["balance"]) == (
+        1000,
+        1000,
+        1000,
+    )
 
 
 def test_no_refund_after_the_draw(api: Api) -> None:

@@ -3,34 +3,15 @@ owes is released to the waiting list (a notice first), as schedules, idempotentl
 
 from __future__ import annotations
 
-import importlib
 import json
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
-import boto3
-
-from infra.registry import function
 from tavla import clock, events
-from tests.service.conftest import SCHEDULER_GROUP, Api, LambdaContext
+from tests.service.conftest import Api
 from tests.service.helpers import ORGANISER, create_player, create_tournament, entries, register
+from tests.service.payment_helpers import fire_unpaid as _fire
 from tests.service.payment_helpers import pay_cash
-
-
-def _fire(payload: dict[str, Any]) -> dict[str, Any]:
-    """The unpaid function, invoked as Scheduler invokes it."""
-    module = importlib.import_module(function("unpaid").module)
-    result: dict[str, Any] = module.handler(payload, LambdaContext("unpaid"))
-    return result
-
-
-def _schedules() -> dict[str, dict[str, Any]]:
-    scheduler = boto3.client("scheduler")
-    names = [s["Name"] for s in scheduler.list_schedules(GroupName=SCHEDULER_GROUP)["Schedules"]]
-    return {
-        n: json.loads(scheduler.get_schedule(Name=n, GroupName=SCHEDULER_GROUP)["Target"]["Input"])
-        for n in names
-    }
+from tests.service.payment_helpers import planned_schedules as _schedules
 
 
 def test_unpaid_places_go_to_the_waiting_list_at_the_deadline_once(api: Api, monkeypatch) -> None:

@@ -32,6 +32,14 @@ class LedgerEntry(ApiModel):
     expected: Money | None = Field(default=None, description="what the checkout asked, where it differs")
 
 
+class SideEventCharge(ApiModel):
+    """A side event the player plays (fed from the Main by the draw) and its fee (R3.6)."""
+
+    event: str = Field(description="consolation or last_chance")
+    name: str
+    fee: Money = Field(description="0 when the side event is free for Main players")
+
+
 class Ledger(ApiModel):
     """A registration's money: due (fee by division and early bird), payments, refunds, balance."""
 
@@ -39,12 +47,21 @@ class Ledger(ApiModel):
     tournament_id: str
     status: str = Field(description="registered, waitlisted, pending, refused or withdrawn")
     division: str | None = None
-    due: Money
+    due: Money = Field(description="the entry fee (and side-event fees); withdrawn: what the organiser keeps")
     paid: Money
-    refunded: Money
-    balance: int = Field(description="paid - refunded - due, in cents: negative while money is owed")
+    refunded: Money = Field(description="refunds paid back")
+    refund_due: Money = Field(
+        default_factory=lambda: Money(amount=0), description="refunds recorded but not yet paid back (R3.5)"
+    )
+    balance: int = Field(
+        description="paid - refunded - due, in cents: negative while money is owed, positive while "
+        "the organiser holds the player's money (a refund still due)"
+    )
     outstanding: Money
     early_bird: bool = Field(description="the early-bird fee applies")
+    side_events: list[SideEventCharge] = Field(
+        default_factory=list, description="side events the player was drawn into and what each costs (R3.6)"
+    )
     entries: list[LedgerEntry]
 
 
@@ -53,8 +70,11 @@ class TournamentPayments(ApiModel):
 
     tournament_id: str
     ledgers: list[Ledger]
-    collected: Money = Field(description="payments in, net of refunds")
+    collected: Money = Field(description="payments in, net of refunds paid back")
     outstanding: Money
+    refunds_due: Money = Field(
+        default_factory=lambda: Money(amount=0), description="refunds recorded but not yet paid back"
+    )
 
 
 class MyPayments(ApiModel):
@@ -99,7 +119,8 @@ class Refunds(ApiModel):
 
 
 class PrizeAward(ApiModel):
-    """What one player wins from one scope (the main places): public, like the results (R12.1)."""
+    """What one player wins from one scope (the main places, or a category prize: women, youth,
+    veteran): public, like the results (R12.1); the award is all that is shown of a category."""
 
     tavla_id: str
     name: str | None = None
@@ -107,6 +128,16 @@ class PrizeAward(ApiModel):
     place: str = Field(description="the place as shown, e.g. '3-4' when shared")
     money: Money
     items: list[str] = Field(default_factory=list, description="cup, medal, item, free entry")
+
+
+class UnawardedPrize(ApiModel):
+    """An announced prize nobody wins: a place the field did not reach, or a category with too
+    few eligible finishers (R11.4; no count is shown: who is eligible is private)."""
+
+    scope: str
+    place: int
+    money: Money
+    reason: Literal["place_not_reached", "too_few_participants"]
 
 
 class PrizeTable(ApiModel):
@@ -121,6 +152,42 @@ class PrizeTable(ApiModel):
     money_total: Money = Field(
         description="all money prizes; equals the pool when the shares add up to 100 %"
     )
+    unawarded: list[UnawardedPrize] = Field(
+        default_factory=list, description="announced prizes nobody wins (once final), and why"
+    )
+
+
+Category = Literal["women", "youth", "veteran"]
+
+
+class EntryCategories(StrictModel):
+    """The organiser sets an entry's prize categories (R11.4), or with null goes back to what
+    the player's profile says (gender, birth year)."""
+
+    categories: list[Category] | None = Field(max_length=3)
+
+    @model_validator(mode="after")
+    def _unique(self) -> Self:
+        if self.categories is not None and len(set(self.categories)) != len(self.categories):
+            raise ValueError("categories: each at most once")
+        return self
+
+
+class CategoryEligibility(ApiModel):
+    """One entry's prize categories and where they come from (its organisers only: private)."""
+
+    tavla_id: str
+    name: str | None = None
+    status: str
+    categories: list[Category]
+    set_by: Literal["profile", "organiser"]
+
+
+class Eligibility(ApiModel):
+    """Every entry's prize categories (R11.4; its organisers only)."""
+
+    tournament_id: str
+    entries: list[CategoryEligibility]
 
 
 class Payout(StrictModel):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Annotated, Literal, Self
 
@@ -95,11 +96,57 @@ class Prize(StrictModel):
 
 
 class CategoryPrize(StrictModel):
-    """R11.4: e.g. best woman, youth, veteran, awarded with enough participants."""
+    """R11.4: e.g. best woman, youth, veteran, awarded with enough participants, on top of any
+    place prize. Several entries of one category give its places [1, 1], [2, 2] ...
+
+    Who is eligible: the player's private profile (gender, birth year) unless the organiser
+    set the entry's categories (PUT /tournaments/{id}/prizes/eligibility/{tavla_id})."""
 
     category: Literal["women", "youth", "veteran"]
-    minimum_participants: int = Field(default=4, ge=1, le=1000)
+    minimum_participants: int = Field(
+        default=4, ge=1, le=1000, description="eligible finishers needed for the category to be awarded"
+    )
+    age_limit: int | None = Field(
+        default=None,
+        ge=5,
+        le=120,
+        description="youth: under this age, veteran: this age or older, reached in the tournament's "
+        "year (defaults 18 and 60); not for women",
+    )
     prize: Prize
+
+    @model_validator(mode="after")
+    def _age_for_ages(self) -> Self:
+        if self.category == "women" and self.age_limit is not None:
+            raise ValueError("an age limit is for youth and veteran prizes")
+        return self
+
+
+MAX_PLACE = 4096  # the largest field (capacity)
+
+
+def _check_prizes(prizes: Sequence[Prize], category_prizes: Sequence[CategoryPrize]) -> None:
+    """The announced prizes make sense together (R11): places in order, one minimum and age
+    per category, and the pool shares (first money prize of each place, as awarded) within 100 %."""
+    by_category: dict[str, tuple[int, int | None]] = {}
+    for c in category_prizes:
+        rule = (c.minimum_participants, c.age_limit)
+        if by_category.setdefault(c.category, rule) != rule:
+            raise ValueError(f"category_prizes: {c.category} needs one minimum_participants and age_limit")
+    scoped = [("main", p) for p in prizes] + [(c.category, c.prize) for c in category_prizes]
+    money: dict[tuple[str, int], int | None] = {}
+    for scope, prize in scoped:
+        first, last = prize.places
+        if first < 1 or last < first or last > MAX_PLACE:
+            raise ValueError(
+                f"prize places {list(prize.places)}: from the first to the last, 1 to {MAX_PLACE}"
+            )
+        if prize.kind != "money" or (prize.amount is None and prize.pool_percentage is None):
+            continue
+        for place in range(first, last + 1):
+            money.setdefault((scope, place), prize.pool_percentage if prize.amount is None else None)
+    if sum(p or 0 for p in money.values()) > 100:
+        raise ValueError("the prizes' shares of the pool add up to more than 100 %")
 
 
 class SideEvent(StrictModel):
@@ -180,6 +227,7 @@ class TournamentSettings(StrictModel):
             raise ValueError("the early-bird deadline must not be after registration closes")
         if self.format == "lives" and self.lives is None:
             raise ValueError("a lives tournament needs `lives`")
+        _check_prizes(self.prizes, self.category_prizes)  # issue 9 (R11.4)
         return self
 
 

@@ -11,10 +11,11 @@ Pure: amounts are integer minor units (cents), dates come in as arguments.
   fee (a partial early payment does not earn the discount: the rest is at the full price).
 * A division may have its own fees; otherwise the tournament's apply.
 * Side events (R3.6): free for Main players when the organiser says so, else their own fee.
-* The ledger of one registration: due, paid, refunded, balance = paid - refunded - due
-  (negative: still owed; positive: paid too much). A withdrawn entry owes nothing more:
-  what the refund policy lets the organiser keep is its due, so its balance is 0 once the
-  refund is settled.
+* The ledger of one registration: due, paid, refunded (money actually given back), refund
+  due (a refund recorded but not yet paid back), balance = paid - refunded - due (negative:
+  still owed; positive: the organiser holds money of the player's, e.g. a refund still to
+  pay). A withdrawn entry owes nothing more: what the refund policy lets the organiser keep
+  is its due, so its balance is the refund still due, and 0 once that is paid.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ class LedgerLine:
     kind: str  # "payment" | "refund"
     amount: int
     value: datetime | date
+    settled: bool = True  # a refund recorded as due is not settled until it is paid back
 
 
 def fee_due(
@@ -88,6 +90,7 @@ class LedgerSummary:
     due: int
     paid: int
     refunded: int
+    refund_due: int = 0
 
     @property
     def balance(self) -> int:
@@ -102,7 +105,14 @@ class LedgerSummary:
 
 def summarise(lines: Sequence[LedgerLine], fee: int, *, active: bool) -> LedgerSummary:
     """The ledger's totals. `fee` is what the entry owes while `active` (on a list); a
-    withdrawn entry's due is what it leaves with the organiser after its refunds."""
+    withdrawn entry's due is what it leaves with the organiser after its refunds, paid back
+    or still due (so its balance is the refund still due)."""
     paid = sum(line.amount for line in lines if line.kind == "payment")
-    refunded = sum(line.amount for line in lines if line.kind == "refund")
-    return LedgerSummary(due=fee if active else paid - refunded, paid=paid, refunded=refunded)
+    refunded = sum(line.amount for line in lines if line.kind == "refund" and line.settled)
+    refund_due = sum(line.amount for line in lines if line.kind == "refund" and not line.settled)
+    return LedgerSummary(
+        due=fee if active else paid - refunded - refund_due,
+        paid=paid,
+        refunded=refunded,
+        refund_due=refund_due,
+    )

@@ -21,6 +21,9 @@ Money is integer minor units (cents) throughout.
 * Category prizes (R11.4) are awarded only when at least `min_participants` eligible players
   finished; the category's places come from the event standings restricted to its eligible
   players (ties shared as above). They are combined with place prizes: one player may win both.
+  Who is eligible (`categories_of`): women by gender; youth and veteran by the age reached in
+  the tournament's calendar year (under 18, and 60 or older, unless the organiser says
+  otherwise), from the player's private profile or as the organiser set it for the entry.
 * Disqualified players (R8.3) are removed from the standings first: they win nothing and
   the places close up.
 * A prize whose place nobody holds (a small field) is not paid and is reported as unawarded.
@@ -53,6 +56,7 @@ __all__ = [
     "PrizeResult",
     "UnawardedPrize",
     "award_prizes",
+    "categories_of",
     "finalise_money",
     "split_cents",
 ]
@@ -62,6 +66,34 @@ BASIS_POINTS = 10_000
 
 MAIN = "main"
 """The scope of the main place prizes (categories use their own name)."""
+
+WOMEN, YOUTH, VETERAN = "women", "youth", "veteran"
+YOUTH_UNDER = 18
+"""Youth: under this age in the tournament's calendar year (unless the organiser sets another)."""
+VETERAN_FROM = 60
+"""Veteran: this age or older in the tournament's calendar year (unless the organiser sets another)."""
+
+
+def categories_of(
+    gender: str | None,
+    birth_year: int | None,
+    year: int,
+    youth_under: int = YOUTH_UNDER,
+    veteran_from: int = VETERAN_FROM,
+) -> frozenset[str]:
+    """The categories a player is eligible for (R11.4): women by gender; youth and veteran by
+    the age reached in the tournament's `year` (a player born in 2008 is 18 in 2026, so not
+    youth then). Nothing is assumed of a player who gave neither gender nor birth year."""
+    found: set[str] = set()
+    if gender == "female":
+        found.add(WOMEN)
+    if birth_year is not None:
+        age = year - birth_year
+        if age < youth_under:
+            found.add(YOUTH)
+        if age >= veteran_from:
+            found.add(VETERAN)
+    return frozenset(found)
 
 
 class PrizeError(RuleViolation):
@@ -239,6 +271,8 @@ class UnawardedPrize(BaseModel):
     money_cents: int
     items: tuple[NonMoneyPrize, ...] = ()
     reason: str
+    too_few: bool = False
+    """A category with too few eligible finishers (else: a place nobody reached)."""
 
 
 class PrizeResult(BaseModel):
@@ -339,6 +373,7 @@ def award_prizes(
                     money_cents=money.amount(cat.category, p.place),
                     items=p.items,
                     reason=f"{len(cat_rows)} eligible finisher(s), {cat.min_participants} needed",
+                    too_few=True,
                 )
                 for p in sorted(cat.places, key=lambda p: p.place)
             ]

@@ -28,7 +28,7 @@ from tavla.models.audit import AuditActor, AuditEntry
 from tavla.models.board import EventStandings, FinalStandings, RefusedEntry, Report, ReportResult
 from tavla.models.day import PlayerRef
 from tavla.rules import day as rules_day
-from tavla.services import day
+from tavla.services import categories, day
 from tavla.services.access import require_organiser, require_staff
 from tavla.services.board import event_tables, published
 from tavla.store import audit
@@ -62,8 +62,9 @@ def finish(caller: Caller, tournament_id: str, now: datetime) -> FinalStandings:
         finished_by={k: v for k, v in (("role", organiser.role), ("tavla_id", organiser.tavla_id)) if v},
     )
     change = audit_entry(organiser, "finished", now, events=[e.event for e in standings])
+    eligibility = categories.snapshot(tournament)  # issue 9 (R11.4): frozen with the standings
     try:
-        finish_store.finish(tournament, record, change)
+        finish_store.finish(tournament, record, change, eligibility)
     except finish_store.NotRunning:
         stored = finish_store.final(tournament_id)
         if stored is None:

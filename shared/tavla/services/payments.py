@@ -13,12 +13,12 @@ import io
 import random
 from collections.abc import Iterable, Sequence
 from contextlib import suppress
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from tavla import card_payments, ids
 from tavla.caller import Caller
-from tavla.errors import NoPayment, NothingToPay, NotRegistered, TournamentNotFound
+from tavla.errors import NoPayment, NothingToPay, NotRegistered, ProviderUnavailable, TournamentNotFound
 from tavla.models.common import Money
 from tavla.models.payments import (
     CheckoutStarted,
@@ -26,13 +26,15 @@ from tavla.models.payments import (
     LedgerEntry,
     MyPayments,
     Refunds,
+    SideEventCharge,
     TournamentPayments,
     VenuePayment,
     WebhookReceived,
 )
 from tavla.models.tournaments import DEFAULT_TIME_ZONE
-from tavla.rules.money import LedgerLine, fee_due, summarise
+from tavla.rules.money import LedgerLine, fee_due, side_event_fee, summarise
 from tavla.services.access import player_actor, require_organiser, require_staff
+from tavla.store import draws as draw_store
 from tavla.store import payments as payment_store
 from tavla.store import players as player_store
 from tavla.store import registrations as registration_store
@@ -44,6 +46,12 @@ from tavla.store.registrations import REGISTERED
 _system_random = random.SystemRandom()
 EUR = "EUR"
 PAYMENT, REFUND = "payment", "refund"
+PROVIDER_REFUND, BANK_REFUND, DUE, DONE = "provider_refund", "bank_refund", "due", "done"
+RETRY_TARGET = "unpaid"  # the scheduled money function: it also retries card refunds
+CARD_REFUNDS_STEP = "card_refunds"
+# retries of a card refund, after the withdrawal (all scheduled then: a retry that finds the
+# refund paid does nothing); after the last, it stays due on the organiser's refund list
+REFUND_RETRIES = (timedelta(minutes=15), timedelta(hours=1), timedelta(hours=6), timedelta(hours=24))
 
 
 def tournament_or_404(tournament_id: str) -> TournamentRecord:
@@ -67,10 +75,43 @@ def _value(entry: LedgerEntryRecord) -> datetime | date:
 
 def _lines(entries: Iterable[LedgerEntryRecord]) -> list[LedgerLine]:
     return [
-        LedgerLine(kind=e.kind, amount=e.amount, value=_value(e))
+        LedgerLine(kind=e.kind, amount=e.amount, value=_value(e), settled=e.kind != REFUND or e.status != DUE)
         for e in entries
         if e.kind in (PAYMENT, REFUND)
     ]
+
+
+def side_event_charges(tournament: TournamentRecord) -> dict[str, list[SideEventCharge]]:
+    """R3.6: who plays which side event, and what it costs them.
+
+    The day feeds the Consolation and the Last Chance only from the Main (the losers of its
+    chosen rounds, rules/day.py): nobody outside the Main can enter one. So every side-event
+    player is a Main player, and pays the side event's fee unless it is free for Main players
+    (`side_event_fee`). Read from the published side-event draws: one Query, only when a
+    side event is charged and a draw has been made.
+    """
+    charged = {
+        str(e.get("kind")): e
+        for e in tournament.settings.get("side_events") or []
+        if side_event_fee(_amount(e.get("fee")) or 0, bool(e.get("free_for_main_players")), plays_main=True)
+    }
+    if not charged or not tournament.draws:
+        return {}
+    out: dict[str, list[SideEventCharge]] = {}
+    for drawn in draw_store.day(tournament.id).rounds:
+        event = charged.get(drawn.event)
+        if event is None or drawn.event == "main":
+            continue
+        fee = side_event_fee(
+            _amount(event.get("fee")) or 0, bool(event.get("free_for_main_players")), plays_main=True
+        )
+        for entrant in drawn.inputs.get("field") or []:
+            charges = out.setdefault(str(entrant["player_id"]), [])
+            if all(c.event != drawn.event for c in charges):
+                charges.append(
+                    SideEventCharge(event=drawn.event, name=str(event.get("name")), fee=Money(amount=fee))
+                )
+    return out
 
 
 def fee_of(
@@ -97,12 +138,15 @@ def ledger(
     tavla_id: str,
     registration: RegistrationRecord | None,
     entries: Sequence[LedgerEntryRecord],
+    side_events: Sequence[SideEventCharge] = (),
 ) -> Ledger:
-    """One registration's ledger: what it owes, what moved, the balance."""
+    """One registration's ledger: what it owes (entry fee, side events played), what moved,
+    the refunds still due, the balance."""
     fee, early = fee_of(tournament, registration.division if registration else None, entries)
     status = registration.status if registration else "withdrawn"
     active = status in (REGISTERED, "waitlisted", "pending")
-    owes = fee if status == REGISTERED else 0  # waiting and pending entries hold no place yet
+    side = sum(c.fee.amount for c in side_events)
+    owes = fee + side if status == REGISTERED else 0  # waiting and pending entries hold no place yet
     totals = summarise(_lines(entries), owes, active=active)
     return Ledger(
         tavla_id=tavla_id,
@@ -112,9 +156,11 @@ def ledger(
         due=Money(amount=totals.due),
         paid=Money(amount=totals.paid),
         refunded=Money(amount=totals.refunded),
+        refund_due=Money(amount=totals.refund_due),
         balance=totals.balance,
         outstanding=Money(amount=totals.outstanding),
         early_bird=early and status == REGISTERED,
+        side_events=list(side_events),
         entries=[_shown(e) for e in entries],
     )
 
@@ -143,13 +189,19 @@ def tournament_ledgers(tournament: TournamentRecord) -> list[Ledger]:
     for e in payment_store.entries(tournament.id):
         by_player.setdefault(e.tavla_id, []).append(e)
     players = sorted(set(registrations) | set(by_player))
-    return [ledger(tournament, p, registrations.get(p), by_player.get(p, [])) for p in players]
+    side = side_event_charges(tournament)
+    return [
+        ledger(tournament, p, registrations.get(p), by_player.get(p, []), side.get(p, ())) for p in players
+    ]
 
 
 def player_ledger(tournament: TournamentRecord, tavla_id: str) -> Ledger:
     """One player's ledger in a tournament, read afresh."""
     registration = snapshots.snapshot(tournament.id, tavla_id=tavla_id).registration
-    return ledger(tournament, tavla_id, registration, payment_store.entries(tournament.id, tavla_id))
+    entries = payment_store.entries(tournament.id, tavla_id)
+    return ledger(
+        tournament, tavla_id, registration, entries, side_event_charges(tournament).get(tavla_id, ())
+    )
 
 
 def tournament_payments(caller: Caller, tournament_id: str) -> TournamentPayments:
@@ -162,6 +214,7 @@ def tournament_payments(caller: Caller, tournament_id: str) -> TournamentPayment
         ledgers=ledgers,
         collected=Money(amount=sum(lg.paid.amount - lg.refunded.amount for lg in ledgers)),
         outstanding=Money(amount=sum(lg.outstanding.amount for lg in ledgers)),
+        refunds_due=Money(amount=sum(lg.refund_due.amount for lg in ledgers)),
     )
 
 
@@ -238,7 +291,8 @@ def my_payments(caller: Caller) -> MyPayments:
         if snap.tournament is None:
             continue
         entries = [e for e in mine if e.tournament_id == tournament_id]
-        ledgers.append(ledger(snap.tournament, tavla_id, snap.registration, entries))
+        side = side_event_charges(snap.tournament).get(tavla_id, ())
+        ledgers.append(ledger(snap.tournament, tavla_id, snap.registration, entries, side))
     return MyPayments(ledgers=ledgers)
 
 
@@ -286,8 +340,7 @@ def record_venue_payment(
         reference=snap.registration.checkin_code,
     )
     payment_store.add(entry, [audited(staff, entry, now, receipt=entry.receipt)])
-    entries = payment_store.entries(tournament_id, body.tavla_id)
-    return ledger(snap.tournament, body.tavla_id, snap.registration, entries)
+    return player_ledger(snap.tournament, body.tavla_id)
 
 
 def start_checkout(caller: Caller, tournament_id: str) -> CheckoutStarted:
@@ -299,9 +352,7 @@ def start_checkout(caller: Caller, tournament_id: str) -> CheckoutStarted:
     if snap.registration is None or snap.registration.status != REGISTERED:
         raise NotRegistered("Only an entry on the main list pays its fee.")
     player_actor(caller, tavla_id)
-    current = ledger(
-        snap.tournament, tavla_id, snap.registration, payment_store.entries(tournament_id, tavla_id)
-    )
+    current = player_ledger(snap.tournament, tavla_id)
     owed = current.outstanding.amount
     if owed <= 0:
         raise NothingToPay("Your entry fee is paid: there is nothing to pay.")
@@ -330,7 +381,7 @@ def provider_webhook(payload: str, signature: str | None, now: datetime) -> Webh
     the payment is recorded as paid and flagged `amount_mismatch` for the organiser.
     """
     provider = card_payments.provider()
-    paid = provider.paid_checkout(payload, signature)
+    paid = provider.paid_checkout(payload, signature, now)
     if paid is None:
         return WebhookReceived(recorded=False)
     tournament_id, tavla_id = paid.metadata.get("tournament_id"), paid.metadata.get("tavla_id")
@@ -368,7 +419,6 @@ def provider_webhook(payload: str, signature: str | None, now: datetime) -> Webh
 
 
 # --- refunds (R3.5)
-PROVIDER_REFUND, BANK_REFUND, DUE, DONE = "provider_refund", "bank_refund", "due", "done"
 
 
 def _refundable(tournament: TournamentRecord, entries: Sequence[LedgerEntryRecord], now: datetime) -> int:
@@ -392,8 +442,12 @@ def _refundable(tournament: TournamentRecord, entries: Sequence[LedgerEntryRecor
 
 def refund_on_withdrawal(tournament: TournamentRecord, tavla_id: str, actor: Actor, now: datetime) -> int:
     """A withdrawal before registration closes (R3.5): the refund the policy gives is recorded
-    as due, card payments first (they go back through the provider), the rest for the
-    organiser to pay by bank. After the draw, or with nothing paid, nothing. Returns the cents."""
+    as due, card payments first, the rest for the organiser to pay by bank (the refund list).
+    After the draw, or with nothing paid, nothing. Returns the cents.
+
+    Card refunds go back through the provider at once (`send_card_refunds`); a retry is
+    scheduled first, so a provider that fails (or a crash) leaves the refund due, visible on
+    the ledger and the refund list, and tried again by the schedule."""
     entries = payment_store.entries(tournament.id, tavla_id)
     total = _refundable(tournament, entries, now)
     left = total
@@ -413,7 +467,87 @@ def refund_on_withdrawal(tournament: TournamentRecord, tavla_id: str, actor: Act
     if left > 0:
         stamp = now.strftime("%Y%m%dT%H%M%S%f")
         _record_refund(tournament, tavla_id, actor, now, f"refund.bank.{stamp}", BANK_REFUND, left, None)
+    if total > left:  # some of it goes back by card, sent by the platform, not by the player
+        _schedule_card_refunds(tournament.id, tavla_id, now)
+        send_card_refunds(tournament.id, tavla_id, SYSTEM, now, patient=False)
     return total
+
+
+def _schedule_card_refunds(tournament_id: str, tavla_id: str, now: datetime) -> None:
+    """The retries, created before the first try (so a crash mid-way is retried too)."""
+    from tavla import schedules
+
+    stamp = now.strftime("%Y%m%dT%H%M%S")
+    for attempt, after in enumerate(REFUND_RETRIES, start=1):
+        schedules.create_once(
+            schedules.schedule_name(RETRY_TARGET, tournament_id, "refund", tavla_id, stamp, attempt),
+            now + after,
+            RETRY_TARGET,
+            {
+                "step": CARD_REFUNDS_STEP,
+                "tournament_id": tournament_id,
+                "tavla_id": tavla_id,
+                "attempt": attempt,
+            },
+        )
+
+
+def send_card_refunds(
+    tournament_id: str, tavla_id: str, actor: Actor, now: datetime, *, patient: bool = True
+) -> int:
+    """Send each card refund of this player still due back through the provider, with the
+    refund's own idempotency key (a repeat refunds once). Returns how many remain due (the
+    provider did not answer). Not `patient` (a withdrawal answering the player): one short
+    try per refund, the schedules retry."""
+    left = 0
+    for entry in payment_store.entries(tournament_id, tavla_id):
+        if entry.kind != REFUND or entry.status != DUE or entry.method != PROVIDER_REFUND:
+            continue
+        try:
+            _settle(entry, actor, now, patient=patient)
+        except ProviderUnavailable:
+            left += 1
+    return left
+
+
+def retry_card_refunds(payload: dict[str, Any], now: datetime) -> dict[str, Any]:
+    """A card refund retry fired (EventBridge Scheduler): send what is still due (nothing
+    once it is paid: idempotent). A provider still failing leaves it due, on the organiser's
+    refund list, for the next retry or the organiser."""
+    tournament_id, tavla_id = str(payload.get("tournament_id") or ""), str(payload.get("tavla_id") or "")
+    left = send_card_refunds(tournament_id, tavla_id, SYSTEM, now)
+    return {"card_refunds_due": left, "attempt": payload.get("attempt")}
+
+
+QUICK_TIMEOUT_SECONDS = 4.0  # a withdrawal's one try at the provider (the Lambda has 10 s)
+
+
+def _settle(entry: LedgerEntryRecord, actor: Actor, now: datetime, *, patient: bool = True) -> None:
+    """Pay a refund that is due: a card one back through the provider (its idempotency key:
+    the tournament and the entry's id), a bank one marked paid; recorded with its audit."""
+    receipt = None
+    if entry.method == PROVIDER_REFUND and entry.provider_ref:
+        provider = (
+            card_payments.provider()
+            if patient
+            else card_payments.provider(timeout_seconds=QUICK_TIMEOUT_SECONDS, retries=0)
+        )
+        receipt = provider.refund(
+            payment_ref=entry.provider_ref,
+            amount=entry.amount,
+            idempotency_key=f"{entry.tournament_id}.{entry.id}",
+        )
+    change = audit_entry(
+        actor,
+        "refund_paid",
+        now,
+        tavla_id=entry.tavla_id,
+        entry=entry.id,
+        method=entry.method,
+        amount=entry.amount,
+        receipt=receipt,
+    )
+    payment_store.settle(entry, receipt, change)
 
 
 def _record_refund(
@@ -466,23 +600,6 @@ def pay_refund(caller: Caller, tournament_id: str, entry_id: str, now: datetime)
     if entry is None:
         raise NoPayment(f"No refund {entry_id} in this tournament.")
     if entry.status == DUE:
-        receipt = None
-        if entry.method == PROVIDER_REFUND and entry.provider_ref:
-            receipt = card_payments.provider().refund(
-                payment_ref=entry.provider_ref,
-                amount=entry.amount,
-                idempotency_key=f"{tournament_id}.{entry.id}",
-            )
-        change = audit_entry(
-            organiser,
-            "refund_paid",
-            now,
-            tavla_id=entry.tavla_id,
-            entry=entry.id,
-            method=entry.method,
-            amount=entry.amount,
-            receipt=receipt,
-        )
-        payment_store.settle(entry, receipt, change)
+        _settle(entry, organiser, now)
     settled = next(e for e in payment_store.entries(tournament_id, entry.tavla_id) if e.id == entry_id)
     return _shown(settled)

@@ -2,40 +2,66 @@
 split to the cent by the rules layer (`award_prizes`), shared places sharing equally,
 disqualified players winning nothing; each payout recorded by the organiser (R11.5).
 
-The announced prizes (TournamentSettings.prizes) become the rules' announcement: a prize
-for places [a, b] is that prize for each of the places a..b; a money prize is a fixed amount
-or a percentage of the pool. Category prizes (R11.4) need the players' private category
-data and are not awarded here yet.
+The announced prizes (TournamentSettings.prizes and category_prizes) become the rules'
+announcement: a prize for places [a, b] is that prize for each of the places a..b; a money
+prize is a fixed amount or a percentage of the pool.
+
+Category prizes (R11.4: women, youth, veteran) go to the best finishers of the Main among
+the entries eligible for them, when at least the announced number of eligible players
+finished; a player may win a place prize and a category prize, and is paid both in one
+payout. Eligibility is private (R12): the player declares gender and birth year in their
+profile, the organiser may set or correct an entry's categories (it then wins over the
+profile) until the tournament is finished; only the award itself is public.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from contextlib import suppress
 from datetime import datetime
 from typing import Any
 
 from tavla.caller import Caller
-from tavla.errors import NoPrize, NotFinished
+from tavla.errors import NoPrize, NotFinished, NotRegistered, TournamentOver
 from tavla.models.common import Money
-from tavla.models.payments import Ledger, Payout, PrizeAward, PrizeTable
-from tavla.rules.prizes import BASIS_POINTS, NonMoneyPrize, PlacePrize, PrizeAnnouncement, award_prizes
+from tavla.models.payments import (
+    CategoryEligibility,
+    Eligibility,
+    EntryCategories,
+    Ledger,
+    Payout,
+    PrizeAward,
+    PrizeTable,
+    UnawardedPrize,
+)
+from tavla.rules.prizes import (
+    BASIS_POINTS,
+    CategoryPrize,
+    NonMoneyPrize,
+    PlacePrize,
+    PrizeAnnouncement,
+    award_prizes,
+)
 from tavla.rules.prizes import Money as PrizeMoney
 from tavla.rules.standings import Standing
-from tavla.services import payments
+from tavla.services import categories, payments
 from tavla.services.access import require_organiser
 from tavla.store import draws as draw_store
 from tavla.store import finish as finish_store
 from tavla.store import payments as payment_store
-from tavla.store.records import LedgerEntryRecord, TournamentRecord
+from tavla.store import registrations as registration_store
+from tavla.store import snapshots
+from tavla.store.audit import entry as audit_entry
+from tavla.store.records import LedgerEntryRecord, RegistrationRecord, TournamentRecord
 
 MAIN = "main"
 PAYOUT = "payout"
 
 
-def announcement(settings: Any) -> PrizeAnnouncement:
-    """The tournament page's prizes as the rules read them (R11.1)."""
+def _places(prizes: Sequence[Any]) -> tuple[PlacePrize, ...]:
+    """Announced prizes ([first, last] places each) as one PlacePrize per place."""
     places: dict[int, dict[str, Any]] = {}
-    for prize in settings.get("prizes") or []:
+    for prize in prizes:
         first, last = prize["places"]
         for place in range(int(first), int(last) + 1):
             slot = places.setdefault(place, {"money": None, "items": []})
@@ -47,11 +73,37 @@ def announcement(settings: Any) -> PrizeAnnouncement:
                 slot["money"] = PrizeMoney(amount_cents=int(prize["amount"]["amount"]))
             elif slot["money"] is None and prize.get("pool_percentage") is not None:
                 slot["money"] = PrizeMoney(pool_share_bp=int(prize["pool_percentage"]) * BASIS_POINTS // 100)
-    return PrizeAnnouncement(
-        places=tuple(
-            PlacePrize(place=p, money=s["money"], items=tuple(s["items"])) for p, s in sorted(places.items())
-        )
+    return tuple(
+        PlacePrize(place=p, money=s["money"], items=tuple(s["items"])) for p, s in sorted(places.items())
     )
+
+
+def announcement(settings: Any) -> PrizeAnnouncement:
+    """The tournament page's prizes as the rules read them (R11.1, R11.4)."""
+    by_category: dict[str, list[Any]] = {}
+    for c in settings.get("category_prizes") or []:
+        by_category.setdefault(str(c["category"]), []).append(c)
+    return PrizeAnnouncement(
+        places=_places(settings.get("prizes") or []),
+        categories=tuple(
+            CategoryPrize(
+                category=name,
+                min_participants=int(listed[0].get("minimum_participants") or 1),
+                places=_places([c["prize"] for c in listed]),
+            )
+            for name, listed in by_category.items()
+        ),
+    )
+
+
+def _frozen_or_live(tournament: TournamentRecord) -> dict[str, frozenset[str]]:
+    """Eligibility as the finish froze it (a tournament finished before it was frozen: as now)."""
+    if not tournament.settings.get("category_prizes"):
+        return {}
+    frozen = finish_store.prize_eligibility(tournament.id)
+    if frozen is not None:
+        return {k: frozenset(v) for k, v in frozen.categories.items()}
+    return categories.eligible(tournament)
 
 
 def collected(entries: list[LedgerEntryRecord]) -> int:
@@ -87,6 +139,7 @@ def _table(tournament: TournamentRecord) -> tuple[PrizeTable, dict[str, int]]:
         prizes,
         standings,
         fees,
+        eligibility=_frozen_or_live(tournament),
         disqualified=frozenset(field.disqualified) if field else frozenset(),
         tie_order=[str(e["player_id"]) for e in field.entrants] if field else (),
     )
@@ -108,6 +161,15 @@ def _table(tournament: TournamentRecord) -> tuple[PrizeTable, dict[str, int]]:
         pool=Money(amount=result.pool_cents),
         awards=awards,
         money_total=Money(amount=result.paid_cents),
+        unawarded=[
+            UnawardedPrize(
+                scope=u.scope,
+                place=u.place,
+                money=Money(amount=u.money_cents),
+                reason="too_few_participants" if u.too_few else "place_not_reached",
+            )
+            for u in result.unawarded
+        ],
     )
     return table, result.money_by_player()
 
@@ -145,3 +207,51 @@ def record_payout(caller: Caller, tournament_id: str, body: Payout, now: datetim
     with suppress(payment_store.AlreadyRecorded):  # paid already: the ledger shows the one payout
         payment_store.add(entry, [change])
     return payments.player_ledger(tournament, body.tavla_id)
+
+
+def eligibility(caller: Caller, tournament_id: str) -> Eligibility:
+    """Every entry's prize categories and where they come from (its organisers: private, R12);
+    once finished, as the finish froze them (what the prizes were awarded by)."""
+    tournament = payments.tournament_or_404(tournament_id)
+    require_organiser(tournament, caller)
+    entries = categories.entry_categories(tournament)
+    frozen = finish_store.prize_eligibility(tournament_id) if tournament.finished_at else None
+    if frozen is not None:
+        entries = [
+            (r, frozenset(c for c, ids in frozen.categories.items() if r.tavla_id in ids), by_organiser)
+            for r, _, by_organiser in entries
+        ]
+    return Eligibility(tournament_id=tournament_id, entries=[_shown(*e) for e in entries])
+
+
+def _shown(
+    registration: RegistrationRecord, found: frozenset[str], by_organiser: bool
+) -> CategoryEligibility:
+    return CategoryEligibility(
+        tavla_id=registration.tavla_id,
+        name=registration.player_name,
+        status=registration.status,
+        categories=sorted(found),
+        set_by="organiser" if by_organiser else "profile",
+    )
+
+
+def set_categories(
+    caller: Caller, tournament_id: str, tavla_id: str, body: EntryCategories, now: datetime
+) -> CategoryEligibility:
+    """The organiser sets or corrects an entry's prize categories (R11.4), or clears them (the
+    profile decides again); in the audit trail; refused once the tournament is finished (its
+    prize list stands)."""
+    tournament = payments.tournament_or_404(tournament_id)
+    organiser = require_organiser(tournament, caller)
+    chosen = None if body.categories is None else tuple(sorted(body.categories))
+    change = audit_entry(organiser, "prize_categories_set", now, tavla_id=tavla_id, categories=chosen)
+    try:
+        registration_store.set_categories(tournament, tavla_id, chosen, change)
+    except registration_store.Finished as finished:
+        raise TournamentOver("The tournament is finished: its prize list stands.") from finished
+    registration = snapshots.snapshot(tournament_id, tavla_id=tavla_id).registration
+    if registration is None:  # withdrawn meanwhile
+        raise NotRegistered(f"{tavla_id} has no entry in this tournament.")
+    [found] = categories.entry_categories(tournament, only=registration)
+    return _shown(*found)

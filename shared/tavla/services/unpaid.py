@@ -60,7 +60,10 @@ def set_deadline(
 
 
 def enforce(payload: dict[str, Any], now: datetime) -> dict[str, Any]:
-    """A deadline schedule fired: notify or release the unpaid entries (idempotent)."""
+    """A deadline schedule fired: notify or release the unpaid entries (idempotent); or a
+    card refund the provider did not take is tried again (R3.5)."""
+    if payload.get("step") == payments.CARD_REFUNDS_STEP:
+        return payments.retry_card_refunds(payload, now)
     tournament_id, deadline, step = payload.get("tournament_id"), payload.get("deadline"), payload.get("step")
     try:
         tournament = payments.tournament_or_404(str(tournament_id))

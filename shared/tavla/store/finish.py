@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from tavla.store import audit, keys
 from tavla.store.dynamo import Item, client, deserialize, table_name
-from tavla.store.records import FINISHED, AuditRecord, FinalRecord, TournamentRecord
+from tavla.store.records import FINISHED, AuditRecord, FinalRecord, PrizeEligibilityRecord, TournamentRecord
 from tavla.store.schema import MAIN
 from tavla.store.transactions import Cancelled, Transaction
 
@@ -25,8 +25,14 @@ def _from_item(item: Item) -> FinalRecord:
     return FinalRecord.from_item(data)
 
 
-def finish(tournament: TournamentRecord, record: FinalRecord, change: AuditRecord) -> None:
-    """Mark the tournament finished and store its final standings, or raise NotRunning."""
+def finish(
+    tournament: TournamentRecord,
+    record: FinalRecord,
+    change: AuditRecord,
+    eligibility: PrizeEligibilityRecord | None = None,
+) -> None:
+    """Mark the tournament finished and store its final standings (and, with category prizes,
+    who is eligible for them, frozen), or raise NotRunning."""
     tx = Transaction()
     tx.update(
         "tournament",
@@ -44,6 +50,17 @@ def finish(tournament: TournamentRecord, record: FinalRecord, change: AuditRecor
     )
     item = {**keys.plain(keys.standings(tournament.id)), **record.to_item(), "events": list(record.events)}
     tx.put("standings", MAIN, item, condition="attribute_not_exists(pk)")
+    if eligibility is not None:  # issue 9 (R11.4)
+        frozen = {k: list(v) for k, v in eligibility.categories.items()}
+        tx.put(
+            "eligibility",
+            MAIN,
+            {
+                **keys.plain(keys.prize_eligibility(tournament.id)),
+                "tournament_id": tournament.id,
+                "categories": frozen,
+            },
+        )
     audit.record(tx, tournament.id, change)
     try:
         tx.run()
@@ -68,3 +85,16 @@ def mark_announced(tournament_id: str) -> None:
         UpdateExpression="SET announced = :yes",
         ExpressionAttributeValues={":yes": {"BOOL": True}},
     )
+
+
+def prize_eligibility(tournament_id: str) -> PrizeEligibilityRecord | None:
+    """issue 9 (R11.4): the category-prize eligibility frozen by the finish, if any."""
+    response = client().get_item(
+        TableName=table_name(MAIN), Key=keys.prize_eligibility(tournament_id), ConsistentRead=True
+    )
+    item = response.get("Item")
+    if not item:
+        return None
+    data = deserialize(item)
+    categories = {str(k): tuple(str(t) for t in v) for k, v in (data.get("categories") or {}).items()}
+    return PrizeEligibilityRecord(tournament_id=tournament_id, categories=categories)

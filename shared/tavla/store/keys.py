@@ -14,6 +14,8 @@ Main table:
 - a match (a fixture of a draw) .... TOURNAMENT#<id> / MATCH#<code>   (code: main.R2.3, main.S4.12 ...)
 - the venue's tables ............... TOURNAMENT#<id> / TABLES
 - the final standings (finish) ..... TOURNAMENT#<id> / STANDINGS
+- category-prize eligibility, frozen
+  by the finish (private, R11.4) .... TOURNAMENT#<id> / PRIZE_ELIGIBILITY
 - an appeal (R9) ................... TOURNAMENT#<id> / APPEAL#<appeal id>  (the id holds the tournament's)
 - a ledger entry (money, R3.3) ..... TOURNAMENT#<id> / LEDGER#<tavla_id>#<entry id>
                                       (gsi1: PAYER#<tavla_id> / <id>#<entry id>)
@@ -105,6 +107,11 @@ def tables(tournament_id: str) -> dict[str, Any]:
 
 def standings(tournament_id: str) -> dict[str, Any]:
     return _key(tournament_pk(tournament_id), "STANDINGS")
+
+
+def prize_eligibility(tournament_id: str) -> dict[str, Any]:
+    """issue 9 (R11.4): who was eligible for each category prize when the tournament finished."""
+    return _key(tournament_pk(tournament_id), "PRIZE_ELIGIBILITY")
 
 
 def appeal(tournament_id: str, appeal_id: str) -> dict[str, Any]:

@@ -138,6 +138,9 @@ class RegistrationRecord(_Record):
     rating: float | None = None
     club: str | None = None
     player_name: str | None = None
+    # issue 9 (R11.4): the categories the organiser set for this entry (private); unset: the
+    # player's profile decides
+    categories: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -283,6 +286,15 @@ class FixtureRecord(_Record):
     official_at: str | None = None
     appeal: str | None = None  # the open appeal's id: the result is frozen (R9.2)
     started_at: str | None = None
+
+
+@dataclass(frozen=True)
+class PrizeEligibilityRecord(_Record):
+    """issue 9 (R11.4): category -> the Tavla IDs eligible for its prizes, frozen when the
+    tournament finished (private: read only to award the prizes)."""
+
+    tournament_id: str
+    categories: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

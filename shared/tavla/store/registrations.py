@@ -461,3 +461,45 @@ def of_player(tavla_id: str) -> list[RegistrationRecord]:
         ExpressionAttributeValues={":p": {"S": keys.player_pk(tavla_id)}},
     )
     return [from_item(deserialize(i)) for i in response.get("Items", [])]
+
+
+# --- issue 9: category-prize eligibility (R11.4)
+def set_categories(
+    tournament: TournamentRecord, tavla_id: str, categories: Sequence[str] | None, change: AuditRecord
+) -> None:
+    """The organiser sets (or, with None, clears) an entry's prize categories, with its audit
+    record, while the tournament is not finished. Raises NotRegistered for no such entry,
+    `Finished` once the tournament is finished."""
+    tx = Transaction()
+    if categories is None:
+        expression, values = "REMOVE #categories", None
+    else:
+        expression, values = "SET #categories = :categories", {"categories": list(categories)}
+    tx.update(
+        "registration",
+        MAIN,
+        keys.registration(tournament.id, tavla_id),
+        expression,
+        condition="attribute_exists(pk)",
+        names={"#categories": "categories"},
+        values=values,
+    )
+    tx.check(
+        "tournament",
+        MAIN,
+        keys.tournament(tournament.id),
+        condition="attribute_not_exists(finished_at)",
+    )
+    audit.record(tx, tournament.id, change)
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        if cancelled.failed("registration"):
+            raise NotRegistered(f"{tavla_id} has no entry in this tournament.") from cancelled
+        if cancelled.failed("tournament"):
+            raise Finished from cancelled
+        raise
+
+
+class Finished(Exception):
+    """The tournament finished meanwhile: its prize list stands."""

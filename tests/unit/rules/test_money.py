@@ -105,6 +105,25 @@ def test_the_ledger_balance_is_integer_cents() -> None:
     assert (gone.due, gone.refunded, gone.balance, gone.outstanding) == (400, 1600, 0, 0)
 
 
+def test_a_withdrawn_entry_shows_its_refund_due_until_it_is_paid_back() -> None:
+    """R3.5: a refund recorded but not yet paid back is money the organiser still holds: the
+    balance shows it (positive), not 0; once it is paid back the balance is 0."""
+    paid = [_paid(2000, date(2026, 3, 1))]
+    due = [*paid, LedgerLine(kind="refund", amount=1500, value=date(2026, 3, 3), settled=False)]
+    waiting = summarise(due, 2000, active=False)
+    assert (waiting.due, waiting.refunded, waiting.refund_due, waiting.balance, waiting.outstanding) == (
+        500,
+        0,
+        1500,
+        1500,
+        0,
+    )
+    done = summarise(
+        [*paid, LedgerLine(kind="refund", amount=1500, value=date(2026, 3, 3))], 2000, active=False
+    )
+    assert (done.due, done.refunded, done.refund_due, done.balance) == (500, 1500, 0, 0)
+
+
 def test_negative_fees_are_refused() -> None:
     with pytest.raises(ValueError):
         fee_due(-1, None, None, ATHENS, [])

@@ -16,6 +16,7 @@ from tavla.rules.prizes import (
     PrizeError,
     PrizeResult,
     award_prizes,
+    categories_of,
     finalise_money,
     split_cents,
 )
@@ -281,3 +282,27 @@ def test_split_is_exact_and_even(total: int, n: int) -> None:
     assert sum(parts.values()) == total
     values = [parts[p] for p in players]
     assert values == sorted(values, reverse=True) and values[0] - values[-1] <= 1
+
+
+@pytest.mark.parametrize(
+    ("gender", "birth_year", "expected"),
+    [
+        ("female", 1990, {"women"}),
+        ("male", 2009, {"youth"}),  # 17 in 2026
+        ("male", 2008, set()),  # 18 in 2026: no longer youth
+        ("female", 1966, {"women", "veteran"}),  # 60 in 2026
+        ("other", 1967, set()),  # 59
+        (None, None, set()),  # nothing declared: nothing assumed
+    ],
+)
+def test_category_eligibility_by_gender_and_age_reached_in_the_tournaments_year(
+    gender: str | None, birth_year: int | None, expected: set[str]
+) -> None:
+    """R11.4: women by gender, youth under 18 and veterans 60 or older in the tournament's year."""
+    assert categories_of(gender, birth_year, 2026) == expected
+
+
+def test_the_organiser_sets_other_age_limits() -> None:
+    """R11.4: youth under 21, veterans from 50, when the organiser says so."""
+    assert categories_of("male", 2006, 2026, youth_under=21, veteran_from=50) == {"youth"}
+    assert categories_of("male", 1976, 2026, youth_under=21, veteran_from=50) == {"veteran"}
