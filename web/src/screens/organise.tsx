@@ -200,6 +200,15 @@ export function Organise({ id }: { id: string }) {
             {t("report_download")}
           </a>
         )}
+        <a class="button secondary" href={`#/t/${id}/edit`}>
+          {t("edit_settings")}
+        </a>
+        <a class="button secondary" href={`#/t/${id}/approvals`}>
+          {t("approvals_title")}
+        </a>
+        <a class="button secondary" href={`#/t/${id}/staff`}>
+          {t("staff_title")}
+        </a>
         <a class="button secondary" href={`#/t/${id}`}>
           {t("tournament_page")}
         </a>
