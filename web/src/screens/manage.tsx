@@ -8,6 +8,7 @@ import { getToken } from "../auth";
 import { cents, isoToVenueInput, money, venueInputToIso } from "../format";
 import { t } from "../i18n";
 import { useLoad } from "../load";
+import { lastStaff, staffAudit, withMember, type Member } from "../staff";
 
 const FORMATS = ["single_elimination", "double_elimination", "swiss", "round_robin", "lives"] as const;
 const PROFILES = ["platform", "hbf", "cnb"] as const;
@@ -329,28 +330,12 @@ export function Approvals({ id }: { id: string }) {
   );
 }
 
-type Member = Schemas["StaffMember"];
 const ROLES = ["referee", "organiser"] as const;
-
-/** The staff as last set: the newest `staff_changed` record of the audit trail (no GET route). */
-function lastStaff(records: Schemas["AuditEntry"][] | undefined): Member[] | undefined {
-  const last = records?.find((r) => r.action === "staff_changed");
-  if (!last) return undefined;
-  const staff = (last.details as { staff?: unknown } | undefined)?.staff;
-  if (!Array.isArray(staff)) return [];
-  return staff.map((s) => {
-    const [tavla_id = "", role = "referee"] = String(s).split(":");
-    return { tavla_id, role: role === "organiser" ? "organiser" : "referee" };
-  });
-}
 
 /** #/t/<id>/staff: the whole list of referees and organisers; each change saves the list. */
 export function StaffList({ id }: { id: string }) {
   const path = { params: { path: { tournament_id: id } } };
-  const audit = useLoad(
-    () => api.GET("/tournaments/{tournament_id}/audit", { params: { path: { tournament_id: id }, query: { limit: 500 } } }),
-    [id],
-  );
+  const audit = useLoad(() => staffAudit(id), [id]);
   const [saved, setSaved] = useState<Member[]>();
   const [typed, setTyped] = useState("");
   const [role, setRole] = useState<Member["role"]>("referee");
@@ -373,7 +358,7 @@ export function StaffList({ id }: { id: string }) {
   async function add(e: Event) {
     e.preventDefault();
     const tavla_id = typed.trim().toUpperCase();
-    const next = [...staff.filter((m) => m.tavla_id !== tavla_id), { tavla_id, role }];
+    const next = withMember(staff, { tavla_id, role });
     if (await put(next, t("staff_added", { id: tavla_id }))) setTyped("");
   }
   return (

@@ -7,6 +7,7 @@ import { cents, isoToVenueInput, venueInputToIso, VENUE_TIME_ZONE } from "../for
 import { t } from "../i18n";
 import { useLoad } from "../load";
 import { go } from "../router";
+import { lastStaff, staffAudit, withMember } from "../staff";
 
 const FORMATS = ["single_elimination", "double_elimination", "swiss", "round_robin", "lives"] as const;
 const PROFILES = ["platform", "hbf", "cnb"] as const;
@@ -157,10 +158,18 @@ export function Organise({ id }: { id: string }) {
           e.preventDefault();
           void act(
             () =>
-              api.PUT("/tournaments/{tournament_id}/staff", {
-                ...path,
-                body: { staff: [{ tavla_id: referee.trim().toUpperCase(), role: "referee" }] },
-              }),
+              // added to the staff as it is, not instead of it (the staff screen shows the list)
+              staffAudit(id).then((audit) =>
+                api.PUT("/tournaments/{tournament_id}/staff", {
+                  ...path,
+                  body: {
+                    staff: withMember(lastStaff(audit.data?.records) ?? [], {
+                      tavla_id: referee.trim().toUpperCase(),
+                      role: "referee",
+                    }),
+                  },
+                }),
+              ),
             () => t("staff_saved"),
           );
         }}
