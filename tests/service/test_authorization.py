@@ -130,6 +130,8 @@ PUT    /seasons/{season_id}                                     401  403   403  
 GET    /seasons/{season_id}/standings                           200  200   200  200  200  200  200  200
 GET    /seasons/{season_id}/super-final                         200  200   200  200  200  200  200  200
 POST   /seasons/{season_id}/super-final/invitations             401  403   403  403  403  403  403  200
+# the staff list (issue 8, h-organise): T's staff and admins read it
+GET    /tournaments/{tournament_id}/staff                       401  403   403  200  403  200  403  200
 """
 
 USERS: dict[str, tuple[str, tuple[str, ...]]] = {  # role -> (Cognito sub, groups)
@@ -450,6 +452,8 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     "GET /seasons/{season_id}/standings": _in_season(),
     "GET /seasons/{season_id}/super-final": _in_season(),
     "POST /seasons/{season_id}/super-final/invitations": _in_season(),
+    # the staff list (issue 8, h-organise)
+    "GET /tournaments/{tournament_id}/staff": _in_t(),
 }
 
 

@@ -41,6 +41,13 @@ def _entrant(client: Client, user: str, name: str, tid: str) -> str:
     return tavla_id
 
 
+def _staff(client: Client, tid: str, user: str) -> set[tuple[str, str]]:
+    """The staff as the API has it (GET .../staff)."""
+    reply = client.call("GET", f"/tournaments/{tid}/staff", user=user)
+    assert reply.status == 200, reply.body
+    return {(m["tavla_id"], m["role"]) for m in reply.body["staff"]}
+
+
 def _organiser_at(phone: Phone, user: str, tid: str, link: str) -> Page:
     """The organiser's phone on the tournament's organise screen, then on one of its links."""
     page = phone()
@@ -182,6 +189,7 @@ def test_the_organiser_names_referees_and_organisers_and_removes_one(phone: Phon
     expect(members.filter(has_text=referee)).to_contain_text("Διαιτητής")
     expect(members.filter(has_text=helper)).to_contain_text("Διοργανωτής")
     assert client.call("GET", audit, user=referee_user).status == 200
+    assert _staff(client, tid, organiser) == {(referee, "referee"), (helper, "organiser")}
     patched = client.call("PATCH", f"/tournaments/{tid}", {"tables": 4}, user=helper_user)
     assert patched.status == 200, patched.body
 
@@ -195,6 +203,7 @@ def test_the_organiser_names_referees_and_organisers_and_removes_one(phone: Phon
     expect(members).to_have_count(1)
     expect(members).to_contain_text(helper)
     assert client.call("GET", audit, user=referee_user).status == 403
+    assert _staff(client, tid, organiser) == {(helper, "organiser")}
 
 
 def test_the_referee_penalises_and_disqualifies_after_confirming(phone: Phone, stack: Stack) -> None:

@@ -8,7 +8,7 @@ import { getToken } from "../auth";
 import { cents, isoToVenueInput, money, venueInputToIso } from "../format";
 import { t } from "../i18n";
 import { useLoad } from "../load";
-import { lastStaff, staffAudit, withMember, type Member } from "../staff";
+import { getStaff, withMember, type Member } from "../staff";
 
 const FORMATS = ["single_elimination", "double_elimination", "swiss", "round_robin", "lives"] as const;
 const PROFILES = ["platform", "hbf", "cnb"] as const;
@@ -332,17 +332,17 @@ export function Approvals({ id }: { id: string }) {
 
 const ROLES = ["referee", "organiser"] as const;
 
-/** #/t/<id>/staff: the whole list of referees and organisers; each change saves the list. */
+/** #/t/<id>/staff: the whole list of referees and organisers (you among them when you have a
+ * profile); each change saves the list. */
 export function StaffList({ id }: { id: string }) {
   const path = { params: { path: { tournament_id: id } } };
-  const audit = useLoad(() => staffAudit(id), [id]);
-  const [saved, setSaved] = useState<Member[]>();
+  const list = useLoad(() => getStaff(id), [id]);
   const [typed, setTyped] = useState("");
   const [role, setRole] = useState<Member["role"]>("referee");
   const [message, setMessage] = useState("");
   const [error, setError] = useState("");
   if (!getToken()) return <NeedSignIn />;
-  const staff = saved ?? lastStaff(audit.data?.records) ?? [];
+  const staff = list.data?.staff ?? [];
   async function put(next: Member[], ok: string) {
     setError("");
     setMessage("");
@@ -351,8 +351,8 @@ export function StaffList({ id }: { id: string }) {
       setError(problem(answer.error) || t("failed"));
       return false;
     }
-    setSaved(answer.data.staff);
     setMessage(ok);
+    list.reload();
     return true;
   }
   async function add(e: Event) {
@@ -364,7 +364,7 @@ export function StaffList({ id }: { id: string }) {
   return (
     <section>
       <h1>{t("staff_title")}</h1>
-      <Status loading={audit.loading && !audit.data} error={audit.error} />
+      <Status loading={list.loading && !list.data} error={list.error} />
       <p class="hint">{t("staff_hint")}</p>
       <ul class="entries" data-testid="staff">
         {staff.map((m) => (
@@ -387,7 +387,7 @@ export function StaffList({ id }: { id: string }) {
           </li>
         ))}
       </ul>
-      {audit.data && staff.length === 0 && <p>{t("staff_none")}</p>}
+      {list.data && staff.length === 0 && <p>{t("staff_none")}</p>}
       <form onSubmit={add}>
         <label>
           {t("staff_tavla_id")}

@@ -7,7 +7,7 @@ import { cents, isoToVenueInput, venueInputToIso, VENUE_TIME_ZONE } from "../for
 import { t } from "../i18n";
 import { useLoad } from "../load";
 import { go } from "../router";
-import { lastStaff, staffAudit, withMember } from "../staff";
+import { getStaff, withMember } from "../staff";
 
 const FORMATS = ["single_elimination", "double_elimination", "swiss", "round_robin", "lives"] as const;
 const PROFILES = ["platform", "hbf", "cnb"] as const;
@@ -157,19 +157,16 @@ export function Organise({ id }: { id: string }) {
         onSubmit={(e) => {
           e.preventDefault();
           void act(
-            () =>
+            async () => {
               // added to the staff as it is, not instead of it (the staff screen shows the list)
-              staffAudit(id).then((audit) =>
-                api.PUT("/tournaments/{tournament_id}/staff", {
-                  ...path,
-                  body: {
-                    staff: withMember(lastStaff(audit.data?.records) ?? [], {
-                      tavla_id: referee.trim().toUpperCase(),
-                      role: "referee",
-                    }),
-                  },
-                }),
-              ),
+              const now = await getStaff(id);
+              if (now.error) return { error: now.error };
+              const member = { tavla_id: referee.trim().toUpperCase(), role: "referee" as const };
+              return api.PUT("/tournaments/{tournament_id}/staff", {
+                ...path,
+                body: { staff: withMember(now.data.staff, member) },
+              });
+            },
             () => t("staff_saved"),
           );
         }}
