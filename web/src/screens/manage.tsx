@@ -8,10 +8,9 @@ import { getToken } from "../auth";
 import { cents, isoToVenueInput, money, venueInputToIso } from "../format";
 import { t } from "../i18n";
 import { useLoad } from "../load";
+import { FORMATS, PROFILES } from "./organise";
 import { getStaff, withMember, type Member } from "../staff";
 
-const FORMATS = ["single_elimination", "double_elimination", "swiss", "round_robin", "lives"] as const;
-const PROFILES = ["platform", "hbf", "cnb"] as const;
 type Format = (typeof FORMATS)[number];
 type Profile = (typeof PROFILES)[number];
 type Update = Schemas["TournamentUpdate"];

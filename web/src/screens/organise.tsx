@@ -9,8 +9,8 @@ import { useLoad } from "../load";
 import { go } from "../router";
 import { getStaff, withMember } from "../staff";
 
-const FORMATS = ["single_elimination", "double_elimination", "swiss", "round_robin", "lives"] as const;
-const PROFILES = ["platform", "hbf", "cnb"] as const;
+export const FORMATS = ["single_elimination", "double_elimination", "swiss", "round_robin", "lives"] as const;
+export const PROFILES = ["platform", "hbf", "cnb"] as const;
 
 export function NewTournament() {
   const week = new Date(Date.now() + 7 * 86400000);
@@ -100,16 +100,14 @@ export function NewTournament() {
           prefix="format_"
           onChange={(format) => setForm({ ...form, format })}
         />
-        <label>
-          {t("rule_profile")}
-          <select name="profile" value={form.profile} onChange={set("profile")}>
-            {PROFILES.map((p) => (
-              <option key={p} value={p}>
-                {p}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Choice
+          label={t("rule_profile")}
+          name="profile"
+          value={form.profile}
+          values={PROFILES}
+          prefix="profile_"
+          onChange={(profile) => setForm({ ...form, profile })}
+        />
         <label>
           {t("field_tables")}
           <input name="tables" type="number" inputMode="numeric" min={1} value={form.tables} onInput={set("tables")} />
