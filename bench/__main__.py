@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 BENCHMARKS = (
@@ -20,13 +21,20 @@ BENCHMARKS = (
 
 
 def main() -> int:
+    from tests.service.conftest import reset_clients
+
     failed = []
     for name in BENCHMARKS:
         print(f"== {name}", flush=True)
+        environment = dict(os.environ)
         try:
             status = importlib.import_module(f"bench.{name}").main()
         except SystemExit as stop:
             status = stop.code
+        finally:  # each benchmark starts from the same environment, not the last one's endpoints
+            os.environ.clear()
+            os.environ.update(environment)
+            reset_clients()
         if status:
             failed.append(name)
     if failed:

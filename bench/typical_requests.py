@@ -154,8 +154,9 @@ def record_all() -> tuple[dict[str, Recorded], dict[str, str]]:
 
 
 def _day_requests(api: Api, drawn: str, entrants: list[str]) -> dict[str, Recorded]:
-    """On the drawn Swiss round: a match read by the public, the call (bus event), a no-show
-    deadline (schedule), a player at the table, a warning, an appeal; in that order."""
+    """On the drawn Swiss round: a match read by the public, a player at the table, the call
+    (bus event), the no-show deadline (schedule: the absent opponent forfeits), a warning, an
+    appeal; in that order (after the deadline only the referee can mark a player present)."""
     match = api.call(
         "GET", "/tournaments/{tournament_id}/rounds/{number}", params={"tournament_id": drawn, "number": "1"}
     ).body["pairings"][0]
@@ -164,6 +165,16 @@ def _day_requests(api: Api, drawn: str, entrants: list[str]) -> dict[str, Record
     return {
         "result": _record(
             "result", api.event("GET", "/matches/{match_id}", params={"match_id": match["id"]})[1]
+        ),
+        "presence": _record(
+            "presence",
+            api.event(
+                "POST",
+                "/matches/{match_id}/presence",
+                params={"match_id": match["id"]},
+                body={"present": True},
+                user=home_user,
+            )[1],
         ),
         "tablecall": _record(
             "tablecall",
@@ -177,16 +188,6 @@ def _day_requests(api: Api, drawn: str, entrants: list[str]) -> dict[str, Record
             },
         ),
         "noshow": _record("noshow", {**called, "due": datetime.now(UTC).isoformat()}),
-        "presence": _record(
-            "presence",
-            api.event(
-                "POST",
-                "/matches/{match_id}/presence",
-                params={"match_id": match["id"]},
-                body={"present": True},
-                user=home_user,
-            )[1],
-        ),
         "conduct": _record(
             "conduct",
             api.event(

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from tavla.errors import StaleMatch
 from tavla.rules import day as rules_day
 from tavla.services import day
 from tavla.store import draws as draw_store
+from tavla.store import matches as match_store
 from tavla.store.records import FixtureRecord
 from tests.service.conftest import Api, Reply
 from tests.service.day_helpers import audit_trail, checked_in_field, draw, official, records
@@ -100,6 +104,28 @@ def test_a_withdrawal_forfeits_the_current_match_and_every_later_one(api: Api) -
     again = _post(api, "withdrawals", tournament_id, {"tavla_id": match.home})
     assert (again.status, again.error) == (409, "already_out")
     assert any(e["action"] == "withdrawal" for e in audit_trail(api, tournament_id))
+
+
+def test_a_withdrawal_that_cannot_be_written_leaves_the_player_in(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R8.2: putting the player out and forfeiting their match are one write: when the day's
+    write keeps failing (a busy venue), the referee gets 503 and the player is still in play,
+    with their match as it was (no half-withdrawn player for the next change to find)."""
+    tournament_id, _ = _day(api, 4)
+    match = records(tournament_id)["main.R1.1"]
+    before = draw_store.day(tournament_id).field
+
+    def always_stale(*_: Any, **__: Any) -> None:
+        raise StaleMatch("The day changed meanwhile.")
+
+    monkeypatch.setattr(match_store, "settle", always_stale)
+    monkeypatch.setattr("tavla.services.progress.time.sleep", lambda _s: None)
+    reply = _post(api, "withdrawals", tournament_id, {"tavla_id": match.home})
+    assert (reply.status, reply.error) == (503, "busy"), reply.body
+    assert draw_store.day(tournament_id).field == before
+    assert records(tournament_id)["main.R1.1"] == match
+    assert not any(e["action"] == "withdrawal" for e in audit_trail(api, tournament_id))
 
 
 def test_a_player_who_withdraws_after_winning_forfeits_the_next_match_when_it_is_due(api: Api) -> None:

@@ -1,7 +1,7 @@
 import type { ComponentChildren, FunctionComponent } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { claims, onAuthChange } from "./auth";
-import { signOutEverywhere } from "./cloud";
+import { signInRefused, signOutEverywhere } from "./cloud";
 import { language, setLang, t, type Key } from "./i18n";
 import { refresh } from "./load";
 import { route } from "./router";
@@ -18,6 +18,7 @@ import { BoardScreen } from "./screens/board";
 import { Notifications } from "./screens/notifications";
 import { MyMoney, TournamentMoney } from "./screens/money";
 import { PlayerScreen, Ratings, SeasonScreen } from "./screens/season";
+import { PaymentDeadline, RefundList, Till } from "./screens/treasury";
 
 export function App() {
   const lang = useSignal(language);
@@ -42,6 +43,9 @@ export function App() {
       {first === "t" && id && sub === "desk" && <Desk id={id} />}
       {first === "t" && id && sub === "organise" && <Organise id={id} />}
       {first === "t" && id && sub === "money" && <TournamentMoney id={id} />}
+      {first === "t" && id && sub === "till" && <Till id={id} />}
+      {first === "t" && id && sub === "refunds" && <RefundList id={id} />}
+      {first === "t" && id && sub === "deadline" && <PaymentDeadline id={id} />}
       {first === "t" && id && sub === "board" && <BoardScreen id={id} big={false} />}
       {first === "t" && id && sub === "edit" && <Later key={r.path.join("/")} load={() => import("./screens/manage").then((m) => m.EditTournament)} id={id} />}
       {first === "t" && id && sub === "approvals" && <Later key={r.path.join("/")} load={() => import("./screens/manage").then((m) => m.Approvals)} id={id} />}
@@ -73,6 +77,7 @@ function Later({ load, id }: { load: () => Promise<Screen>; id: string }) {
 
 function Shell({ children }: { children: ComponentChildren }) {
   const lang = useSignal(language);
+  const refused = useSignal(signInRefused);
   const who = claims();
   return (
     <>
@@ -98,7 +103,10 @@ function Shell({ children }: { children: ComponentChildren }) {
           </a>
         )}
       </header>
-      <main id="main">{children}</main>
+      <main id="main">
+        <Alert text={refused && !who ? t("sign_in_failed") : undefined} />
+        {children}
+      </main>
       <nav class="bottom" aria-label={t("menu")}>
         <a href="#/">{t("nav_calendar")}</a>
         <a href="#/pass">{t("nav_pass")}</a>

@@ -7,6 +7,7 @@
 // the code that comes back to the site's origin is exchanged at the token endpoint, and the
 // ID token is kept like the local one (auth.ts: memory + sessionStorage).
 import { setToken, signOut } from "./auth";
+import { signal } from "./signal";
 
 export interface CloudConfig {
   mode: "cognito";
@@ -75,11 +76,21 @@ export async function startSignIn(cloud: CloudConfig, after = "#/profile"): Prom
   location.assign(authorizeUrl(cloud, await challengeOf(verifier), state));
 }
 
+/** True once a return from the hosted UI was refused (wrong state, an error, no token): the
+ * person is told, not silently left signed out. */
+export const signInRefused = signal(false);
+
 /** On load: a code from the hosted UI becomes the token. False when there was none or it failed. */
 export async function finishSignIn(cloud: CloudConfig): Promise<boolean> {
   const params = new URLSearchParams(location.search);
+  if (!params.get("code") && !params.get("error")) return false;
+  const done = await exchange(cloud, params).catch(() => false);
+  signInRefused.set(!done);
+  return done;
+}
+
+async function exchange(cloud: CloudConfig, params: URLSearchParams): Promise<boolean> {
   const code = params.get("code");
-  if (!code && !params.get("error")) return false;
   const pending = JSON.parse(sessionStorage.getItem(PENDING) ?? "null") as {
     verifier: string;
     state: string;

@@ -2,6 +2,7 @@ import { render } from "preact";
 import { App } from "./app";
 import { finishSignIn, loadConfig } from "./cloud";
 import { refresh } from "./load";
+import { reroute } from "./router";
 import "./style.css";
 
 // Which stage this is (/config.json), and a code back from Cognito's hosted UI, before the
@@ -9,7 +10,10 @@ import "./style.css";
 void loadConfig()
   .then((config) => (config.mode === "cognito" ? finishSignIn(config) : false))
   .catch(() => false)
-  .then(() => render(<App />, document.getElementById("app")!));
+  .then(() => {
+    reroute();
+    render(<App />, document.getElementById("app")!);
+  });
 
 if ("serviceWorker" in navigator) {
   const controlled = Boolean(navigator.serviceWorker.controller);

@@ -17,6 +17,12 @@ addEventListener("hashchange", () => {
   scrollTo(0, 0);
 });
 
+/** Read the address again after `history.replaceState` (which fires no hashchange): the
+ * return from the hosted UI puts the screen the person was going to into the address. */
+export function reroute(): void {
+  route.set(parse());
+}
+
 export function go(hash: string): void {
   location.hash = hash;
 }

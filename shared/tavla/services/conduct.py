@@ -22,6 +22,7 @@ from typing import Any
 
 from tavla.caller import Caller
 from tavla.errors import (
+    AlreadyOut,
     MatchNotFound,
     NoMatchToPenalise,
     NotDrawn,
@@ -218,26 +219,50 @@ def _out(
     now: datetime,
 ) -> OutView:
     _in_field(field, body.tavla_id)
+    out: conduct_store.OutList = "withdrawn" if kind == "withdrawal" else "disqualified"
     change = audit_entry(actor, kind, now, tavla_id=body.tavla_id, reason=body.reason, refund="none")
-    conduct_store.mark_out(
-        tournament.id, body.tavla_id, "withdrawn" if kind == "withdrawal" else "disqualified", change
-    )
-    forfeited: list[str] = []
     records = draw_store.fixtures(tournament.id, tournament.draws)
     mine = [r for r in records if body.tavla_id in (r.home, r.away)]
-    if mine:
-        # any change moves the day on: the match they are in now, and any that is due, is forfeited
-        now_or_last = min(
-            (r for r in mine if r.state in UNDECIDED),
-            key=lambda r: (r.draw, r.position),
-            default=mine[-1],
-        )
-        settled = progress.settle(tournament.id, now_or_last.code, lambda m, _v: m, lambda _b, _a: [], now)
-        forfeited = [
-            day.match_id(tournament.id, r.code)
-            for r in settled.confirmed
-            if body.tavla_id in (r.home, r.away) and (r.result or {}).get("how") == "withdrawal"
-        ]
+    if not mine:  # nothing of theirs to forfeit (cannot happen once drawn; kept whole anyway)
+        conduct_store.mark_out(tournament.id, body.tavla_id, out, change)
+        return _out_view(tournament, body, kind, now, [])
+
+    def put_out(view: progress.DayView) -> progress.DayView:
+        """The day as it is once the player is out: the same transaction puts them out."""
+        current = _in_field(view.field, body.tavla_id)
+        already = current.disqualified + (current.withdrawn if out == "withdrawn" else ())
+        if body.tavla_id in already:
+            raise AlreadyOut(f"{body.tavla_id} has already withdrawn or been disqualified.")
+        if out == "withdrawn":
+            return replace(view, field=replace(current, withdrawn=(*current.withdrawn, body.tavla_id)))
+        return replace(view, field=replace(current, disqualified=(*current.disqualified, body.tavla_id)))
+
+    # any change moves the day on: the match they are in now, and any that is due, is forfeited
+    now_or_last = min(
+        (r for r in mine if r.state in UNDECIDED),
+        key=lambda r: (r.draw, r.position),
+        default=mine[-1],
+    )
+    settled = progress.settle(
+        tournament.id,
+        now_or_last.code,
+        lambda m, _v: m,
+        lambda _b, _a: [change],
+        now,
+        extra=lambda tx: conduct_store.put_out(tx, tournament.id, body.tavla_id, out),
+        prepare=put_out,
+    )
+    forfeited = [
+        day.match_id(tournament.id, r.code)
+        for r in settled.confirmed
+        if body.tavla_id in (r.home, r.away) and (r.result or {}).get("how") == "withdrawal"
+    ]
+    return _out_view(tournament, body, kind, now, forfeited)
+
+
+def _out_view(
+    tournament: TournamentRecord, body: OutBody, kind: str, now: datetime, forfeited: list[str]
+) -> OutView:
     return OutView(
         tournament_id=tournament.id,
         tavla_id=body.tavla_id,

@@ -174,18 +174,23 @@ def settle(
     now: datetime,
     rng: random.Random | None = None,
     extra: Callable[[Transaction], None] | None = None,
+    prepare: Callable[[DayView], DayView] | None = None,
 ) -> Settled:
     """Apply `change` to match `code` and move the day on from it, atomically (see the module).
 
     A match that depends on a match under appeal is not called while the appeal is open (R9.2):
     it stays queued, or goes back to the queue if it was called but not started; `extra`
-    writes what changes with the match in the same transaction (an appeal, `store.appeals`).
+    writes what changes with the match in the same transaction (an appeal, `store.appeals`);
+    `prepare` sees the day as read and returns it as `extra` will leave it (a player put out),
+    so the day flows from that (it may also refuse the change, on every attempt).
     """
     rng = rng or random.Random()
     for attempt in range(ATTEMPTS):
         view, draws = read_day(tournament_id)
         if view.tournament.status == FINISHED:
             raise TournamentOver("The tournament is finished: its results are final.")
+        if prepare is not None:
+            view = prepare(view)
         before = view.records.get(code)
         if before is None:
             raise MatchNotFound(f"No match {code} in tournament {tournament_id}.")

@@ -16,10 +16,25 @@ OutList = Literal["withdrawn", "disqualified"]
 def mark_out(tournament_id: str, tavla_id: str, out: OutList, change: AuditRecord) -> None:
     """Add the player to the field's `withdrawn` or `disqualified` list, once, with its audit record.
 
-    From then on the day forfeits their matches as they come due (R8.2, R8.3).
+    From then on the day forfeits their matches as they come due (R8.2, R8.3). A player with a
+    match to forfeit is put out by `put_out` inside the day's own transaction instead.
     """
     tx = Transaction()
-    # a withdrawn player may still be disqualified; a disqualified one has nothing to withdraw from
+    put_out(tx, tournament_id, tavla_id, out)
+    audit.record(tx, tournament_id, change)
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        if cancelled.failed("field"):
+            if cancelled.old("field") is None:
+                raise NotDrawn("Nothing is drawn yet.") from cancelled
+            raise AlreadyOut(f"{tavla_id} has already withdrawn or been disqualified.") from cancelled
+        raise
+
+
+def put_out(tx: Transaction, tournament_id: str, tavla_id: str, out: OutList) -> None:
+    """The field update of `mark_out`, as an item of `tx`: it fails if the player is out already
+    (a withdrawn player may still be disqualified; a disqualified one has nothing to withdraw from)."""
     condition = "attribute_exists(pk) AND NOT contains(disqualified, :id)"
     if out == "withdrawn":
         condition += " AND NOT contains(withdrawn, :id)"
@@ -32,15 +47,6 @@ def mark_out(tournament_id: str, tavla_id: str, out: OutList, change: AuditRecor
         values={"id": tavla_id, "empty": [], "one": [tavla_id]},
         return_old=True,
     )
-    audit.record(tx, tournament_id, change)
-    try:
-        tx.run()
-    except Cancelled as cancelled:
-        if cancelled.failed("field"):
-            if cancelled.old("field") is None:
-                raise NotDrawn("Nothing is drawn yet.") from cancelled
-            raise AlreadyOut(f"{tavla_id} has already withdrawn or been disqualified.") from cancelled
-        raise
 
 
 def record(tournament_id: str, change: AuditRecord) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect, sync_playwright
 
+from tests.e2e.client import Client
 from tests.e2e.conftest import ROOT, Stack
 
 CHROMIUM = Path(os.environ.get("TAVLA_CHROMIUM", "/usr/bin/chromium"))
@@ -168,3 +169,12 @@ def screenshot(page: Page, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=False)
     return path
+
+
+def registered_player(client: Client, user: str, name: str, tid: str) -> tuple[str, str]:
+    """A profile and a registration over HTTP: (Tavla ID, check-in code)."""
+    created = client.call("POST", "/players", {"name": name}, user=user)
+    assert created.status == 201, created.body
+    registered = client.call("POST", f"/tournaments/{tid}/registrations", user=user)
+    assert registered.status == 201, registered.body
+    return str(created.body["tavla_id"]), str(registered.body["checkin_code"])

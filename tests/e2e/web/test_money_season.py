@@ -20,21 +20,12 @@ from playwright.sync_api import Locator, expect
 from tests.e2e.client import Client, tournament
 from tests.e2e.conftest import Stack
 from tests.e2e.day import TournamentDay
-from tests.e2e.web.conftest import Phone, accessible_in_both_languages, screenshot, sign_in
+from tests.e2e.web.conftest import Phone, accessible_in_both_languages, registered_player, screenshot, sign_in
 
 RUN = uuid.uuid4().hex[:6]
 ORGANISERS = ("organisers",)
 EUR30 = re.compile(r"^30,00\s€$")  # Greek formatting, whatever the language of the page
 EUR0 = re.compile(r"^0,00\s€$")
-
-
-def _player(client: Client, user: str, name: str, tid: str) -> tuple[str, str]:
-    """A profile and a registration over HTTP: (Tavla ID, check-in code)."""
-    created = client.call("POST", "/players", {"name": name}, user=user)
-    assert created.status == 201, created.body
-    registered = client.call("POST", f"/tournaments/{tid}/registrations", user=user)
-    assert registered.status == 201, registered.body
-    return str(created.body["tavla_id"]), str(registered.body["checkin_code"])
 
 
 def _until(check: Callable[[], Any], seconds: float = 30) -> Any:
@@ -58,9 +49,9 @@ def test_a_player_pays_by_card_and_the_organiser_reconciles_the_bank_statement(
     organiser = f"web-money-organiser-{RUN}"
     tid = tournament(client, organiser, capacity=8, name="Κύπελλο Ταμείου")
     payer = f"web-payer-{RUN}"
-    _player(client, payer, "Πέτρος Πληρωτής", tid)
-    _, transfer_code = _player(client, f"web-transfer-{RUN}", "Τάνια Τράπεζα", tid)
-    forgetful_id, _ = _player(client, f"web-forgetful-{RUN}", "Φώτης Ξεχασιάρης", tid)
+    registered_player(client, payer, "Πέτρος Πληρωτής", tid)
+    _, transfer_code = registered_player(client, f"web-transfer-{RUN}", "Τάνια Τράπεζα", tid)
+    forgetful_id, _ = registered_player(client, f"web-forgetful-{RUN}", "Φώτης Ξεχασιάρης", tid)
 
     # The player's ledger on the tournament page: 30 euros due, nothing paid.
     player = phone()

@@ -65,6 +65,9 @@ export function Desk({ id }: { id: string }) {
   return (
     <section>
       <h1>{t("referee_desk")}</h1>
+      <a class="button secondary" href={`#/t/${id}/till`}>
+        {t("till_title")}
+      </a>
       <form
         onSubmit={(e) => {
           e.preventDefault();

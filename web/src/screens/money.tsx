@@ -7,6 +7,7 @@ import { getToken } from "../auth";
 import { money } from "../format";
 import { t, type Key } from "../i18n";
 import { nothing, useLoad } from "../load";
+import { ExportButton } from "./treasury";
 
 type Ledger = Schemas["Ledger"];
 type Line = Schemas["StatementLineView"];
@@ -99,6 +100,111 @@ export function MyMoney() {
 }
 
 const FORMATS = ["csv", "mt940", "camt053"] as const;
+const DATE_FORMATS = ["%Y-%m-%d", "%d/%m/%Y", "%d.%m.%Y", "%d-%m-%Y"] as const;
+const DELIMITERS = { comma: ",", semicolon: ";", tab: "\t" } as const;
+type Delimiter = keyof typeof DELIMITERS;
+type Mapping = {
+  value_date: string;
+  amount: string;
+  reference: string;
+  payer: string;
+  date_format: (typeof DATE_FORMATS)[number];
+  decimal_comma: boolean;
+  delimiter: Delimiter;
+};
+const FIRST_MAPPING: Mapping = {
+  value_date: "date",
+  amount: "amount",
+  reference: "reference",
+  payer: "payer",
+  date_format: "%Y-%m-%d",
+  decimal_comma: false,
+  delimiter: "comma",
+};
+const COLUMNS = ["value_date", "amount", "reference", "payer"] as const;
+
+/** Which column of the bank's CSV holds what; the API keeps it for the organiser's next upload. */
+function MappingForm({
+  mapping,
+  saved,
+  onChange,
+  onSaved,
+}: {
+  mapping: Mapping;
+  saved: boolean;
+  onChange: (m: Mapping) => void;
+  onSaved: (saved: boolean) => void;
+}) {
+  return (
+    <fieldset data-testid="csv-mapping">
+      <legend>{t("mapping_title")}</legend>
+      <label class="check">
+        <input type="checkbox" name="use-saved" checked={saved} onChange={(e) => onSaved(e.currentTarget.checked)} />
+        {t("mapping_use_saved")}
+      </label>
+      {!saved && (
+        <>
+          <p class="hint">{t("mapping_hint")}</p>
+          {COLUMNS.map((c) => (
+            <label key={c}>
+              {t(`mapping_${c}`)}
+              <input
+                name={`column-${c}`}
+                required={c !== "payer"}
+                autocomplete="off"
+                value={mapping[c]}
+                onInput={(e) => onChange({ ...mapping, [c]: e.currentTarget.value })}
+              />
+            </label>
+          ))}
+          <label>
+            {t("mapping_date_format")}
+            <select
+              name="date-format"
+              value={mapping.date_format}
+              onChange={(e) => onChange({ ...mapping, date_format: e.currentTarget.value as Mapping["date_format"] })}
+            >
+              {DATE_FORMATS.map((f) => (
+                <option key={f} value={f}>
+                  {t(`date_format_${DATE_FORMATS.indexOf(f)}` as Key)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <Choice
+            label={t("mapping_delimiter")}
+            name="delimiter"
+            value={mapping.delimiter}
+            values={Object.keys(DELIMITERS) as Delimiter[]}
+            prefix="delimiter_"
+            onChange={(delimiter) => onChange({ ...mapping, delimiter })}
+          />
+          <label class="check">
+            <input
+              type="checkbox"
+              name="decimal-comma"
+              checked={mapping.decimal_comma}
+              onChange={(e) => onChange({ ...mapping, decimal_comma: e.currentTarget.checked })}
+            />
+            {t("mapping_decimal_comma")}
+          </label>
+        </>
+      )}
+    </fieldset>
+  );
+}
+
+function mappingBody(m: Mapping) {
+  return {
+    value_date: m.value_date.trim(),
+    amount: m.amount.trim(),
+    reference: m.reference.trim(),
+    payer: m.payer.trim() || null,
+    date_format: m.date_format,
+    decimal_comma: m.decimal_comma,
+    delimiter: DELIMITERS[m.delimiter],
+  };
+}
 
 /** #/t/<id>/money: the organiser's payments, bank statements and prizes. */
 export function TournamentMoney({ id }: { id: string }) {
@@ -116,6 +222,8 @@ export function TournamentMoney({ id }: { id: string }) {
   );
   const prizes = useLoad(() => api.GET("/tournaments/{tournament_id}/prizes", path), [id]);
   const [form, setForm] = useState({ format: "csv" as (typeof FORMATS)[number], content: "", account: "" });
+  const [mapping, setMapping] = useState<Mapping>(FIRST_MAPPING);
+  const [useSaved, setUseSaved] = useState(false);
   const [error, setError] = useState("");
   const [message, setMessage] = useState("");
   if (!getToken()) return <NeedSignIn />;
@@ -130,9 +238,7 @@ export function TournamentMoney({ id }: { id: string }) {
         format: form.format,
         content: form.content,
         account: form.account.trim() || null,
-        ...(form.format === "csv"
-          ? { mapping: { value_date: "date", amount: "amount", reference: "reference", payer: "payer" } }
-          : {}),
+        ...(form.format === "csv" && !useSaved ? { mapping: mappingBody(mapping) } : {}),
       },
     });
     if (answer.error) {
@@ -162,9 +268,21 @@ export function TournamentMoney({ id }: { id: string }) {
   return (
     <section>
       <h1>{t("money_title")}</h1>
-      <a class="button secondary" href={`#/t/${id}/organise`}>
-        {t("organise")}
-      </a>
+      <div class="two">
+        <a class="button secondary" href={`#/t/${id}/organise`}>
+          {t("organise")}
+        </a>
+        <a class="button secondary" href={`#/t/${id}/till`}>
+          {t("till_title")}
+        </a>
+        <a class="button secondary" href={`#/t/${id}/refunds`}>
+          {t("refunds_title")}
+        </a>
+        <a class="button secondary" href={`#/t/${id}/deadline`}>
+          {t("deadline_title")}
+        </a>
+      </div>
+      <ExportButton id={id} />
       <Alert text={error} />
       <Note text={message} testid="money-message" />
       <h2>{t("payments")}</h2>
@@ -228,7 +346,9 @@ export function TournamentMoney({ id }: { id: string }) {
             onInput={(e) => setForm({ ...form, content: e.currentTarget.value })}
           />
         </label>
-        <p class="hint">{t("statement_csv_hint")}</p>
+        {form.format === "csv" && (
+          <MappingForm mapping={mapping} saved={useSaved} onChange={setMapping} onSaved={setUseSaved} />
+        )}
         <label>
           {t("statement_file")}
           <input
