@@ -1,14 +1,33 @@
 // Tavla's service worker. The app shell (built files, listed at build time) is precached; the
 // check-in pass and the profile (private, signed in) and the board, calendar and tournament
 // pages (public) are network first with the last answer kept, so they show without signal.
+// /config.json (which stage this is: the cloud's sign-in or the local one) is fetched at install
+// and network first after, so a load without signal still knows it is the cloud (issue 8).
 const VERSION = "__VERSION__";
 const SHELL = __SHELL__;
 const SHELL_CACHE = `tavla-shell-${VERSION}`;
 const PRIVATE = "tavla-private";
 const PUBLIC = "tavla-public";
+const CONFIG = "tavla-config";
+
+/** The stage's /config.json into its cache when there is one (the local stack has none). */
+async function keepConfig() {
+  try {
+    const response = await fetch("/config.json", { cache: "no-cache" });
+    if (response.status === 200) await (await caches.open(CONFIG)).put("/config.json", response);
+  } catch {
+    // no signal while installing: the next online load keeps it
+  }
+}
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(SHELL_CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+  event.waitUntil(
+    caches
+      .open(SHELL_CACHE)
+      .then((cache) => cache.addAll(SHELL))
+      .then(keepConfig)
+      .then(() => self.skipWaiting()),
+  );
 });
 
 self.addEventListener("activate", (event) => {
@@ -33,6 +52,10 @@ self.addEventListener("fetch", (event) => {
   }
   if (SHELL.includes(url.pathname)) {
     event.respondWith(caches.match(url.pathname).then((hit) => hit || fetch(request)));
+    return;
+  }
+  if (url.pathname === "/config.json") {
+    event.respondWith(networkFirst(request, CONFIG));
     return;
   }
   const kept = PRIVATE_PATHS.some((p) => p.test(url.pathname))

@@ -114,6 +114,21 @@ def patch_tournament(tournament_id: TournamentId, body: TournamentUpdate) -> Tou
     return tournaments.update(caller(app), tournament_id, body, clock.now())
 
 
+@app.get(
+    "/tournaments/<tournament_id>/staff",
+    security=SIGNED_IN,
+    tags=["tournaments"],
+    responses=errors(TournamentNotFound, NotStaff),
+)
+def get_staff(tournament_id: TournamentId) -> Staff:
+    """A tournament's staff.
+
+    Its referees and organisers as they are now, by Tavla ID (R1.3; its staff only), the
+    list `PUT .../staff` replaces.
+    """
+    return tournaments.staff(caller(app), tournament_id)
+
+
 @app.put(
     "/tournaments/<tournament_id>/staff",
     security=SIGNED_IN,

@@ -133,6 +133,8 @@ POST   /seasons/{season_id}/super-final/invitations             401  403   403  
 # issue 9 (R11.4, h-money2): category-prize eligibility in T is private: its organisers only
 GET    /tournaments/{tournament_id}/prizes/eligibility          401  403   403  403  403  200  403  200
 PUT    /tournaments/{tournament_id}/prizes/eligibility/{tavla_id}  401  403  403  403  403  200  403  200
+# the staff list (issue 8, h-organise): T's staff and admins read it
+GET    /tournaments/{tournament_id}/staff                       401  403   403  200  403  200  403  200
 """
 
 USERS: dict[str, tuple[str, tuple[str, ...]]] = {  # role -> (Cognito sub, groups)
@@ -458,6 +460,8 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     "PUT /tournaments/{tournament_id}/prizes/eligibility/{tavla_id}": lambda w: Request(
         {"tournament_id": w.here, "tavla_id": w.tavla_ids["self"]}, {"categories": ["women"]}
     ),
+    # the staff list (issue 8, h-organise)
+    "GET /tournaments/{tournament_id}/staff": _in_t(),
 }
 
 

@@ -140,6 +140,35 @@ def test_referee_of_one_tournament_has_no_power_in_another(api: Api) -> None:
     assert staff.status == 403
 
 
+def test_the_staff_list_shows_who_is_staff_now(api: Api) -> None:
+    """R1.3 (issue 8's staff screen): GET .../staff lists the referees and organisers by Tavla
+    ID as the last PUT left them, the organiser who set it included; a member removed is gone."""
+    tid = create_tournament(api)
+    organiser = create_player(api, ORGANISER)
+    referee, helper = create_player(api, "ref"), create_player(api, "helper")
+    params = {"tournament_id": tid}
+
+    def put(staff: list[dict[str, str]]) -> None:
+        reply = api.call(
+            "PUT", "/tournaments/{tournament_id}/staff", params=params, user=ORGANISER, body={"staff": staff}
+        )
+        assert reply.status == 200, reply.body
+
+    def listed(user: str = ORGANISER) -> list[tuple[str, str]]:
+        reply = api.call("GET", "/tournaments/{tournament_id}/staff", params=params, user=user)
+        assert reply.status == 200, reply.body
+        return [(m["tavla_id"], m["role"]) for m in reply.body["staff"]]
+
+    put([{"tavla_id": referee, "role": "referee"}, {"tavla_id": helper, "role": "organiser"}])
+    assert sorted(listed("ref")) == sorted(
+        [(organiser, "organiser"), (helper, "organiser"), (referee, "referee")]
+    )
+    put([{"tavla_id": helper, "role": "organiser"}])
+    assert sorted(listed()) == sorted([(organiser, "organiser"), (helper, "organiser")])
+    refused = api.call("GET", "/tournaments/{tournament_id}/staff", params=params, user="ref")
+    assert (refused.status, refused.error) == (403, "not_staff")
+
+
 def test_staff_must_be_existing_players(api: Api) -> None:
     tid = create_tournament(api)
     reply = api.call(

@@ -1,5 +1,5 @@
-import type { ComponentChildren } from "preact";
-import { useEffect } from "preact/hooks";
+import type { ComponentChildren, FunctionComponent } from "preact";
+import { useEffect, useState } from "preact/hooks";
 import { claims, onAuthChange } from "./auth";
 import { signInRefused, signOutEverywhere } from "./cloud";
 import { language, setLang, t, type Key } from "./i18n";
@@ -47,8 +47,32 @@ export function App() {
       {first === "t" && id && sub === "refunds" && <RefundList id={id} />}
       {first === "t" && id && sub === "deadline" && <PaymentDeadline id={id} />}
       {first === "t" && id && sub === "board" && <BoardScreen id={id} big={false} />}
+      {first === "t" && id && sub === "edit" && <Later key={r.path.join("/")} load={() => import("./screens/manage").then((m) => m.EditTournament)} id={id} />}
+      {first === "t" && id && sub === "approvals" && <Later key={r.path.join("/")} load={() => import("./screens/manage").then((m) => m.Approvals)} id={id} />}
+      {first === "t" && id && sub === "staff" && <Later key={r.path.join("/")} load={() => import("./screens/manage").then((m) => m.StaffList)} id={id} />}
+      {first === "t" && id && sub === "conduct" && <Later key={r.path.join("/")} load={() => import("./screens/conduct").then((m) => m.Conduct)} id={id} />}
     </Shell>
   );
+}
+
+type Screen = FunctionComponent<{ id: string }>;
+
+/** A screen few people open (the organiser's and the referee's extra ones), loaded on demand so
+ * the player's first screen stays small (issue 8: at most 100 KB of JavaScript gzipped). */
+function Later({ load, id }: { load: () => Promise<Screen>; id: string }) {
+  const [screen, setScreen] = useState<{ show: Screen }>();
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    load().then(
+      (show) => setScreen({ show }),
+      () => setFailed(true),
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  if (failed) return <Alert text={t("failed")} />;
+  if (!screen) return <p aria-busy="true">{t("loading")}</p>;
+  const Show = screen.show;
+  return <Show id={id} />;
 }
 
 function Shell({ children }: { children: ComponentChildren }) {

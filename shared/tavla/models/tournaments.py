@@ -284,7 +284,7 @@ class StaffUpdate(StrictModel):
 
 
 class Staff(ApiModel):
-    """The referees and organisers just set (R1.3)."""
+    """A tournament's referees and organisers by Tavla ID (R1.3)."""
 
     staff: list[StaffMember]
 

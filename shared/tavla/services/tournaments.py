@@ -19,6 +19,7 @@ from tavla.models.tournaments import (
     Placement,
     PlacementRequest,
     Staff,
+    StaffRole,
     StaffUpdate,
     Tournament,
     TournamentCreate,
@@ -26,6 +27,7 @@ from tavla.models.tournaments import (
     TournamentSummary,
     TournamentUpdate,
 )
+from tavla.models.tournaments import StaffMember as ApiStaffMember
 from tavla.rules.errors import RuleViolation
 from tavla.services import registrations
 from tavla.services.access import ORGANISER, require_organiser, require_staff
@@ -180,6 +182,23 @@ def put_staff(caller: Caller, tournament_id: str, body: StaffUpdate, now: dateti
         audit_entry(organiser, "staff_changed", now, staff=[f"{m.tavla_id}:{m.role}" for m in body.staff]),
     )
     return Staff(staff=body.staff)
+
+
+def staff(caller: Caller, tournament_id: str) -> Staff:
+    """The tournament's referees and organisers as they are now (R1.3; its staff only).
+
+    By Tavla ID; an organiser with no player profile (so no Tavla ID yet) is not listed.
+    """
+    current = tournament_store.get(tournament_id)
+    require_staff(current, caller)
+    members = []
+    for sub, member in current.staff.items():
+        # the creator is staff from the start, before they may have had a profile
+        tavla_id = member.tavla_id or player_store.tavla_id_or_none(sub)
+        if tavla_id:
+            role: StaffRole = "organiser" if member.role == ORGANISER else "referee"
+            members.append(ApiStaffMember(tavla_id=tavla_id, role=role))
+    return Staff(staff=sorted(members, key=lambda m: (m.role != "organiser", m.tavla_id)))
 
 
 def audit_trail(caller: Caller, tournament_id: str, limit: int) -> AuditTrail:

@@ -159,6 +159,9 @@ export function Desk({ id }: { id: string }) {
       {[...lodged.keys()].map((appeal) => (
         <Appeal key={appeal} id={appeal} committee={committee} onDecided={reload} />
       ))}
+      <a class="button secondary" href={`#/t/${id}/conduct`}>
+        {t("conduct_title")}
+      </a>
       <button type="button" class="secondary" onClick={reload}>
         {t("refresh")}
       </button>

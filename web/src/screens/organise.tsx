@@ -7,9 +7,10 @@ import { cents, isoToVenueInput, venueInputToIso, VENUE_TIME_ZONE } from "../for
 import { t } from "../i18n";
 import { useLoad } from "../load";
 import { go } from "../router";
+import { getStaff, withMember } from "../staff";
 
-const FORMATS = ["single_elimination", "double_elimination", "swiss", "round_robin", "lives"] as const;
-const PROFILES = ["platform", "hbf", "cnb"] as const;
+export const FORMATS = ["single_elimination", "double_elimination", "swiss", "round_robin", "lives"] as const;
+export const PROFILES = ["platform", "hbf", "cnb"] as const;
 
 export function NewTournament() {
   const week = new Date(Date.now() + 7 * 86400000);
@@ -99,16 +100,14 @@ export function NewTournament() {
           prefix="format_"
           onChange={(format) => setForm({ ...form, format })}
         />
-        <label>
-          {t("rule_profile")}
-          <select name="profile" value={form.profile} onChange={set("profile")}>
-            {PROFILES.map((p) => (
-              <option key={p} value={p}>
-                {p}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Choice
+          label={t("rule_profile")}
+          name="profile"
+          value={form.profile}
+          values={PROFILES}
+          prefix="profile_"
+          onChange={(profile) => setForm({ ...form, profile })}
+        />
         <label>
           {t("field_tables")}
           <input name="tables" type="number" inputMode="numeric" min={1} value={form.tables} onInput={set("tables")} />
@@ -156,11 +155,16 @@ export function Organise({ id }: { id: string }) {
         onSubmit={(e) => {
           e.preventDefault();
           void act(
-            () =>
-              api.PUT("/tournaments/{tournament_id}/staff", {
+            async () => {
+              // added to the staff as it is, not instead of it (the staff screen shows the list)
+              const now = await getStaff(id);
+              if (now.error) return { error: now.error };
+              const member = { tavla_id: referee.trim().toUpperCase(), role: "referee" as const };
+              return api.PUT("/tournaments/{tournament_id}/staff", {
                 ...path,
-                body: { staff: [{ tavla_id: referee.trim().toUpperCase(), role: "referee" }] },
-              }),
+                body: { staff: withMember(now.data.staff, member) },
+              });
+            },
             () => t("staff_saved"),
           );
         }}
@@ -200,6 +204,15 @@ export function Organise({ id }: { id: string }) {
             {t("report_download")}
           </a>
         )}
+        <a class="button secondary" href={`#/t/${id}/edit`}>
+          {t("edit_settings")}
+        </a>
+        <a class="button secondary" href={`#/t/${id}/approvals`}>
+          {t("approvals_title")}
+        </a>
+        <a class="button secondary" href={`#/t/${id}/staff`}>
+          {t("staff_title")}
+        </a>
         <a class="button secondary" href={`#/t/${id}`}>
           {t("tournament_page")}
         </a>
