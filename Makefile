@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast bench synth lint fmt openapi setup clean verify-draw
+.PHONY: run test test-fast bench synth lint fmt openapi setup clean verify-draw screenshots
 # issue 11: ship it
 .PHONY: deploy diff destroy bootstrap smoke export import ci-lint
 .PHONY: web  # issue 8
@@ -32,6 +32,9 @@ test: setup lint ci-lint web ## every test: rules, services, infrastructure, end
 
 test-fast: setup ## rules and services only
 	$(BIN)/pytest -n auto --dist worksteal tests/unit tests/service
+
+screenshots: setup web ## the README's screenshots (docs/screenshots), taken again by the browser tests
+	TAVLA_SCREENSHOTS=$(CURDIR)/docs/screenshots $(BIN)/pytest -p no:cacheprovider -n auto tests/e2e/web
 
 lint: setup
 	$(BIN)/ruff check .

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from tavla.errors import Busy, TournamentNotFound
 from tavla.http import MAX_JSON_DEPTH, make_resolver, parse_json
 from tavla.rules.errors import RuleViolation
 
+ROOT = Path(__file__).resolve().parents[2]
 DOCUMENT = json.loads(openapi.build())
 OPERATIONS = [
     (method, path, operation)
@@ -131,3 +133,25 @@ def test_the_document_is_the_same_however_often_it_is_built() -> None:
     for function in FUNCTIONS:
         function.routes()
     assert json.loads(openapi.build()) == DOCUMENT
+
+
+def _error_codes(node: Any) -> set[str]:
+    """Every error code the document says some route can answer."""
+    if isinstance(node, list):
+        return set().union(*(_error_codes(n) for n in node))
+    if not isinstance(node, dict):
+        return set()
+    found: set[str] = set()
+    if node.get("title") == "Error":
+        found = set(node["properties"]["error"]["properties"]["code"]["enum"])
+    return found.union(*(_error_codes(v) for v in node.values()))
+
+
+def test_every_refusal_the_api_can_give_has_a_greek_sentence_in_the_front_end() -> None:
+    """Greek first: the API explains in English; a Greek screen shows the front end's own text
+    for the error's code (web/src/i18n/errors.el.json), so a new refusal needs its sentence."""
+    catalogue = json.loads((ROOT / "web/src/i18n/errors.el.json").read_text(encoding="utf-8"))
+    codes = _error_codes(DOCUMENT)
+    assert len(codes) > 40
+    assert sorted(codes - catalogue.keys()) == []
+    assert all(text.strip() and text == text.strip() for text in catalogue.values())

@@ -2,6 +2,7 @@
 // worker takes over the page (so its caches hold what the first visit showed) and on sign-in.
 import { useCallback, useEffect, useState } from "preact/hooks";
 import { signal, useSignal } from "./signal";
+import { problem } from "./api/client";
 
 export const freshness = signal(0);
 export const refresh = () => freshness.set(freshness.value + 1);
@@ -53,8 +54,7 @@ export function useLoad<T>(fetcher: () => Promise<Answer<T>>, deps: unknown[]): 
 }
 
 function messageOf(error: unknown): string {
-  const e = error as { error?: { message?: string }; message?: string } | undefined;
-  return e?.error?.message ?? e?.message ?? "error";
+  return problem(error) || "error";
 }
 
 /** No request to make (e.g. not signed in): an answer with no data and this status. */

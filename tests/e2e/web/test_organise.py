@@ -176,7 +176,7 @@ def test_the_organiser_names_referees_and_organisers_and_removes_one(phone: Phon
 
     page.locator("input[name=staff-id]").fill("ZZZZ999")
     page.get_by_role("button", name="Προσθήκη").click()
-    expect(page.get_by_role("alert")).to_contain_text("No player with Tavla ID ZZZZ999")
+    expect(page.get_by_role("alert")).to_contain_text("Δεν βρέθηκε αυτός ο παίκτης.")  # in Greek, by its code
     expect(members).to_have_count(0)
 
     page.locator("input[name=staff-id]").fill(referee.lower())

@@ -4,6 +4,8 @@ import createClient, { type Middleware } from "openapi-fetch";
 import type { components, paths } from "./schema";
 import { getToken, signOut } from "../auth";
 import { currentConfig } from "../cloud";
+import { lang } from "../i18n";
+import errorsEl from "../i18n/errors.el.json";
 
 export type Schemas = components["schemas"];
 export type Tournament = Schemas["Tournament"];
@@ -40,15 +42,22 @@ export const api = createClient<paths>({
 });
 api.use(auth);
 
-/** The API's error body, or API Gateway's own `{message}`. */
+/** The API's error for people: in Greek from the catalogue of error codes (the API speaks
+ * English), else the API's own sentence (or API Gateway's `{message}`). Where the sentence
+ * names what to fix (a field, a rule), it follows the Greek one. */
 export function problem(error: unknown): string {
   if (error && typeof error === "object") {
     const e = error as { error?: { code?: string; message?: string }; message?: string };
+    const code = e.error?.code;
+    const greek = lang() === "el" && code ? errorsEl[code as keyof typeof errorsEl] : undefined;
+    if (greek) return code && DETAILED.has(code) && e.error?.message ? `${greek} (${e.error.message})` : greek;
     if (e.error?.message) return e.error.message;
     if (e.message) return e.message;
   }
   return "";
 }
+
+const DETAILED = new Set(["validation_error", "rule_violation", "impossible_score", "invalid_decision"]);
 
 export function errorCode(error: unknown): string | undefined {
   return (error as { error?: { code?: string } } | undefined)?.error?.code;
