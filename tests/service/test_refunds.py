@@ -270,3 +270,41 @@ def test_the_only_waiting_player_may_withdraw_and_is_refunded(api: Api) -> None:
     assert (reply.status, reply.body["refund_due"]["amount"], reply.body["promoted"]) == (200, 2000, None)
     entries = api.call("GET", "/tournaments/{tournament_id}/entries", params={"tournament_id": tid}).body
     assert entries["waiting"] == [] and len(entries["main"]) == 2
+
+
+def test_a_withdrawal_and_its_refund_are_written_together(api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
+    """R3.5: the refund due is written in the withdrawal's own transaction. A withdrawal that
+    cannot be written leaves the player entered and no refund; one that is written keeps its
+    refund even when what follows it fails (here: telling the promoted player)."""
+    from tavla.errors import Busy
+    from tavla.services import registrations
+    from tavla.store import registrations as registration_store
+
+    tid, tavla_id = _entered_and_paid(api, capacity=2)
+    for user, status in (("second", "registered"), ("waiting", "waitlisted")):
+        create_player(api, user)
+        assert register(api, tid, user).body["status"] == status
+
+    with monkeypatch.context() as busy:
+        busy.setattr(registration_store, "withdraw", _always_contended)
+        busy.setattr(registrations, "_backoff", lambda *_: None)
+        reply = _withdraw(api, tid)
+        assert (reply.status, reply.error) == (503, Busy.code)
+    assert _refunds(api, tid)["refunds"] == []
+    entries = api.call("GET", "/tournaments/{tournament_id}/entries", params={"tournament_id": tid}).body
+    assert tavla_id in [e["tavla_id"] for e in entries["main"]]
+
+    def bus_down(*_: Any) -> None:
+        raise RuntimeError("the event bus did not answer")
+
+    monkeypatch.setattr(registrations, "_announce_promotion", bus_down)
+    with pytest.raises(RuntimeError):
+        _withdraw(api, tid)
+    due = [(r["tavla_id"], r["amount"]["amount"]) for r in _refunds(api, tid)["refunds"]]
+    assert due == [(tavla_id, 2000)]
+
+
+def _always_contended(*_: Any) -> None:
+    from tavla.store import registrations as registration_store
+
+    raise registration_store.Contended

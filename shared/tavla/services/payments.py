@@ -12,7 +12,7 @@ import csv
 import io
 import random
 from collections.abc import Iterable, Sequence
-from contextlib import suppress
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -34,14 +34,23 @@ from tavla.models.payments import (
 from tavla.models.tournaments import DEFAULT_TIME_ZONE
 from tavla.rules.money import LedgerLine, fee_due, side_event_fee, summarise
 from tavla.services.access import player_actor, require_organiser, require_staff
+from tavla.store import audit as audit_store
 from tavla.store import draws as draw_store
 from tavla.store import payments as payment_store
 from tavla.store import players as player_store
 from tavla.store import registrations as registration_store
 from tavla.store import snapshots
 from tavla.store.audit import entry as audit_entry
-from tavla.store.records import SYSTEM, Actor, LedgerEntryRecord, RegistrationRecord, TournamentRecord
+from tavla.store.records import (
+    SYSTEM,
+    Actor,
+    AuditRecord,
+    LedgerEntryRecord,
+    RegistrationRecord,
+    TournamentRecord,
+)
 from tavla.store.registrations import REGISTERED
+from tavla.store.transactions import Transaction
 
 _system_random = random.SystemRandom()
 EUR = "EUR"
@@ -440,18 +449,42 @@ def _refundable(tournament: TournamentRecord, entries: Sequence[LedgerEntryRecor
     )
 
 
-def refund_on_withdrawal(tournament: TournamentRecord, tavla_id: str, actor: Actor, now: datetime) -> int:
-    """A withdrawal before registration closes (R3.5): the refund the policy gives is recorded
-    as due, card payments first, the rest for the organiser to pay by bank (the refund list).
-    After the draw, or with nothing paid, nothing. Returns the cents.
+@dataclass(frozen=True)
+class WithdrawalRefund:
+    """The refund a withdrawal gives (R3.5), planned before the withdrawal is written and
+    written in its transaction (`write`): no withdrawal without its refund, or the reverse."""
 
-    Card refunds go back through the provider at once (`send_card_refunds`); a retry is
-    scheduled first, so a provider that fails (or a crash) leaves the refund due, visible on
-    the ledger and the refund list, and tried again by the schedule."""
+    tournament_id: str
+    total: int  # cents
+    entries: tuple[LedgerEntryRecord, ...]
+    changes: tuple[AuditRecord, ...]
+
+    @property
+    def by_card(self) -> bool:
+        return any(e.method == PROVIDER_REFUND for e in self.entries)
+
+    def write(self, tx: Transaction) -> None:
+        for entry in self.entries:
+            payment_store.put_entry(tx, entry)
+        for change in self.changes:
+            audit_store.record(tx, self.tournament_id, change)
+
+
+def withdrawal_refund(
+    tournament: TournamentRecord, tavla_id: str, actor: Actor, now: datetime
+) -> WithdrawalRefund:
+    """A withdrawal before registration closes (R3.5): the refund the policy gives, as refunds
+    due, card payments first, the rest for the organiser to pay by bank (the refund list).
+    After the draw, or with nothing paid, nothing.
+
+    Card refunds go back through the provider once the withdrawal is written
+    (`after_withdrawal`); their retries are scheduled before it, so a provider that fails (or a
+    crash) leaves the refund due, visible on the ledger and the refund list, and tried again."""
     entries = payment_store.entries(tournament.id, tavla_id)
     total = _refundable(tournament, entries, now)
     left = total
     refunded_by_card = {e.reference for e in entries if e.kind == REFUND and e.method == PROVIDER_REFUND}
+    planned: list[LedgerEntryRecord] = []
     for payment in entries:
         if left <= 0:
             break
@@ -460,17 +493,30 @@ def refund_on_withdrawal(tournament: TournamentRecord, tavla_id: str, actor: Act
         if payment.id in refunded_by_card:
             continue
         amount = min(left, payment.amount)
-        _record_refund(
-            tournament, tavla_id, actor, now, f"refund.{payment.id}", PROVIDER_REFUND, amount, payment
+        planned.append(
+            _refund_entry(
+                tournament, tavla_id, actor, now, f"refund.{payment.id}", PROVIDER_REFUND, amount, payment
+            )
         )
         left -= amount
     if left > 0:
         stamp = now.strftime("%Y%m%dT%H%M%S%f")
-        _record_refund(tournament, tavla_id, actor, now, f"refund.bank.{stamp}", BANK_REFUND, left, None)
-    if total > left:  # some of it goes back by card, sent by the platform, not by the player
+        planned.append(
+            _refund_entry(tournament, tavla_id, actor, now, f"refund.bank.{stamp}", BANK_REFUND, left, None)
+        )
+    changes = tuple(audited(actor, e, now, status=DUE) for e in planned)
+    refund = WithdrawalRefund(tournament.id, total, tuple(planned), changes)
+    if refund.by_card:
         _schedule_card_refunds(tournament.id, tavla_id, now)
+    return refund
+
+
+def after_withdrawal(
+    tournament: TournamentRecord, tavla_id: str, refund: WithdrawalRefund, now: datetime
+) -> None:
+    """Once the withdrawal (and its refund) is written: the card refunds' one short try."""
+    if refund.by_card:
         send_card_refunds(tournament.id, tavla_id, SYSTEM, now, patient=False)
-    return total
 
 
 def _schedule_card_refunds(tournament_id: str, tavla_id: str, now: datetime) -> None:
@@ -550,7 +596,7 @@ def _settle(entry: LedgerEntryRecord, actor: Actor, now: datetime, *, patient: b
     payment_store.settle(entry, receipt, change)
 
 
-def _record_refund(
+def _refund_entry(
     tournament: TournamentRecord,
     tavla_id: str,
     actor: Actor,
@@ -559,8 +605,8 @@ def _record_refund(
     method: str,
     amount: int,
     payment: LedgerEntryRecord | None,
-) -> None:
-    entry = LedgerEntryRecord(
+) -> LedgerEntryRecord:
+    return LedgerEntryRecord(
         id=entry_id,
         tournament_id=tournament.id,
         tavla_id=tavla_id,
@@ -574,8 +620,6 @@ def _record_refund(
         reference=payment.id if payment else None,
         provider_ref=payment.provider_ref if payment else None,
     )
-    with suppress(payment_store.AlreadyRecorded):  # recorded by an earlier attempt of this withdrawal
-        payment_store.add(entry, [audited(actor, entry, now, status=DUE)])
 
 
 def refunds(caller: Caller, tournament_id: str) -> Refunds:

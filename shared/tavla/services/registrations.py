@@ -218,6 +218,7 @@ def withdraw(
     if not tournament.is_open:
         raise RegistrationClosed("The draw has been made: withdraw at the referee table.")
     player = player_actor(caller, tavla_id)
+    refund = payments.withdrawal_refund(tournament, tavla_id, player, now)
     for attempt in range(MAX_ATTEMPTS):
         head = next(iter(registration_store.first_waiting(tournament_id)), None)
         if head is not None and head.tavla_id == tavla_id:
@@ -226,25 +227,26 @@ def withdraw(
         if head is not None:
             changes.append(_promoted(head, now, reason="withdrawal", place_of=tavla_id))
         try:
-            registration_store.withdraw(tournament_id, tavla_id, head, now, changes)
+            registration_store.withdraw(tournament_id, tavla_id, head, now, changes, refund.write)
         except registration_store.WaitingWithdrawal as other_list:
             status = other_list.registration.status
             if status not in (WAITLISTED, PENDING):
                 raise NotRegistered("You are not on this tournament's lists.") from other_list
             withdrawn = audit_entry(player, "withdrawn", now, tavla_id=tavla_id, list=_LIST_NAME[status])
             if status == PENDING:
-                registration_store.withdraw_pending(tournament_id, tavla_id, [withdrawn])
+                registration_store.withdraw_pending(tournament_id, tavla_id, [withdrawn], refund.write)
             else:
-                registration_store.withdraw_waiting(tournament_id, tavla_id, [withdrawn])
-            return WithdrawalResult(refund_due=Money(amount=_refund(tournament, tavla_id, player, now)))
+                registration_store.withdraw_waiting(tournament_id, tavla_id, [withdrawn], refund.write)
+            payments.after_withdrawal(tournament, tavla_id, refund, now)
+            return WithdrawalResult(refund_due=Money(amount=refund.total))
         except registration_store.Contended:
             _backoff(attempt, rng)
             continue
         if head is not None:
             _announce_promotion(tournament, head, now)
+        payments.after_withdrawal(tournament, tavla_id, refund, now)
         return WithdrawalResult(
-            refund_due=Money(amount=_refund(tournament, tavla_id, player, now)),
-            promoted=head.tavla_id if head else None,
+            refund_due=Money(amount=refund.total), promoted=head.tavla_id if head else None
         )
     raise Busy("Many players are withdrawing right now; please try again.")
 
@@ -298,11 +300,6 @@ def fill_free_places(tournament_id: str, now: datetime, rng: random.Random = _sy
             _announce_promotion(tournament, head, now)
         promoted.extend(h.tavla_id for h in heads)
     raise Busy("The waiting list is changing fast; the remaining places will be filled on the next change.")
-
-
-def _refund(tournament: TournamentRecord, tavla_id: str, player: Actor, now: datetime) -> int:
-    """R3.5: the refund the organiser's policy gives, recorded in the player's ledger as due."""
-    return payments.refund_on_withdrawal(tournament, tavla_id, player, now)
 
 
 def ordered(

@@ -48,7 +48,7 @@ def add(
 ) -> None:
     """Record one movement and its audit records; AlreadyRecorded if it (or its event) is there."""
     tx = Transaction()
-    tx.put("entry", MAIN, ledger_item(entry), condition=_NEW)
+    put_entry(tx, entry, name="entry")
     if provider_event is not None:
         provider, event_id = provider_event
         marker = keys.plain(keys.provider_event(entry.tournament_id, provider, event_id))
@@ -66,6 +66,11 @@ def add(
         if cancelled.failed("entry") or cancelled.failed("event"):
             raise AlreadyRecorded(entry.id) from cancelled
         raise
+
+
+def put_entry(tx: Transaction, entry: LedgerEntryRecord, name: str | None = None) -> None:
+    """One new movement as an item of `tx` (a refund written with the withdrawal it follows)."""
+    tx.put(name or f"entry {entry.id}", MAIN, ledger_item(entry), condition=_NEW)
 
 
 def _query(request: dict[str, Any]) -> list[LedgerEntryRecord]:

@@ -9,7 +9,7 @@ player is still waiting. Which list a newcomer belongs on is the service's decis
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -251,7 +251,12 @@ def refuse(tournament_id: str, tavla_id: str, now: datetime, change: AuditRecord
         raise
 
 
-def withdraw_pending(tournament_id: str, tavla_id: str, changes: Sequence[AuditRecord] = ()) -> None:
+def withdraw_pending(
+    tournament_id: str,
+    tavla_id: str,
+    changes: Sequence[AuditRecord] = (),
+    extra: Callable[[Transaction], None] | None = None,
+) -> None:
     """Withdraw an entry still waiting for approval: it held no place, so no counter moves."""
     tx = Transaction()
     tx.delete(
@@ -262,6 +267,8 @@ def withdraw_pending(tournament_id: str, tavla_id: str, changes: Sequence[AuditR
         names={"#status": "status"},
         values={"pending": PENDING},
     )
+    if extra is not None:
+        extra(tx)
     for change in changes:
         audit.record(tx, tournament_id, change)
     try:
@@ -341,8 +348,10 @@ def withdraw(
     promote: RegistrationRecord | None,
     now: datetime,
     changes: Sequence[AuditRecord] = (),
+    extra: Callable[[Transaction], None] | None = None,
 ) -> None:
-    """Remove a main-list player and, in the same transaction, promote `promote` (if given).
+    """Remove a main-list player and, in the same transaction, promote `promote` (if given);
+    `extra` adds what is written with the withdrawal (the refund it gives, `store.payments`).
 
     Raises Contended when `promote` was promoted or left meanwhile (read the head again),
     NotRegistered when there is nothing to withdraw, and WaitingWithdrawal when the player
@@ -381,6 +390,8 @@ def withdraw(
         values=counter_values,
         return_old=True,
     )
+    if extra is not None:
+        extra(tx)
     for change in changes:
         audit.record(tx, tournament_id, change)
     try:
@@ -401,7 +412,12 @@ def withdraw(
         raise
 
 
-def withdraw_waiting(tournament_id: str, tavla_id: str, changes: Sequence[AuditRecord] = ()) -> None:
+def withdraw_waiting(
+    tournament_id: str,
+    tavla_id: str,
+    changes: Sequence[AuditRecord] = (),
+    extra: Callable[[Transaction], None] | None = None,
+) -> None:
     """Leave the waiting list; those behind move up one place."""
     tx = Transaction()
     tx.delete(
@@ -421,6 +437,8 @@ def withdraw_waiting(tournament_id: str, tavla_id: str, changes: Sequence[AuditR
         names={"#status": "status"},
         values={"one": 1, "open": OPEN},
     )
+    if extra is not None:
+        extra(tx)
     for change in changes:
         audit.record(tx, tournament_id, change)
     try:
