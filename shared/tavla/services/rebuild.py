@@ -88,7 +88,14 @@ def confirmed(
     tournaments: Iterable[TournamentRecord],
 ) -> tuple[dict[str, list[FixtureRecord]], dict[str, str]]:
     """Every tournament's matches and the merge aliases of everybody who played."""
-    matches = {t.id: rating_store.official_matches(t.id) for t in tournaments}
+    return matches_and_aliases([t.id for t in tournaments])
+
+
+def matches_and_aliases(
+    tournament_ids: Iterable[str],
+) -> tuple[dict[str, list[FixtureRecord]], dict[str, str]]:
+    """The tournaments' matches and the merge aliases of everybody who played in them."""
+    matches = {tid: rating_store.official_matches(tid) for tid in tournament_ids}
     players = {p for rs in matches.values() for r in rs for p in (r.home, r.away) if p}
     profiles = player_store.get_profiles(sorted(players))
     return matches, _resolve({p: r.merged_into for p, r in profiles.items() if r.merged_into})
@@ -161,11 +168,13 @@ def rebuild_seasons(
     aliases: Mapping[str, str],
     report: Report,
     repair: bool,
+    only: str | None = None,
 ) -> None:
+    """Every season's awards (or season `only`'s) recomputed, compared and repaired."""
     wanted: dict[str, dict[str, dict[str, Award]]] = defaultdict(lambda: defaultdict(dict))
     for t in tournaments:
         season_id = t.settings.get("season_id")
-        if t.status != "finished" or not season_id:
+        if t.status != "finished" or not season_id or (only is not None and season_id != only):
             continue
         final = finish_store.final(t.id)
         if final is None:
@@ -174,7 +183,8 @@ def rebuild_seasons(
         settings, _ = season.settings_of(str(season_id))
         for p, award in season.tournament_awards(detail, matches.get(t.id, []), settings, aliases).items():
             wanted[str(season_id)][p][t.id] = award
-    for season_id in sorted(set(wanted) | set(season_store.season_ids())):
+    seasons = sorted(set(wanted) | set(season_store.season_ids()))
+    for season_id in seasons if only is None else [only]:
         stored = {p: {a.tournament_id: a for a in aw} for p, aw in season_store.entries(season_id).items()}
         goal = wanted.get(season_id, {})
         for p in sorted(set(goal) | set(stored)):
