@@ -279,6 +279,8 @@ def generate(players: int, tournaments: int, matches: int, seed: int) -> None:
         if len(items) > 5000:
             batch_write(MAIN, items, [])
             items = []
+        if (t + 1) % 100 == 0:
+            print(f"    generated {t + 1} tournaments", file=sys.stderr, flush=True)
     batch_write(MAIN, items, [])
 
 
@@ -290,12 +292,12 @@ def _child(mode: str) -> dict[str, Any]:
     out = subprocess.run(
         [sys.executable, "-m", "bench.bench_season", "--child", mode],
         env=os.environ.copy(),
-        capture_output=True,
+        stdout=subprocess.PIPE,  # stderr: the child's progress, straight to the parent's
         text=True,
         check=False,
     )
     if out.returncode:
-        raise SystemExit(out.stderr[-3000:])
+        raise SystemExit(f"the {mode} child failed (its stderr is above)")
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
@@ -319,6 +321,13 @@ def partitioned() -> dict[str, Any]:
         out = full_rebuild.run_step(event, NOW)
         timings.setdefault(event["step"], []).append(time.perf_counter() - t0)
         peaks[event["step"]] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        brief = {k: v for k, v in out.items() if isinstance(v, int | float | str | bool)}
+        print(  # progress on stderr (the parent's log): a run cut short still tells what it did
+            f"    step {event['step']} #{len(timings[event['step']])}: {timings[event['step']][-1]:.1f} s, "
+            f"peak {peaks[event['step']]:.0f} MB {json.dumps(brief)}",
+            file=sys.stderr,
+            flush=True,
+        )
         return out
 
     state = workflows.run(flow, invoke)

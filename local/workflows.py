@@ -30,6 +30,6 @@ def run(workflow: Workflow, invoke: Invoke) -> dict[str, Any]:
             items = state[first.name][step.map_over]
             state[step.name] = [invoke(workflow.function, {"step": step.name, "item": i}) for i in items]
         else:
-            state[step.name] = invoke(workflow.function, {"step": step.name, "state": state})
+            state[step.name] = invoke(workflow.function, {"step": step.name, "state": dict(state)})
         log.info("workflow %s: step %s done", workflow.name, step.name)
     return state

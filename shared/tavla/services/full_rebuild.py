@@ -201,6 +201,7 @@ def seasons(item: Mapping[str, Any]) -> dict[str, Any]:
         "season_id": season_id,
         "tournaments": len(tournaments),
         "awards_differ": len(report.awards_differ),
+        "standings_rewritten": bool(report.standings_differ),
     }
 
 

@@ -1,8 +1,8 @@
 """The nightly rebuild (R10.5, R1.1): ratings and season points from the confirmed results alone.
 
 Reads every tournament (the calendar), its matches and, once finished, its final standings;
-recomputes the rating ledger, every player's rating and history, and every season's awards
-with the same pure functions the incremental path uses (`rules.rating_ledger`,
+recomputes the rating ledger, every player's rating and history, every season's awards and
+its standings snapshot with the same pure functions the incremental path uses (`rules.rating_ledger`,
 `rules.season`), compares them with the stored state and repairs what differs (logged with
 what it found). It is also the recovery path after a bug: run it and the state is what the
 record says.
@@ -41,6 +41,7 @@ class Report:
     ledger_changed: list[str] = field(default_factory=list)
     ratings_differ: list[str] = field(default_factory=list)
     awards_differ: list[str] = field(default_factory=list)
+    standings_differ: list[str] = field(default_factory=list)  # seasons whose snapshot was stale
     repaired: bool = False
     seconds: float = 0.0
 
@@ -52,11 +53,19 @@ class Report:
             or self.ledger_changed
             or self.ratings_differ
             or self.awards_differ
+            or self.standings_differ
         )
 
     def summary(self) -> dict[str, Any]:
         out = asdict(self)
-        for k in ("ledger_missing", "ledger_extra", "ledger_changed", "ratings_differ", "awards_differ"):
+        for k in (
+            "ledger_missing",
+            "ledger_extra",
+            "ledger_changed",
+            "ratings_differ",
+            "awards_differ",
+            "standings_differ",
+        ):
             out[k] = len(out[k])
         out["clean"] = self.clean
         return out
@@ -197,6 +206,8 @@ def rebuild_seasons(
                 for k, a in want.items():
                     if have.get(k) != a:
                         season_store.add_award(season_id, p, a)
+        if repair and season.refresh_standings(season_id, compare=True):
+            report.standings_differ.append(season_id)
 
 
 def nightly(now: datetime, repair: bool = True) -> Report:
