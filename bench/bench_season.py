@@ -511,7 +511,7 @@ def dynamodb_local() -> Iterator[None]:
 
     with tempfile.TemporaryDirectory(prefix="bench-season-") as data:
         db = _in_memory()(Path(data))
-        db.start()
+        db.start(timeout=900)  # a JVM under `nice -n 19` on a busy machine
         try:
             os.environ.update(
                 AWS_DEFAULT_REGION="eu-central-1",

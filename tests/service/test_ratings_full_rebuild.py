@@ -88,6 +88,7 @@ def test_the_partitioned_rebuild_from_empty_equals_the_incremental_state(
     state = _run()
     assert len(state["ledger"]) == 3 and len(state["players"]) == 3  # a chunk per tournament; 3 shards
     assert sum(r["missing"] for r in state["ledger"]) == 9
+    assert sum(r["awards_differ"] for r in state["ledger"]) == 12  # 4 placed in each of 3 tournaments
     assert _state(api, ids) == before
     assert rebuild.nightly(clock.now(), repair=False).clean
 
@@ -95,7 +96,8 @@ def test_the_partitioned_rebuild_from_empty_equals_the_incremental_state(
     assert sum(r["missing"] + r["changed"] + r["extra"] for r in again["ledger"]) == 0
     assert again["check"]["orphans"] == 0
     assert sum(r["histories_differ"] + r["ratings_differ"] for r in again["players"]) == 0
-    assert [(s["awards_differ"], s["standings_rewritten"]) for s in again["seasons"]] == [(0, False)]
+    assert sum(r["awards_differ"] for r in again["ledger"]) == 0
+    assert [(s["awards_extra"], s["standings_rewritten"]) for s in again["seasons"]] == [(0, False)]
 
 
 def test_a_shard_owns_each_player_once() -> None:

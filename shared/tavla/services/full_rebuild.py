@@ -13,17 +13,18 @@ side by side, and what cannot:
   profiles. So the computation is never split; the reads and the writes are.
 * `plan`: the calendar, cut into `chunks` of tournaments, player `shards`, and the `seasons`.
 * `ledger` (a map over tournament chunks, in parallel): each chunk reads its tournaments'
-  matches, recomputes their ledger entries (merge aliases resolved), compares them with the
-  stored entries and markers and repairs them. A tournament's entries depend on nothing but
-  its own matches, so chunks are independent.
+  matches, recomputes their ledger entries (merge aliases resolved) and their season awards,
+  compares them with the stored entries, markers and awards and repairs them. A tournament's
+  entries and awards depend on nothing but its own matches and final standings, so chunks
+  are independent (an award is its own attribute; the season total is an atomic ADD).
 * `check` (one run): the whole stored ledger against the chunks' totals; an entry no chunk
   claims (a result that left the record) is deleted. After it, the stored ledger is the record.
 * `players` (a map over player shards, in parallel): each shard reads the whole ledger and
   replays all of it (the cheap, sequential part, repeated per shard instead of shipping
   200,000 steps between states), then compares and rewrites only its own players' histories
   and ratings. Shards share no item, so their writes never meet.
-* `seasons` (a map over seasons): each season's awards recomputed from its finished
-  tournaments, compared and repaired, then its standings snapshot rewritten.
+* `seasons` (a map over seasons): awards no finished tournament of the season gives are
+  removed, then the season's standings snapshot is compared and rewritten.
 
 Every step is idempotent (deterministic keys, overwrites): a retried or repeated step
 converges. The state machine (CDK, `infra/workflows.py`) and the local stack (sequentially,
@@ -38,17 +39,18 @@ from __future__ import annotations
 import time
 import zlib
 from collections import defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from tavla.observability import logger
 from tavla.rules.rating_ledger import LedgerEntry, RatingStep, replay
-from tavla.services import ratings, rebuild
+from tavla.services import ratings, rebuild, season
 from tavla.store import players as player_store
 from tavla.store import ratings as rating_store
 from tavla.store import season as season_store
-from tavla.store.records import RatedMatchRecord
+from tavla.store import tournaments as tournament_store
+from tavla.store.records import FixtureRecord, RatedMatchRecord
 
 CHUNK_TOURNAMENTS = 25  # tournaments per `ledger` item: ~2,500 results, ~200 calls from empty
 PLAYER_SHARDS = 8  # `players` items: 20,000 players -> 2,500 each
@@ -118,13 +120,42 @@ def ledger(item: Mapping[str, Any]) -> dict[str, Any]:
         [*moved, *(m.ledger_key for m in gone)],
         [m.match_id for m in gone],
     )
+    differ, award_calls = _chunk_awards([str(t) for t in item["tournaments"]], matches, aliases)
     return {
         "results": len(wanted),
         "missing": sum(1 for e in fix if e.key not in stored),
         "changed": sum(1 for e in fix if e.key in stored),
         "extra": len(gone),
-        "write_calls": calls,
+        "awards_differ": differ,
+        "write_calls": calls + award_calls,
     }
+
+
+def _chunk_awards(
+    tournament_ids: Sequence[str], matches: Mapping[str, list[FixtureRecord]], aliases: Mapping[str, str]
+) -> tuple[int, int]:
+    """The chunk's finished tournaments' season awards, compared with the stored ones and
+    repaired: a tournament's award is one attribute of its player's entry, so chunks never
+    write the same attribute (the running total is an atomic ADD). Returns (differ, calls)."""
+    records = [tournament_store.get(tid) for tid in tournament_ids]
+    wanted = rebuild.wanted_awards(records, matches, aliases)
+    ids = set(tournament_ids)
+    differ = calls = 0
+    for season_id, by_player in sorted(wanted.items()):
+        stored = season_store.entries_of(season_id, sorted(by_player))
+        for p, want in sorted(by_player.items()):
+            have = {a.tournament_id: a for a in stored.get(p, []) if a.tournament_id in ids}
+            if have == want:
+                continue
+            differ += 1
+            stale = [a for k, a in have.items() if want.get(k) != a]
+            season_store.remove_awards(season_id, p, stale)
+            calls += bool(stale)
+            for k, a in want.items():
+                if have.get(k) != a:
+                    season_store.add_award(season_id, p, a)
+                    calls += 1
+    return differ, calls
 
 
 def check(event: Mapping[str, Any]) -> dict[str, Any]:
@@ -187,21 +218,32 @@ def players(item: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def seasons(item: Mapping[str, Any]) -> dict[str, Any]:
-    """One season: its awards recomputed from its finished tournaments, compared, repaired."""
+    """One season, after the chunks wrote every wanted award: awards no finished tournament of
+    the season gives (a tournament moved to another season, an account merged away) are
+    removed, then the standings snapshot is compared and rewritten. Reads no match."""
     season_id = str(item["season_id"])
     tournaments = [
         t
         for t in rebuild.all_tournaments()
         if t.status == "finished" and str(t.settings.get("season_id") or "") == season_id
     ]
-    matches, aliases = rebuild.confirmed(tournaments)
-    report = rebuild.Report()
-    rebuild.rebuild_seasons(tournaments, matches, aliases, report, repair=True, only=season_id)
+    entries = season_store.entries(season_id)
+    raw = rebuild.wanted_awards(tournaments, {}, {}, only=season_id).get(season_id, {})
+    profiles = player_store.get_profiles(sorted(set(entries) | set(raw)))
+    aliases = rebuild.resolve({p: r.merged_into for p, r in profiles.items() if r.merged_into})
+    placed = {(aliases.get(p, p), tid) for p, awards in raw.items() for tid in awards}
+    extras = 0
+    for p, awards in sorted(entries.items()):
+        stale = [a for a in awards if (p, a.tournament_id) not in placed]
+        if stale:
+            extras += 1
+            season_store.remove_awards(season_id, p, stale)
+    rewritten = season.refresh_standings(season_id, compare=True) > 0
     return {
         "season_id": season_id,
         "tournaments": len(tournaments),
-        "awards_differ": len(report.awards_differ),
-        "standings_rewritten": bool(report.standings_differ),
+        "awards_extra": extras,
+        "standings_rewritten": rewritten,
     }
 
 

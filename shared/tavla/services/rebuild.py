@@ -81,7 +81,7 @@ def all_tournaments() -> list[TournamentRecord]:
             return found
 
 
-def _resolve(aliases: Mapping[str, str]) -> dict[str, str]:
+def resolve(aliases: Mapping[str, str]) -> dict[str, str]:
     """Follow merge chains (A into B, B into C: A -> C)."""
     out = {}
     for p in aliases:
@@ -107,7 +107,7 @@ def matches_and_aliases(
     matches = {tid: rating_store.official_matches(tid) for tid in tournament_ids}
     players = {p for rs in matches.values() for r in rs for p in (r.home, r.away) if p}
     profiles = player_store.get_profiles(sorted(players))
-    return matches, _resolve({p: r.merged_into for p, r in profiles.items() if r.merged_into})
+    return matches, resolve({p: r.merged_into for p, r in profiles.items() if r.merged_into})
 
 
 def ledger_of(matches: Mapping[str, list[FixtureRecord]], aliases: Mapping[str, str]) -> list[LedgerEntry]:
@@ -171,15 +171,15 @@ def rebuild_ratings(entries: list[LedgerEntry], now: datetime, report: Report, r
     rating_store.put_profiles_state({p: states[p] for p in touched if p in states and p in profiles})
 
 
-def rebuild_seasons(
+def wanted_awards(
     tournaments: Iterable[TournamentRecord],
     matches: Mapping[str, list[FixtureRecord]],
     aliases: Mapping[str, str],
-    report: Report,
-    repair: bool,
     only: str | None = None,
-) -> None:
-    """Every season's awards (or season `only`'s) recomputed, compared and repaired."""
+) -> dict[str, dict[str, dict[str, Award]]]:
+    """season -> player -> tournament -> the award its final standings give (finished ones).
+
+    Without `matches` for a tournament the awards carry no meetings: who is placed, and the points."""
     wanted: dict[str, dict[str, dict[str, Award]]] = defaultdict(lambda: defaultdict(dict))
     for t in tournaments:
         season_id = t.settings.get("season_id")
@@ -192,6 +192,19 @@ def rebuild_seasons(
         settings, _ = season.settings_of(str(season_id))
         for p, award in season.tournament_awards(detail, matches.get(t.id, []), settings, aliases).items():
             wanted[str(season_id)][p][t.id] = award
+    return wanted
+
+
+def rebuild_seasons(
+    tournaments: Iterable[TournamentRecord],
+    matches: Mapping[str, list[FixtureRecord]],
+    aliases: Mapping[str, str],
+    report: Report,
+    repair: bool,
+    only: str | None = None,
+) -> None:
+    """Every season's awards (or season `only`'s) recomputed, compared and repaired."""
+    wanted = wanted_awards(tournaments, matches, aliases, only)
     seasons = sorted(set(wanted) | set(season_store.season_ids()))
     for season_id in seasons if only is None else [only]:
         stored = {p: {a.tournament_id: a for a in aw} for p, aw in season_store.entries(season_id).items()}

@@ -114,6 +114,12 @@ def entries(season_id: str) -> dict[str, list[Award]]:
     return {p: a for p, a in out.items() if a}
 
 
+def entries_of(season_id: str, tavla_ids: Sequence[str]) -> dict[str, list[Award]]:
+    """These players' awards in the season (BatchGetItem, 100 a call; the full rebuild's chunks)."""
+    found = batch_get(MAIN, [keys.season_entry(season_id, p) for p in tavla_ids], consistent=True)
+    return {str(i["tavla_id"]): _awards(i) for i in found}
+
+
 def entry(season_id: str, tavla_id: str) -> list[Award]:
     response = client().get_item(TableName=table_name(MAIN), Key=keys.season_entry(season_id, tavla_id))
     return _awards(deserialize(response["Item"])) if "Item" in response else []
