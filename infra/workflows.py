@@ -57,9 +57,8 @@ class Workflows(Construct):
 
     def _task(self, scope: Construct, workflow: Workflow, step: Step, lambdas: Lambdas) -> tasks.LambdaInvoke:
         function = lambdas.by_name[workflow.function]
-        if step.map_over:  # the Distributed Map's item selector already built {"step", "item"}
-            payload = sfn.TaskInput.from_json_path_at("$")
-        else:
+        payload = None  # a map item: its input, {"step", "item"} from the item selector, as it is
+        if not step.map_over:
             payload = sfn.TaskInput.from_object(
                 {"step": step.name, "state": {} if step is workflow.steps[0] else sfn.JsonPath.entire_payload}
             )
@@ -105,9 +104,8 @@ class Workflows(Construct):
             tracing_enabled=True,
             logs=sfn.LogOptions(destination=log_group, level=sfn.LogLevel.ALL, include_execution_data=False),
         )
-        assert machine.role is not None
         NagSuppressions.add_resource_suppressions(
-            machine.role,
+            machine,  # its role's policy and the Distributed Map's policy on that role
             [
                 {
                     "id": "AwsSolutions-IAM5",
@@ -117,7 +115,7 @@ class Workflows(Construct):
                     "appliesTo": [
                         {"regex": "/^Resource::<.*Function.*\\.Arn>:\\*$/"},
                         {
-                            "regex": "/^Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:"
+                            "regex": "/^Resource::arn:<AWS::Partition>:states:[^:]+:<AWS::AccountId>:"
                             "execution:.*$/"
                         },
                         "Resource::*",
