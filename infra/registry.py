@@ -271,7 +271,12 @@ FUNCTIONS: tuple[Function, ...] = (
         tables={MAIN.name: "read_write"},
         http=False,
         events=(TOURNAMENT_FINISHED, PLAYERS_MERGED),
-        timeout_seconds=60,
+        # h-scale: each finished tournament re-ranks the season into its standings snapshot: at
+        # national size ~16 MB of entries parsed and ranked (~30 s on a loaded core), one at a
+        # time (two at once would only collide on the snapshot's version and rank again)
+        reserved_concurrency=1,
+        timeout_seconds=300,
+        memory_mb=1769,
     ),
     Function(
         name="rankings",
