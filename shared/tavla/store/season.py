@@ -158,7 +158,8 @@ def snapshot(season_id: str) -> SeasonStandingsRecord | None:
 
 def snapshot_pages(season_id: str, version: int, pages: Sequence[int]) -> dict[int, list[SeasonRow]]:
     """Pages of snapshot `version` (a page missing: that version was replaced meanwhile)."""
-    found = batch_get(MAIN, [keys.season_standings_page(season_id, version, p) for p in pages])
+    wanted = [keys.season_standings_page(season_id, version, p) for p in pages]
+    found = batch_get(MAIN, wanted, consistent=True)  # a page just written is there (or was replaced)
     return {int(i["page"]): [SeasonRow.model_validate(r) for r in json.loads(str(i["rows"]))] for i in found}
 
 
