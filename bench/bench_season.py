@@ -279,6 +279,8 @@ def generate(players: int, tournaments: int, matches: int, seed: int) -> None:
         if len(items) > 5000:
             batch_write(MAIN, items, [])
             items = []
+        if (t + 1) % 100 == 0:
+            print(f"    generated {t + 1} tournaments", file=sys.stderr, flush=True)
     batch_write(MAIN, items, [])
 
 
@@ -290,13 +292,60 @@ def _child(mode: str) -> dict[str, Any]:
     out = subprocess.run(
         [sys.executable, "-m", "bench.bench_season", "--child", mode],
         env=os.environ.copy(),
-        capture_output=True,
+        stdout=subprocess.PIPE,  # stderr: the child's progress, straight to the parent's
         text=True,
         check=False,
     )
     if out.returncode:
-        raise SystemExit(out.stderr[-3000:])
+        raise SystemExit(f"the {mode} child failed (its stderr is above)")
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+NOW = datetime(2027, 1, 1, tzinfo=UTC)
+
+
+def partitioned() -> dict[str, Any]:
+    """The full rebuild through the registry's workflow steps, run in order as the local stack
+    runs them (local.workflows); per step: items, total and slowest item (what one Lambda run
+    must fit), and the wall time the state machine would take with each map's concurrency."""
+    from infra.registry import workflow
+    from local import workflows
+    from tavla.services import full_rebuild
+
+    flow = workflow("rebuild")
+    timings: dict[str, list[float]] = {}
+    peaks: dict[str, float] = {}
+
+    def invoke(_: str, event: dict[str, Any]) -> Any:
+        t0 = time.perf_counter()
+        out = full_rebuild.run_step(event, NOW)
+        timings.setdefault(event["step"], []).append(time.perf_counter() - t0)
+        peaks[event["step"]] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        brief = {k: v for k, v in out.items() if isinstance(v, int | float | str | bool)}
+        print(  # progress on stderr (the parent's log): a run cut short still tells what it did
+            f"    step {event['step']} #{len(timings[event['step']])}: {timings[event['step']][-1]:.1f} s, "
+            f"peak {peaks[event['step']]:.0f} MB {json.dumps(brief)}",
+            file=sys.stderr,
+            flush=True,
+        )
+        return out
+
+    state = workflows.run(flow, invoke)
+    steps = {}
+    wall = 0.0
+    for step in flow.steps:
+        times = timings.get(step.name, [])
+        waves = max(1, step.max_concurrency)
+        step_wall = max(max(times, default=0.0), sum(times) / waves) if step.map_over else sum(times)
+        wall += step_wall
+        steps[step.name] = {
+            "items": len(times),
+            "total_s": round(sum(times), 1),
+            "slowest_item_s": round(max(times, default=0.0), 1),
+            "wall_s_at_concurrency": round(step_wall, 1),
+            "peak_mb_after": round(peaks.get(step.name, 0.0), 1),
+        }
+    return {"steps": steps, "wall_s": round(wall, 1), "state_check": state.get("check")}
 
 
 def child(mode: str) -> None:
@@ -304,7 +353,7 @@ def child(mode: str) -> None:
 
     with metered() as meter:
         started = time.perf_counter()
-        report = rebuild.nightly(datetime(2027, 1, 1, tzinfo=UTC), repair=True)
+        detail = partitioned() if mode == "full" else rebuild.nightly(NOW, repair=True).summary()
         seconds = time.perf_counter() - started
     print(
         json.dumps(
@@ -316,7 +365,7 @@ def child(mode: str) -> None:
                 "by_operation": meter.calls,
                 "rcu": round(meter.rcu),
                 "wcu": round(meter.wcu),
-                "report": report.summary(),
+                "report": detail,
             }
         )
     )
@@ -462,7 +511,7 @@ def dynamodb_local() -> Iterator[None]:
 
     with tempfile.TemporaryDirectory(prefix="bench-season-") as data:
         db = _in_memory()(Path(data))
-        db.start()
+        db.start(timeout=900)  # a JVM under `nice -n 19` on a busy machine
         try:
             os.environ.update(
                 AWS_DEFAULT_REGION="eu-central-1",
@@ -490,20 +539,25 @@ def run(players: int, tournaments: int, matches: int, seed: int) -> int:
         generate(players, tournaments, matches, seed)
         print(f"  generated the record in {time.perf_counter() - t0:.0f} s", flush=True)
         full = _child("full")
-        print(f"  full rebuild (empty state, everything written): {json.dumps(full)}", flush=True)
+        print(
+            f"  full rebuild, partitioned steps (empty state, everything written): {json.dumps(full)}",
+            flush=True,
+        )
         nightly = _child("nightly")
         print(f"  nightly rebuild (nothing to repair): {json.dumps(nightly)}", flush=True)
         inc = incremental(players, matches, seed)
         print(f"  one more finished tournament, incrementally: {json.dumps(inc)}", flush=True)
         lists = list_latency(150)
         print(f"  GET /ratings: {json.dumps(lists)}", flush=True)
-    fits = max(full["seconds"], nightly["seconds"]) < LAMBDA_LIMIT_S / 2
+    slowest = max(s["slowest_item_s"] for s in full["report"]["steps"].values())
+    fits = max(slowest, nightly["seconds"]) < LAMBDA_LIMIT_S / 2
     peak = max(full["peak_mb"], nightly["peak_mb"])
     print(
-        f"  one Lambda run (15 min) with a 2x margin: {'yes' if fits else 'NO'} "
-        f"(full {full['seconds']} s, nightly {nightly['seconds']} s, peak {peak} MB)"
+        f"  every Lambda run (15 min) with a 2x margin: {'yes' if fits else 'NO'} "
+        f"(slowest rebuild step {slowest} s, rebuild wall at the maps' concurrency "
+        f"{full['report']['wall_s']} s, nightly {nightly['seconds']} s, peak {peak} MB)"
     )
-    clean = nightly["report"]["clean"] and full["report"]["repaired"]
+    clean = nightly["report"]["clean"]  # the nightly compare after the partitioned rebuild
     return 0 if clean else 1
 
 

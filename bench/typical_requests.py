@@ -322,4 +322,6 @@ def _season_requests(api: Api, drawn: str, entrants: list[str]) -> dict[str, Rec
         "ratings": _record("ratings", _bus(RESULT_CONFIRMED, result)),
         "season": _record("season", _bus(TOURNAMENT_FINISHED, finished)),
         "rankings": _record("rankings", api.event("GET", "/ratings")[1]),
+        # issue 10 (h-scale): the full rebuild's first step, as its state machine invokes it
+        "rebuild": _record("rebuild", {"step": "plan", "state": {}}),
     }

@@ -1,5 +1,5 @@
-"""The domain event bus, the rules that route its events and cron ticks to functions, and
-where failed asynchronous invocations end up.
+"""The domain event bus, the rules that route its events to functions, and where failed
+asynchronous invocations end up (cron ticks are EventBridge Scheduler schedules: infra/scheduler.py).
 
 Everything invoked asynchronously (bus events, cron ticks, one-time schedules) has retries,
 and what still fails lands in one encrypted dead-letter queue, so nothing is lost silently.
@@ -23,13 +23,8 @@ RETRY_ATTEMPTS = 2  # the maximum for Lambda's asynchronous invocations
 MAX_EVENT_AGE = Duration.hours(6)
 
 
-def _schedule(cron: str) -> events.Schedule:
-    """The registry's cron, with or without the `cron(...)` wrapper."""
-    return events.Schedule.expression(cron if cron.startswith(("cron(", "rate(")) else f"cron({cron})")
-
-
 class Events(Construct):
-    """Bus, rules, cron rules and the dead-letter queue of every asynchronous trigger."""
+    """Bus, rules and the dead-letter queue of every asynchronous trigger."""
 
     def __init__(
         self,
@@ -61,8 +56,6 @@ class Events(Construct):
             function = by_name[spec.name]
             if spec.events:
                 self._on_events(spec, function)
-            if spec.cron:
-                self._on_cron(spec, function)
             if spec.events or spec.cron or spec.scheduled:
                 function.configure_async_invoke(
                     retry_attempts=RETRY_ATTEMPTS,
@@ -88,15 +81,5 @@ class Events(Construct):
             event_bus=self.bus,
             description=f"Domain events for {spec.name}",
             event_pattern=events.EventPattern(source=[EVENT_SOURCE], detail_type=list(spec.events)),
-            targets=[self._target(function)],
-        )
-
-    def _on_cron(self, spec: Function, function: lambda_.Function) -> None:
-        assert spec.cron is not None
-        events.Rule(
-            self,
-            f"{spec.name.capitalize()}Cron",
-            description=f"Runs {spec.name} on its schedule",
-            schedule=_schedule(spec.cron),
             targets=[self._target(function)],
         )

@@ -31,7 +31,17 @@ from tavla.store.schema import CONTACTS, IDEMPOTENCY, MAIN, TABLES, TableSpec
 Access = Literal["read", "read_write"]
 HttpMethod = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
 
-__all__ = ["EVENT_SOURCE", "FUNCTIONS", "Function", "Route", "function"]
+__all__ = [
+    "EVENT_SOURCE",
+    "FUNCTIONS",
+    "WORKFLOWS",
+    "Function",
+    "Route",
+    "Step",
+    "Workflow",
+    "function",
+    "workflow",
+]
 
 PASS_KEY_SECRET = "pass-signing-key"  # logical name of the check-in pass signing secret
 PAYMENT_PROVIDER_SECRET = "payment-provider"  # the card provider's API key and webhook secret (issue 9)
@@ -255,7 +265,7 @@ FUNCTIONS: tuple[Function, ...] = (
         tables={MAIN.name: "read_write"},
         http=False,
         events=(RESULT_CONFIRMED, PLAYERS_MERGED),
-        cron="cron(30 2 * * ? *)",  # the nightly rebuild of ratings and season standings
+        cron="cron(30 2 * * ? *)",  # the nightly compare-and-repair (an EventBridge Scheduler cron)
         reserved_concurrency=1,  # replays never interleave; EventBridge's async queue holds the rest
         timeout_seconds=900,
         memory_mb=1769,  # one full vCPU for the rebuild
@@ -267,7 +277,12 @@ FUNCTIONS: tuple[Function, ...] = (
         tables={MAIN.name: "read_write"},
         http=False,
         events=(TOURNAMENT_FINISHED, PLAYERS_MERGED),
-        timeout_seconds=60,
+        # h-scale: each finished tournament re-ranks the season into its standings snapshot: at
+        # national size ~16 MB of entries parsed and ranked (~30 s on a loaded core), one at a
+        # time (two at once would only collide on the snapshot's version and rank again)
+        reserved_concurrency=1,
+        timeout_seconds=300,
+        memory_mb=1769,
     ),
     Function(
         name="rankings",
@@ -276,12 +291,69 @@ FUNCTIONS: tuple[Function, ...] = (
         tables={MAIN.name: "read_write"},  # writes: an admin sets a season, invites the Super Final
         publishes_events=True,  # SuperFinalInvited -> notify
     ),
+    # issue 10 (h-scale): the full rebuild's steps (WORKFLOWS "rebuild"), partitioned to fit Lambda
+    Function(
+        name="rebuild",
+        module="functions.rebuild.handler",
+        description="The full rebuild of ratings and season standings, one partitioned step at a time",
+        tables={MAIN.name: "read_write"},
+        http=False,
+        timeout_seconds=900,
+        memory_mb=1769,  # one full vCPU: each step replays or parses tens of thousands of items
+    ),
     Function(
         name="openapi",
         module="functions.openapi.handler",
         description="The OpenAPI document of the whole HTTP API",
     ),
 )
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a workflow: the function's handler gets {"step": name, "item": one element of
+    the plan's `map_over` list} for a map step, else {"step": name, "state": everything so far}."""
+
+    name: str
+    map_over: str | None = None  # a list in the first step's output: a Distributed Map over it
+    max_concurrency: int = 1  # a map's items in flight at once
+
+
+@dataclass(frozen=True)
+class Workflow:
+    """A Step Functions state machine of one function's steps (the local stack runs them in order).
+
+    The first step is the plan; each step's output is kept in the state under its name."""
+
+    name: str
+    function: str  # the registry function that runs every step
+    description: str
+    steps: tuple[Step, ...]
+    cron: str | None = None  # an EventBridge Scheduler cron that starts an execution (UTC)
+    timeout_minutes: int = 120
+
+
+WORKFLOWS: tuple[Workflow, ...] = (
+    # issue 10 (h-scale): the full rebuild (services.full_rebuild says what runs in parallel and why)
+    Workflow(
+        name="rebuild",
+        function="rebuild",
+        description="Ratings and season standings rebuilt from the record: ledger by tournament "
+        "chunks, histories by player shards, standings by season",
+        steps=(
+            Step("plan"),
+            Step("ledger", map_over="chunks", max_concurrency=10),
+            Step("check"),
+            Step("players", map_over="shards", max_concurrency=8),
+            Step("seasons", map_over="seasons", max_concurrency=4),
+        ),
+        cron="cron(0 4 ? * SUN *)",  # weekly, away from the nightly compare at 02:30
+    ),
+)
+
+
+def workflow(name: str) -> Workflow:
+    return next(w for w in WORKFLOWS if w.name == name)
 
 
 def function(name: str) -> Function:

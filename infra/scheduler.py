@@ -1,13 +1,16 @@
-"""EventBridge Scheduler: the group that holds one-time schedules (no-show forfeits) and the
-role the Scheduler service assumes to invoke their targets.
+"""EventBridge Scheduler: the group that holds one-time schedules (no-show forfeits), the
+registry's cron schedules (issue 10: the nightly rebuild) and the role the Scheduler service
+assumes to invoke their targets.
 
-The invoke role may invoke exactly the functions marked `scheduled`, and send what still
-fails after the schedule's retries to the dead-letter queue; a function that `schedules`
+The invoke role may invoke exactly the functions marked `scheduled` or with a `cron`, and send
+what still fails after the schedule's retries to the dead-letter queue; a function that `schedules`
 others may create and delete schedules in this group only, and pass this role only. The
 variables it gets are the ones `tavla.schedules` reads.
 """
 
 from __future__ import annotations
+
+import json
 
 from aws_cdk import Stack
 from aws_cdk import aws_iam as iam
@@ -17,7 +20,13 @@ from cdk_nag import NagSuppressions
 from constructs import Construct
 
 from infra.lambdas import Lambdas
-from tavla.schedules import DEAD_LETTER_ENV, GROUP_ENV, ROLE_ENV
+from tavla.schedules import (
+    DEAD_LETTER_ENV,
+    GROUP_ENV,
+    MAX_EVENT_AGE_SECONDS,
+    MAX_RETRY_ATTEMPTS,
+    ROLE_ENV,
+)
 
 
 class Scheduling(Construct):
@@ -42,9 +51,9 @@ class Scheduling(Construct):
             ),
             description="Assumed by EventBridge Scheduler to invoke the scheduled functions",
         )
-        targets = {f.name for f in functions if f.scheduled}
+        targets = {f.name for f in functions if f.scheduled or f.cron}
         for spec in functions:
-            if not set(spec.schedules) <= targets:
+            if not set(spec.schedules) <= {f.name for f in functions if f.scheduled}:
                 raise ValueError(
                     f"{spec.name} schedules {spec.schedules}, but only {targets} are `scheduled`"
                 )
@@ -54,6 +63,9 @@ class Scheduling(Construct):
             self.invoke_role.add_to_policy(
                 iam.PolicyStatement(actions=["lambda:InvokeFunction"], resources=scheduled)
             )
+        for spec in functions:
+            if spec.cron:
+                self._cron(spec.name, spec.cron, by_name[spec.name].function_arn, dead_letters)
         schedules_in_group = stack.format_arn(
             service="scheduler", resource="schedule", resource_name=f"{self.group.schedule_group_name}/*"
         )
@@ -94,3 +106,27 @@ class Scheduling(Construct):
                 ],
                 apply_to_children=True,
             )
+
+    def _cron(self, name: str, cron: str, function_arn: str, dead_letters: sqs.IQueue) -> None:
+        """A recurring schedule in the group: the function gets EventBridge's "Scheduled Event"
+        shape (what its handler and the local stack's cron read), retried, then dead-lettered."""
+        expression = cron if cron.startswith(("cron(", "rate(")) else f"cron({cron})"
+        scheduler.CfnSchedule(
+            self,
+            f"{name.capitalize()}Cron",
+            description=f"Runs {name} on its schedule",
+            group_name=self.group.schedule_group_name,
+            schedule_expression=expression,
+            schedule_expression_timezone="UTC",
+            flexible_time_window=scheduler.CfnSchedule.FlexibleTimeWindowProperty(mode="OFF"),
+            target=scheduler.CfnSchedule.TargetProperty(
+                arn=function_arn,
+                role_arn=self.invoke_role.role_arn,
+                input=json.dumps({"detail-type": "Scheduled Event", "source": "aws.scheduler", "detail": {}}),
+                retry_policy=scheduler.CfnSchedule.RetryPolicyProperty(
+                    maximum_retry_attempts=MAX_RETRY_ATTEMPTS,
+                    maximum_event_age_in_seconds=MAX_EVENT_AGE_SECONDS,
+                ),
+                dead_letter_config=scheduler.CfnSchedule.DeadLetterConfigProperty(arn=dead_letters.queue_arn),
+            ),
+        )

@@ -20,11 +20,12 @@ from infra.lambdas import Lambdas
 from infra.notifications import Notifications
 from infra.operations import Backups, Budget, Dashboard
 from infra.pass_key import PassKey
-from infra.registry import FUNCTIONS, Function
+from infra.registry import FUNCTIONS, WORKFLOWS, Function
 from infra.scheduler import Scheduling
 from infra.stage_policy import StagePolicy
 from infra.stages import Stage, from_cdk_json
 from infra.tables import Tables
+from infra.workflows import Workflows
 
 
 class TavlaStack(Stack):
@@ -60,6 +61,15 @@ class TavlaStack(Stack):
                 by_name[spec.name].add_environment(table.env_var, self.tables.by_name[table.name].table_name)
         self.events = Events(self, "Events", self.lambdas)
         self.scheduling = Scheduling(self, "Scheduler", self.lambdas, self.events.dead_letters)
+        # issue 10: the registry's workflows (the full rebuild) as Step Functions state machines
+        self.workflows = Workflows(
+            self,
+            "Workflows",
+            tuple(w for w in WORKFLOWS if w.function in by_name),
+            self.lambdas,
+            self.scheduling.group,
+            self.events.dead_letters,
+        )
         self.notifications = Notifications(self, "Notifications", self.lambdas)
         self.pass_key = PassKey(self, "PassKey", self.lambdas)
         self.auth = Auth(self, "Auth")

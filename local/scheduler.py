@@ -7,7 +7,7 @@ DELETE) or left spent. A failing target is retried on the next ticks, then parke
 local dead letters (`GET /dev/dead-letters`), like Scheduler's retry policy ending in the
 dead-letter queue its DeadLetterConfig names. A function with
 a `cron` in the registry gets EventBridge's "Scheduled Event" for every matching minute the
-clock passes (also when `/dev/clock` jumps ahead by days).
+clock passes (also when `/dev/clock` jumps ahead by days); a workflow's cron runs its steps.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from infra.registry import FUNCTIONS
+from infra.registry import FUNCTIONS, WORKFLOWS
+from local import workflows
 from local.aws import client
 from local.cron import Trigger, parse_trigger
 from local.deadletters import DeadLetters
@@ -64,6 +65,14 @@ class Scheduler:
             for trigger in [_parse_trigger(f.name, f.cron, self._cron_checked)]
             if trigger
         ]
+        # issue 10: a workflow's Scheduler cron starts its steps, run in order (local.workflows)
+        self._workflow_crons = [
+            (w, trigger)
+            for w in WORKFLOWS
+            if w.cron
+            for trigger in [_parse_trigger(f"workflow {w.name}", w.cron, self._cron_checked)]
+            if trigger
+        ]
         self._tick_lock = threading.RLock()
         self._periodic = Periodic("scheduler", self._interval, self.tick, log)
 
@@ -101,6 +110,13 @@ class Scheduler:
                     fired.append(f"cron:{function}@{moment.isoformat()}")
                 except HandlerError as error:
                     log.error("cron %s at %s failed:\n%s", function, moment.isoformat(), error.trace)
+        for workflow, cron in self._workflow_crons:
+            for moment in cron.between(after, until):
+                try:
+                    workflows.run(workflow, self._environments.invoke)
+                    fired.append(f"workflow:{workflow.name}@{moment.isoformat()}")
+                except HandlerError as error:
+                    log.error("workflow %s at %s failed:\n%s", workflow.name, moment.isoformat(), error.trace)
         return fired
 
     def _schedule_names(self) -> list[str]:

@@ -31,22 +31,13 @@ def test_event_rules_route_declared_detail_types_to_their_function_with_retries_
         by_target.setdefault(target["Arn"]["Fn::GetAtt"][0], []).append(rule)
     for spec in each_stack.functions:
         found = by_target.get(_function_id(each_stack, spec.name), [])
-        # a function may have both: bus events and a cron (issue 10: ratings and its nightly rebuild)
-        assert len(found) == bool(spec.events) + bool(spec.cron), spec.name
-        on_bus = [r for r in found if "EventPattern" in r]
-        on_cron = [r for r in found if "ScheduleExpression" in r]
+        # crons are EventBridge Scheduler schedules (issue 10: tests/infra/test_workflows.py)
+        assert len(found) == bool(spec.events), spec.name
         if spec.events:
-            (rule,) = on_bus
+            (rule,) = found
             assert rule["EventBusName"] == {"Ref": bus}
             assert rule["EventPattern"] == {"source": [EVENT_SOURCE], "detail-type": list(spec.events)}
-        if spec.cron:
-            (rule,) = on_cron
-            assert rule["ScheduleExpression"] in (spec.cron, f"cron({spec.cron})")
-            assert rule["ScheduleExpression"].startswith(("cron(", "rate("))
-            assert "EventBusName" not in rule
-    assert sum(len(r) for r in by_target.values()) == sum(
-        bool(f.events) + bool(f.cron) for f in each_stack.functions
-    )
+    assert sum(len(r) for r in by_target.values()) == sum(bool(f.events) for f in each_stack.functions)
 
 
 def test_dead_letter_queue_is_encrypted_and_refuses_plain_http(each_stack: Synthesized) -> None:
@@ -105,8 +96,10 @@ def test_scheduler_role_invokes_exactly_the_scheduled_functions(each_stack: Synt
                 )
                 if not isinstance(statement["Resource"], list):
                     invokable.add(render(statement["Resource"]))
-    expected = {f"<{_function_id(each_stack, f.name)}.Arn>" for f in each_stack.functions if f.scheduled}
-    assert invokable == expected
+    expected = {
+        f"<{_function_id(each_stack, f.name)}.Arn>" for f in each_stack.functions if f.scheduled or f.cron
+    }
+    assert invokable == expected  # one-time schedules' targets and the crons' (issue 10)
 
 
 def test_scheduler_role_may_park_failed_deliveries_in_the_dead_letter_queue(each_stack: Synthesized) -> None:

@@ -78,7 +78,6 @@ _EXPORTS = {
     "SeasonStandings": "tavla.rules.season",
     "add_tournament": "tavla.rules.season",
     "final_starting_lives": "tavla.rules.season",
-    "season_ranking": "tavla.rules.season",
     "super_final_invitations": "tavla.rules.season",
     "tournament_points": "tavla.rules.season",
     "seed_order": "tavla.rules.seeding",

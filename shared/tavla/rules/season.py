@@ -55,7 +55,6 @@ __all__ = [
     "add_tournament",
     "final_starting_lives",
     "merge_players",
-    "season_ranking",
     "super_final_invitations",
     "tournament_points",
 ]
@@ -287,35 +286,6 @@ class SeasonPlace(Standing):
     points: int
     best: int
     tournaments: int
-
-
-def season_ranking(season: SeasonStandings) -> list[SeasonPlace]:
-    """The season table: most points first; level on points, the better single-tournament
-    result first; players level on both share the place (listed by id)."""
-
-    def key(e: SeasonEntry) -> tuple[int, int]:
-        return (-e.points, -e.best)
-
-    ordered = sorted(season.entries.values(), key=lambda e: (key(e), e.player_id))
-    out: list[SeasonPlace] = []
-    i = 0
-    while i < len(ordered):
-        j = i
-        while j + 1 < len(ordered) and key(ordered[j + 1]) == key(ordered[i]):
-            j += 1
-        out.extend(
-            SeasonPlace(
-                player_id=e.player_id,
-                place=i + 1,
-                place_to=j + 1,
-                points=e.points,
-                best=e.best,
-                tournaments=len(e.awards),
-            )
-            for e in ordered[i : j + 1]
-        )
-        i = j + 1
-    return out
 
 
 class SuperFinalInvitations(BaseModel):

@@ -1,8 +1,8 @@
 """The nightly rebuild (R10.5, R1.1): ratings and season points from the confirmed results alone.
 
 Reads every tournament (the calendar), its matches and, once finished, its final standings;
-recomputes the rating ledger, every player's rating and history, and every season's awards
-with the same pure functions the incremental path uses (`rules.rating_ledger`,
+recomputes the rating ledger, every player's rating and history, every season's awards and
+its standings snapshot with the same pure functions the incremental path uses (`rules.rating_ledger`,
 `rules.season`), compares them with the stored state and repairs what differs (logged with
 what it found). It is also the recovery path after a bug: run it and the state is what the
 record says.
@@ -41,6 +41,7 @@ class Report:
     ledger_changed: list[str] = field(default_factory=list)
     ratings_differ: list[str] = field(default_factory=list)
     awards_differ: list[str] = field(default_factory=list)
+    standings_differ: list[str] = field(default_factory=list)  # seasons whose snapshot was stale
     repaired: bool = False
     seconds: float = 0.0
 
@@ -52,11 +53,19 @@ class Report:
             or self.ledger_changed
             or self.ratings_differ
             or self.awards_differ
+            or self.standings_differ
         )
 
     def summary(self) -> dict[str, Any]:
         out = asdict(self)
-        for k in ("ledger_missing", "ledger_extra", "ledger_changed", "ratings_differ", "awards_differ"):
+        for k in (
+            "ledger_missing",
+            "ledger_extra",
+            "ledger_changed",
+            "ratings_differ",
+            "awards_differ",
+            "standings_differ",
+        ):
             out[k] = len(out[k])
         out["clean"] = self.clean
         return out
@@ -72,7 +81,7 @@ def all_tournaments() -> list[TournamentRecord]:
             return found
 
 
-def _resolve(aliases: Mapping[str, str]) -> dict[str, str]:
+def resolve(aliases: Mapping[str, str]) -> dict[str, str]:
     """Follow merge chains (A into B, B into C: A -> C)."""
     out = {}
     for p in aliases:
@@ -88,10 +97,17 @@ def confirmed(
     tournaments: Iterable[TournamentRecord],
 ) -> tuple[dict[str, list[FixtureRecord]], dict[str, str]]:
     """Every tournament's matches and the merge aliases of everybody who played."""
-    matches = {t.id: rating_store.official_matches(t.id) for t in tournaments}
+    return matches_and_aliases([t.id for t in tournaments])
+
+
+def matches_and_aliases(
+    tournament_ids: Iterable[str],
+) -> tuple[dict[str, list[FixtureRecord]], dict[str, str]]:
+    """The tournaments' matches and the merge aliases of everybody who played in them."""
+    matches = {tid: rating_store.official_matches(tid) for tid in tournament_ids}
     players = {p for rs in matches.values() for r in rs for p in (r.home, r.away) if p}
     profiles = player_store.get_profiles(sorted(players))
-    return matches, _resolve({p: r.merged_into for p, r in profiles.items() if r.merged_into})
+    return matches, resolve({p: r.merged_into for p, r in profiles.items() if r.merged_into})
 
 
 def ledger_of(matches: Mapping[str, list[FixtureRecord]], aliases: Mapping[str, str]) -> list[LedgerEntry]:
@@ -155,17 +171,19 @@ def rebuild_ratings(entries: list[LedgerEntry], now: datetime, report: Report, r
     rating_store.put_profiles_state({p: states[p] for p in touched if p in states and p in profiles})
 
 
-def rebuild_seasons(
+def wanted_awards(
     tournaments: Iterable[TournamentRecord],
     matches: Mapping[str, list[FixtureRecord]],
     aliases: Mapping[str, str],
-    report: Report,
-    repair: bool,
-) -> None:
+    only: str | None = None,
+) -> dict[str, dict[str, dict[str, Award]]]:
+    """season -> player -> tournament -> the award its final standings give (finished ones).
+
+    Without `matches` for a tournament the awards carry no meetings: who is placed, and the points."""
     wanted: dict[str, dict[str, dict[str, Award]]] = defaultdict(lambda: defaultdict(dict))
     for t in tournaments:
         season_id = t.settings.get("season_id")
-        if t.status != "finished" or not season_id:
+        if t.status != "finished" or not season_id or (only is not None and season_id != only):
             continue
         final = finish_store.final(t.id)
         if final is None:
@@ -174,7 +192,21 @@ def rebuild_seasons(
         settings, _ = season.settings_of(str(season_id))
         for p, award in season.tournament_awards(detail, matches.get(t.id, []), settings, aliases).items():
             wanted[str(season_id)][p][t.id] = award
-    for season_id in sorted(set(wanted) | set(season_store.season_ids())):
+    return wanted
+
+
+def rebuild_seasons(
+    tournaments: Iterable[TournamentRecord],
+    matches: Mapping[str, list[FixtureRecord]],
+    aliases: Mapping[str, str],
+    report: Report,
+    repair: bool,
+    only: str | None = None,
+) -> None:
+    """Every season's awards (or season `only`'s) recomputed, compared and repaired."""
+    wanted = wanted_awards(tournaments, matches, aliases, only)
+    seasons = sorted(set(wanted) | set(season_store.season_ids()))
+    for season_id in seasons if only is None else [only]:
         stored = {p: {a.tournament_id: a for a in aw} for p, aw in season_store.entries(season_id).items()}
         goal = wanted.get(season_id, {})
         for p in sorted(set(goal) | set(stored)):
@@ -187,6 +219,8 @@ def rebuild_seasons(
                 for k, a in want.items():
                     if have.get(k) != a:
                         season_store.add_award(season_id, p, a)
+        if repair and season.refresh_standings(season_id, compare=True):
+            report.standings_differ.append(season_id)
 
 
 def nightly(now: datetime, repair: bool = True) -> Report:

@@ -12,6 +12,11 @@ players get none (R8.3). Each player's award is written with a condition
 (`store.season.add_award`), so the same tournament counted twice changes nothing. With the
 points goes what R10.5's tie-breaks need: the player's official matches at that tournament
 (all its events), read once here, so the table never reads a match.
+
+The standings are a stored snapshot (`refresh_standings`): the season function ranks the
+season once per finished tournament (and per merge; the rebuilds compare and rewrite it), and
+GET /seasons/{id}/standings and the Super Final read a page of it instead of ranking every
+entry on every request.
 """
 
 from __future__ import annotations
@@ -33,7 +38,9 @@ from tavla.services import day
 from tavla.store import draws as draw_store
 from tavla.store import players as player_store
 from tavla.store import season as store
-from tavla.store.records import FixtureRecord, SeasonRecord
+from tavla.store.records import FixtureRecord, SeasonRecord, SeasonStandingsRecord
+
+STANDINGS_PAGE_ROWS = 500  # rows per snapshot page: ~75 KB, one BatchGetItem reads a request's
 
 
 @dataclass(frozen=True)
@@ -117,8 +124,14 @@ def count_tournament(detail: Mapping[str, Any]) -> Counted:
     added = sum(store.add_award(str(season_id), p, a) for p, a in sorted(awards.items()))
     store.mark_counted(str(season_id), tid, str(detail.get("finished_at") or ""))
     store.remember(str(season_id))
+    head = store.snapshot(str(season_id))
+    snapshot_calls = 1
+    if added or head is None or tid not in head.counted:  # a redelivery after a cut-short run too
+        snapshot_calls += refresh_standings(str(season_id))
     return Counted(
-        "counted" if added else "already_counted", players=added, calls=len(awards) + 4 + len(placed) // 100
+        "counted" if added else "already_counted",
+        players=added,
+        calls=len(awards) + 4 + len(placed) // 100 + snapshot_calls,
     )
 
 
@@ -151,15 +164,76 @@ def merge(keep: str, merged: str) -> None:
                 store.remove_awards(season_id, keep, [old])
             store.add_award(season_id, keep, a)
         store.remove_awards(season_id, merged, everyone.get(merged, []))
+        if merged in everyone:
+            refresh_standings(season_id)
 
 
 # -- the table and the Super Final -----------------------------------------------------------
 
 
 def table(season_id: str) -> tuple[list[SeasonRow], int]:
-    """The season table (R10.5) and the seed of its draw."""
+    """The season table ranked from every entry (R10.5) and the seed of its draw: what the
+    snapshot holds (the roll-ups write it; requests read the snapshot)."""
     _, seed = settings_of(season_id)
     return season_table(store.entries(season_id), seed), seed
+
+
+def refresh_standings(season_id: str, *, compare: bool = False) -> int:
+    """Rank the season from every entry and store it as the standings snapshot (R10.5).
+
+    Run by the season function after each finished tournament (and a merge) and by the
+    rebuilds; `compare` leaves an equal snapshot as it is. Two writers at once: the later one
+    finds the version moved and ranks again. Returns the DynamoDB calls made (0: unchanged).
+    """
+    for _ in range(5):
+        entries = store.entries(season_id)
+        _, seed = settings_of(season_id)
+        rows = season_table(entries, seed)
+        pages = [rows[i : i + STANDINGS_PAGE_ROWS] for i in range(0, len(rows), STANDINGS_PAGE_ROWS)]
+        previous = store.snapshot(season_id)
+        if compare and previous is not None and _same(season_id, previous, pages, seed):
+            return 0
+        head = SeasonStandingsRecord(
+            season_id=season_id,
+            version=(previous.version + 1) if previous else 1,
+            total=len(rows),
+            pages=len(pages),
+            page_rows=STANDINGS_PAGE_ROWS,
+            draw_seed=seed,
+            counted=tuple(sorted({a.tournament_id for awards in entries.values() for a in awards})),
+        )
+        try:
+            return store.put_snapshot(season_id, pages, head, previous)
+        except store.SnapshotMoved:
+            continue
+    raise RuntimeError(f"season {season_id}: the standings snapshot kept moving")
+
+
+def _same(
+    season_id: str, head: SeasonStandingsRecord, pages: Sequence[Sequence[SeasonRow]], seed: int
+) -> bool:
+    if head.draw_seed != seed or head.pages != len(pages) or head.page_rows != STANDINGS_PAGE_ROWS:
+        return False
+    stored = store.snapshot_pages(season_id, head.version, list(range(head.pages)))
+    return all(stored.get(n) == list(rows) for n, rows in enumerate(pages))
+
+
+def snapshot_rows(season_id: str, offset: int, limit: int) -> tuple[list[SeasonRow], int, int] | None:
+    """Rows offset..offset+limit of the standings snapshot, its total and draw seed (None: no
+    snapshot yet). A page or two per request (at most 500 rows a page), never a ranking."""
+    for _ in range(3):
+        head = store.snapshot(season_id)
+        if head is None:
+            return None
+        first, last = offset // head.page_rows, (offset + max(limit, 1) - 1) // head.page_rows
+        wanted = [n for n in range(first, last + 1) if n < head.pages]
+        pages = store.snapshot_pages(season_id, head.version, wanted)
+        if len(pages) < len(wanted):  # replaced while reading: read the new version
+            continue
+        rows = [r for n in wanted for r in pages[n]]
+        start = offset - first * head.page_rows
+        return rows[start : start + limit], head.total, head.draw_seed
+    raise RuntimeError(f"season {season_id}: the standings snapshot kept moving")
 
 
 def _rows(rows: Sequence[SeasonRow]) -> list[SeasonStandingRow]:
@@ -185,21 +259,25 @@ def _rows(rows: Sequence[SeasonRow]) -> list[SeasonStandingRow]:
     return out
 
 
-def standings(season_id: str, limit: int, offset: int) -> SeasonStandingsPage:
-    if store.get(season_id) is None and not store.entries(season_id):
+def _snapshot_or_empty(season_id: str, offset: int, limit: int) -> tuple[list[SeasonRow], int, int]:
+    found = snapshot_rows(season_id, offset, limit)
+    if found is not None:
+        return found
+    if store.get(season_id) is None:  # no season set and no tournament counted in it
         raise SeasonNotFound(f"No season {season_id}.")
-    rows, seed = table(season_id)
-    return SeasonStandingsPage(
-        season_id=season_id, rows=_rows(rows[offset : offset + limit]), total=len(rows), draw_seed=seed
-    )
+    return [], 0, settings_of(season_id)[1]
+
+
+def standings(season_id: str, limit: int, offset: int) -> SeasonStandingsPage:
+    """A page of the season standings, read from the snapshot (R10.5)."""
+    rows, total, seed = _snapshot_or_empty(season_id, offset, limit)
+    return SeasonStandingsPage(season_id=season_id, rows=_rows(rows), total=total, draw_seed=seed)
 
 
 def super_final(season_id: str) -> SuperFinal:
     """The invited players in season order and their starting lives in the final (R10.4, R5.7)."""
     settings, _ = settings_of(season_id)
-    rows, _ = table(season_id)
-    if not rows and store.get(season_id) is None:
-        raise SeasonNotFound(f"No season {season_id}.")
+    rows, _, _ = _snapshot_or_empty(season_id, 0, settings.super_final_size)
     chosen = invited(rows, settings)
     return SuperFinal(season_id=season_id, invited=_rows(chosen), lives=final_lives(chosen, settings))
 

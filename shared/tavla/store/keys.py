@@ -31,6 +31,8 @@ Main table:
 - a season (R10.4) .................. SEASON#<id> / META
 - a player's season entry ........... SEASON#<id> / PLAYER#<tavla_id>
 - a tournament counted in a season .. SEASON#<id> / COUNTED#<tournament id>
+- the season standings snapshot ..... SEASON#<id> / STANDINGS (which version, total, counted)
+  and its pages ..................... SEASON#<id> / STANDINGS#<version>#<page>  (500 rows each)
 
 Contacts table (private, R12):
 - a player's contacts .............. CONTACTS#<tavla_id>
@@ -208,6 +210,15 @@ def season_entry(season_id: str, tavla_id: str) -> dict[str, Any]:
 
 def season_counted(season_id: str, tournament_id: str) -> dict[str, Any]:
     return _key(season_pk(season_id), f"COUNTED#{tournament_id}")
+
+
+def season_standings(season_id: str) -> dict[str, Any]:
+    """The season standings snapshot's head: its version, total and counted tournaments."""
+    return _key(season_pk(season_id), "STANDINGS")
+
+
+def season_standings_page(season_id: str, version: int, page: int) -> dict[str, Any]:
+    return _key(season_pk(season_id), f"STANDINGS#{version:09d}#{page:05d}")
 
 
 def seasons() -> dict[str, Any]:

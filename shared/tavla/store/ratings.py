@@ -326,3 +326,43 @@ def official_matches(tournament_id: str) -> list[FixtureRecord]:
         )
         for i in items
     ]
+
+
+# -- the partitioned full rebuild (issue 10: services.full_rebuild) ----------------------------
+
+
+def markers(match_ids: Sequence[str]) -> dict[str, RatedMatchRecord]:
+    """The rated-match markers of `match_ids` that exist (BatchGetItem, 100 keys a call)."""
+    from tavla.store.dynamo import batch_get
+
+    found = batch_get(MAIN, [keys.rated_match(m) for m in match_ids], consistent=True)
+    return {str(i["match_id"]): RatedMatchRecord.from_item(i) for i in found}
+
+
+def ledger_entries(ledger_keys: Sequence[str]) -> dict[str, LedgerEntry]:
+    """The stored ledger entries of `ledger_keys` that exist (BatchGetItem, 100 keys a call)."""
+    from tavla.store.dynamo import batch_get
+
+    found = batch_get(MAIN, [keys.ledger(k) for k in ledger_keys], consistent=True)
+    return {e.key: e for e in (_entry(i) for i in found)}
+
+
+def repair_ledger(
+    puts: Sequence[LedgerEntry],
+    marks: Sequence[RatedMatchRecord],
+    deletes: Iterable[str],
+    stale_markers: Iterable[str] = (),
+) -> int:
+    """Ledger entries and their markers as the record says: `puts` and `marks` written,
+    `deletes` (ledger keys) and `stale_markers` (match ids) removed. Returns the calls made."""
+    items = [_ledger_item(e) for e in puts] + [
+        {**keys.plain(keys.rated_match(m.match_id)), **m.to_item()} for m in marks
+    ]
+    gone = [keys.ledger(k) for k in set(deletes) - {e.key for e in puts}]
+    gone += [keys.rated_match(m) for m in set(stale_markers) - {m.match_id for m in marks}]
+    return batch_write(MAIN, items, gone)
+
+
+def write_histories(puts: Sequence[RatingStep], deletes: Iterable[tuple[str, str]]) -> int:
+    """History lines written and removed ((player, ledger key)), 25 a call. Returns the calls."""
+    return batch_write(MAIN, [_step_item(s) for s in puts], [keys.rating_step(p, k) for p, k in deletes])

@@ -416,6 +416,19 @@ class SeasonRecord(_Record):
 
 
 @dataclass(frozen=True)
+class SeasonStandingsRecord(_Record):
+    """The head of a season's standings snapshot (R10.5): its pages are version `version`."""
+
+    season_id: str
+    version: int
+    total: int  # rows in all
+    pages: int
+    page_rows: int
+    draw_seed: int
+    counted: tuple[str, ...] = ()  # the tournaments whose points it includes
+
+
+@dataclass(frozen=True)
 class SeasonEntryRecord(_Record):
     """One player's season: per counted tournament the points and what the tie-breaks need.
 

@@ -4,6 +4,11 @@ A player's entry (SEASON#<id> / PLAYER#<tavla_id>) holds one attribute per count
 tournament, `award#<tournament id>` (its points and the player's matches there), written with
 `attribute_not_exists`, and the running total `points` (ADD in the same update): a
 tournament is added to a player's season at most once, however often the event comes.
+
+The standings snapshot (SEASON#<id> / STANDINGS and its pages) is the ranked table as the
+season function last wrote it: GET /seasons/{id}/standings reads a page of it, never ranks.
+A new version's pages are written first, then the head that points at them (conditional on
+the version it replaces), then the old pages go: a reader sees one version or the other.
 """
 
 from __future__ import annotations
@@ -14,10 +19,19 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from tavla.rules.season_table import Award
+from tavla.rules.season_table import Award, SeasonRow
 from tavla.store import keys
-from tavla.store.dynamo import client, deserialize, error_code, query_all, serialize, table_name
-from tavla.store.records import SeasonRecord
+from tavla.store.dynamo import (
+    batch_get,
+    batch_write,
+    client,
+    deserialize,
+    error_code,
+    query_all,
+    serialize,
+    table_name,
+)
+from tavla.store.records import SeasonRecord, SeasonStandingsRecord
 from tavla.store.schema import MAIN
 
 AWARD_PREFIX = "award#"
@@ -100,6 +114,12 @@ def entries(season_id: str) -> dict[str, list[Award]]:
     return {p: a for p, a in out.items() if a}
 
 
+def entries_of(season_id: str, tavla_ids: Sequence[str]) -> dict[str, list[Award]]:
+    """These players' awards in the season (BatchGetItem, 100 a call; the full rebuild's chunks)."""
+    found = batch_get(MAIN, [keys.season_entry(season_id, p) for p in tavla_ids], consistent=True)
+    return {str(i["tavla_id"]): _awards(i) for i in found}
+
+
 def entry(season_id: str, tavla_id: str) -> list[Award]:
     response = client().get_item(TableName=table_name(MAIN), Key=keys.season_entry(season_id, tavla_id))
     return _awards(deserialize(response["Item"])) if "Item" in response else []
@@ -117,3 +137,76 @@ def remember(season_id: str) -> None:
 def season_ids() -> list[str]:
     response = client().get_item(TableName=table_name(MAIN), Key=keys.seasons())
     return sorted(deserialize(response["Item"]).get("ids", ())) if "Item" in response else []
+
+
+# -- the standings snapshot (issue 10, h-scale) ----------------------------------------------
+
+
+class SnapshotMoved(Exception):
+    """Another writer replaced the snapshot since it was read (the caller ranks again)."""
+
+
+def snapshot(season_id: str) -> SeasonStandingsRecord | None:
+    response = client().get_item(
+        TableName=table_name(MAIN), Key=keys.season_standings(season_id), ConsistentRead=True
+    )
+    if "Item" not in response:
+        return None
+    item = deserialize(response["Item"])
+    return SeasonStandingsRecord.from_item({**item, "counted": tuple(item.get("counted") or ())})
+
+
+def snapshot_pages(season_id: str, version: int, pages: Sequence[int]) -> dict[int, list[SeasonRow]]:
+    """Pages of snapshot `version` (a page missing: that version was replaced meanwhile)."""
+    wanted = [keys.season_standings_page(season_id, version, p) for p in pages]
+    found = batch_get(MAIN, wanted, consistent=True)  # a page just written is there (or was replaced)
+    return {int(i["page"]): [SeasonRow.model_validate(r) for r in json.loads(str(i["rows"]))] for i in found}
+
+
+def put_snapshot(
+    season_id: str,
+    pages: Sequence[Sequence[SeasonRow]],
+    head: SeasonStandingsRecord,
+    previous: SeasonStandingsRecord | None,
+) -> int:
+    """The new version's pages, then the head (conditional on the version read: SnapshotMoved
+    when another writer got there first), then the old version's pages removed. Returns calls."""
+    items = [
+        {
+            **keys.plain(keys.season_standings_page(season_id, head.version, n)),
+            "page": n,
+            "rows": json.dumps([r.model_dump() for r in rows], separators=(",", ":")),
+        }
+        for n, rows in enumerate(pages)
+    ]
+    calls = batch_write(MAIN, items, [])
+    condition = "attribute_not_exists(pk)" if previous is None else "version = :v"
+    try:
+        client().put_item(
+            TableName=table_name(MAIN),
+            Item=serialize(
+                {
+                    **keys.plain(keys.season_standings(season_id)),
+                    **head.to_item(),
+                    "counted": list(head.counted),
+                }
+            ),
+            ConditionExpression=condition,
+            **(
+                {}
+                if previous is None
+                else {"ExpressionAttributeValues": {":v": {"N": str(previous.version)}}}
+            ),
+        )
+    except ClientError as error:
+        if error_code(error) == "ConditionalCheckFailedException":
+            batch_write(
+                MAIN, [], [keys.season_standings_page(season_id, head.version, n) for n in range(len(pages))]
+            )
+            raise SnapshotMoved(season_id) from error
+        raise
+    calls += 1
+    if previous is not None:
+        stale = [keys.season_standings_page(season_id, previous.version, n) for n in range(previous.pages)]
+        calls += batch_write(MAIN, [], stale)
+    return calls

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from infra.registry import FUNCTIONS, Function
+from infra.registry import FUNCTIONS, Function, Step, Workflow
 from local import scheduler as scheduler_module
 from local.env import function_arn
 from local.lambdas import HandlerError
@@ -122,6 +122,7 @@ def test_cron_triggers_fire_for_every_occurrence_the_clock_passes(fake_client, m
     rollup = Function(name="rollup", module="unused", description="", http=False, cron="cron(0 3 * * ? *)")
     # the rollup alone: the registry's own crons (the nightly ratings rebuild) are not this test's
     monkeypatch.setattr(scheduler_module, "FUNCTIONS", (*(f for f in FUNCTIONS if not f.cron), rollup))
+    monkeypatch.setattr(scheduler_module, "WORKFLOWS", ())  # nor the weekly full rebuild
     environments = FakeEnvironments()
     local_scheduler = Scheduler("http://unused", environments)  # type: ignore[arg-type]
     clock.advance(timedelta(days=2))
@@ -130,3 +131,38 @@ def test_cron_triggers_fire_for_every_occurrence_the_clock_passes(fake_client, m
     assert [event["detail-type"] for _, event in environments.calls] == ["Scheduled Event"] * 2
     assert all(event["time"].endswith("T03:00:00Z") for _, event in environments.calls)
     assert local_scheduler.tick() == []
+
+
+def test_a_workflow_cron_runs_its_steps_in_order_through_its_function(fake_client, monkeypatch):
+    """Issue 10: the local stack runs a Step Functions workflow's steps one after another, a
+    map step once per item of the plan, with the events the state machine would send."""
+    flow = Workflow(
+        name="rollup",
+        function="rollup",
+        description="",
+        steps=(Step("plan"), Step("each", map_over="parts", max_concurrency=4), Step("sum")),
+        cron="cron(0 3 * * ? *)",
+    )
+    monkeypatch.setattr(scheduler_module, "FUNCTIONS", tuple(f for f in FUNCTIONS if not f.cron))
+    monkeypatch.setattr(scheduler_module, "WORKFLOWS", (flow,))
+
+    class Steps(FakeEnvironments):
+        def invoke(self, function: str, event: Any) -> Any:
+            super().invoke(function, event)
+            if event["step"] == "plan":
+                return {"parts": [{"n": 1}, {"n": 2}]}
+            return event.get("item", {}).get("n", 0) * 10
+
+    environments = Steps()
+    local_scheduler = Scheduler("http://unused", environments)  # type: ignore[arg-type]
+    clock.advance(timedelta(days=1))
+    fired = local_scheduler.tick()
+    assert len(fired) == 1 and fired[0].startswith("workflow:rollup@")
+    assert [(f, e["step"], e.get("item")) for f, e in environments.calls] == [
+        ("rollup", "plan", None),
+        ("rollup", "each", {"n": 1}),
+        ("rollup", "each", {"n": 2}),
+        ("rollup", "sum", None),
+    ]
+    last = environments.calls[-1][1]["state"]
+    assert last == {"plan": {"parts": [{"n": 1}, {"n": 2}]}, "each": [10, 20]}
