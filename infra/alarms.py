@@ -29,6 +29,7 @@ from aws_cdk import aws_scheduler as scheduler
 from aws_cdk import aws_sns as sns
 from aws_cdk import aws_sns_subscriptions as subscriptions
 from aws_cdk import aws_sqs as sqs
+from aws_cdk import aws_stepfunctions as sfn
 from constructs import Construct
 
 from infra.lambdas import Lambdas
@@ -140,6 +141,7 @@ class Alarms(Construct):
         rules: Sequence[events.Rule],
         http_api: apigwv2.HttpApi,
         lambdas: Lambdas,
+        workflows: dict[str, sfn.StateMachine],
     ) -> None:
         """The stage's alarms (issue 11): everything below is derived from the registry."""
         self.topic.add_subscription(subscriptions.EmailSubscription(stage.alarm_email))
@@ -193,6 +195,25 @@ class Alarms(Construct):
                     f"The EventBridge rule {rule_id} could not deliver an event or cron tick to its "
                     "function after its retries (it went to the dead-letter queue).",
                     _sum("AWS/Events", "FailedInvocations", RuleName=rule.rule_name),
+                )
+            )
+        for name, machine in workflows.items():
+            ended_badly = cloudwatch.MathExpression(
+                expression="failed + timedout + aborted",
+                using_metrics={
+                    "failed": machine.metric_failed(period=PERIOD, statistic="Sum"),
+                    "timedout": machine.metric_timed_out(period=PERIOD, statistic="Sum"),
+                    "aborted": machine.metric_aborted(period=PERIOD, statistic="Sum"),
+                },
+                label=f"{name} executions that did not succeed",
+                period=PERIOD,
+            )
+            self.others.append(
+                self._alarm(
+                    f"{name.capitalize()}WorkflowFailed",
+                    f"An execution of the {name} state machine failed, timed out or was aborted: "
+                    "its steps rewrite deterministic keys, so it can be started again as is.",
+                    ended_badly,
                 )
             )
         self.others.append(

@@ -111,6 +111,7 @@ class TavlaStack(Stack):
             rules=rules,
             http_api=self.api.http_api,
             lambdas=self.lambdas,
+            workflows=self.workflows.by_name,
         )
         self.dashboard = Dashboard(
             self,

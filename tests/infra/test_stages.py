@@ -101,6 +101,9 @@ def test_every_function_table_and_schedule_is_watched_and_alarms_reach_the_stage
     ]
     assert expressions.count("reads + writes") == len(_of_type(synth, "AWS::DynamoDB::Table"))
     assert "errors + dropped + undelivered" in expressions
+    # every state machine (the full rebuild, issue 10) alarms when an execution does not succeed
+    machines = _of_type(synth, "AWS::StepFunctions::StateMachine")
+    assert machines and expressions.count("failed + timedout + aborted") == len(machines)
     (subscription,) = _of_type(synth, "AWS::SNS::Subscription").values()
     assert subscription["Properties"] == {
         "Protocol": "email",
