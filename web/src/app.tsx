@@ -51,6 +51,7 @@ export function App() {
       {first === "t" && id && sub === "approvals" && <Later key={r.path.join("/")} load={() => import("./screens/manage").then((m) => m.Approvals)} id={id} />}
       {first === "t" && id && sub === "staff" && <Later key={r.path.join("/")} load={() => import("./screens/manage").then((m) => m.StaffList)} id={id} />}
       {first === "t" && id && sub === "conduct" && <Later key={r.path.join("/")} load={() => import("./screens/conduct").then((m) => m.Conduct)} id={id} />}
+      {first === "t" && id && sub === "categories" && <Later key={r.path.join("/")} load={() => import("./screens/categories").then((m) => m.Categories)} id={id} />}
     </Shell>
   );
 }

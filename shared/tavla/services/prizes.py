@@ -49,6 +49,7 @@ from tavla.services.access import require_organiser
 from tavla.store import draws as draw_store
 from tavla.store import finish as finish_store
 from tavla.store import payments as payment_store
+from tavla.store import players as player_store
 from tavla.store import registrations as registration_store
 from tavla.store import snapshots
 from tavla.store.audit import entry as audit_entry
@@ -221,15 +222,17 @@ def eligibility(caller: Caller, tournament_id: str) -> Eligibility:
             (r, frozenset(c for c, ids in frozen.categories.items() if r.tavla_id in ids), by_organiser)
             for r, _, by_organiser in entries
         ]
-    return Eligibility(tournament_id=tournament_id, entries=[_shown(*e) for e in entries])
+    profiles = player_store.get_profiles([r.tavla_id for r, _, _ in entries])
+    names = {tavla_id: profile.name for tavla_id, profile in profiles.items()}
+    return Eligibility(tournament_id=tournament_id, entries=[_shown(*e, names) for e in entries])
 
 
 def _shown(
-    registration: RegistrationRecord, found: frozenset[str], by_organiser: bool
+    registration: RegistrationRecord, found: frozenset[str], by_organiser: bool, names: dict[str, str]
 ) -> CategoryEligibility:
     return CategoryEligibility(
         tavla_id=registration.tavla_id,
-        name=registration.player_name,
+        name=registration.player_name or names.get(registration.tavla_id),
         status=registration.status,
         categories=sorted(found),
         set_by="organiser" if by_organiser else "profile",
@@ -250,8 +253,8 @@ def set_categories(
         registration_store.set_categories(tournament, tavla_id, chosen, change)
     except registration_store.Finished as finished:
         raise TournamentOver("The tournament is finished: its prize list stands.") from finished
-    registration = snapshots.snapshot(tournament_id, tavla_id=tavla_id).registration
-    if registration is None:  # withdrawn meanwhile
+    snap = snapshots.snapshot(tournament_id, tavla_id=tavla_id)
+    if snap.registration is None:  # withdrawn meanwhile
         raise NotRegistered(f"{tavla_id} has no entry in this tournament.")
-    [found] = categories.entry_categories(tournament, only=registration)
-    return _shown(*found)
+    [found] = categories.entry_categories(tournament, only=snap.registration)
+    return _shown(*found, {tavla_id: snap.profile.name} if snap.profile else {})

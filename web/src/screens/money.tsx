@@ -281,6 +281,9 @@ export function TournamentMoney({ id }: { id: string }) {
         <a class="button secondary" href={`#/t/${id}/deadline`}>
           {t("deadline_title")}
         </a>
+        <a class="button secondary" href={`#/t/${id}/categories`}>
+          {t("categories_title")}
+        </a>
       </div>
       <ExportButton id={id} />
       <Alert text={error} />
