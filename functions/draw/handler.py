@@ -10,6 +10,7 @@ from tavla import clock
 from tavla.contract import errors
 from tavla.errors import (
     AppealOpen,
+    DivisionsNotDrawn,
     DrawInProgress,
     NotEnoughPlayers,
     NothingToDraw,
@@ -41,6 +42,7 @@ RoundNumber = Annotated[int, Path(ge=1, le=999)]
         RoundInProgress,
         NothingToDraw,
         NotEnoughPlayers,
+        DivisionsNotDrawn,
         AppealOpen,
         DrawInProgress,
         RuleBroken,

@@ -16,6 +16,7 @@ from tavla import events, observability
 from tavla.caller import Caller
 from tavla.errors import (
     AppealOpen,
+    DivisionsNotDrawn,
     DrawInProgress,
     NotEnoughPlayers,
     NothingToDraw,
@@ -76,6 +77,11 @@ def draw_next(
     organiser = require_organiser(tournament, caller)
     if tournament.status == "finished":
         raise NothingToDraw("The tournament is finished.")
+    if len(tournament.settings.get("divisions") or ()) > 1:
+        raise DivisionsNotDrawn(
+            "This tournament has several divisions: a draw per division is not available yet, "
+            "and one draw would pair players of different divisions (R3.7)."
+        )
     number = tournament.draws + 1
     reserved = (
         tournament.drawing if tournament.drawing and tournament.drawing.get("number") == number else None
