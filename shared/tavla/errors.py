@@ -160,6 +160,12 @@ class DivisionBarred(Conflict):
     code = "division_barred"
 
 
+class DivisionInUse(Conflict):
+    """A division that has entries cannot be taken off the tournament's list (R3.7, issue 8)."""
+
+    code = "division_in_use"
+
+
 class DrawInProgress(Conflict):
     """Another draw of the tournament is being made, or this one was just published (R5)."""
 

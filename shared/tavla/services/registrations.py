@@ -342,6 +342,7 @@ def entry_fields(
         "status": registration.status,
         "position": position,
         "checked_in": registration.checked_in_at is not None,
+        "division": registration.division,  # issue 8 (R3.7)
     }
 
 

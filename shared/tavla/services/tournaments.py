@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from tavla import ids
 from tavla.caller import Caller
-from tavla.errors import Conflict, Forbidden, Invalid, PlayerNotFound
+from tavla.errors import Conflict, DivisionInUse, Forbidden, Invalid, PlayerNotFound
 from tavla.models.audit import AuditActor, AuditEntry, AuditTrail
 from tavla.models.tournaments import (
     Calendar,
@@ -33,6 +33,7 @@ from tavla.services import registrations
 from tavla.services.access import ORGANISER, require_organiser, require_staff
 from tavla.store import audit
 from tavla.store import players as player_store
+from tavla.store import registrations as registration_store
 from tavla.store import tournaments as tournament_store
 from tavla.store.audit import entry as audit_entry
 from tavla.store.records import Actor, StaffMember, TournamentRecord
@@ -153,6 +154,8 @@ def update(caller: Caller, tournament_id: str, body: TournamentUpdate, now: date
     except ValidationError as error:
         raise Invalid("; ".join(e["msg"] for e in error.errors())) from error
     _check_times(merged, now, being_set=changes)
+    if "divisions" in changes:
+        _check_divisions_kept(tournament_id, {d.id for d in merged.divisions})
     tournament_store.update_settings(
         current,
         _stored(merged),
@@ -161,6 +164,15 @@ def update(caller: Caller, tournament_id: str, body: TournamentUpdate, now: date
     if merged.capacity > current.capacity:
         registrations.fill_free_places(tournament_id, now)
     return get(tournament_id)
+
+
+def _check_divisions_kept(tournament_id: str, kept: set[str]) -> None:
+    """A division somebody entered stays on the list (issue 8, R3.7): renamed, reordered or
+    given other fees, but not taken away from under its entries."""
+    entered = {r.division for r in registration_store.all_entries(tournament_id)}
+    if entered - kept:
+        gone = ", ".join(sorted(entered - kept))
+        raise DivisionInUse(f"divisions: players have entered {gone}; keep it on the list.")
 
 
 def put_staff(caller: Caller, tournament_id: str, body: StaffUpdate, now: datetime) -> Staff:
