@@ -5,11 +5,13 @@ import { useState } from "preact/hooks";
 import { api, problem, type Schemas, type Tournament } from "../api/client";
 import { Alert, Choice, NeedSignIn, Note, Status } from "../app";
 import { getToken } from "../auth";
-import { cents, isoToVenueInput, money, venueInputToIso } from "../format";
+import { cents, isoToVenueInput, venueInputToIso } from "../format";
 import { t } from "../i18n";
 import { useLoad } from "../load";
 import { FORMATS, PROFILES } from "./organise";
 import { getStaff, withMember, type Member } from "../staff";
+import { divisionsOf, DivisionsEditor, rowsOf, sameDivisions, type DivisionRow } from "./divisions";
+import { divisionName, several } from "../divisions";
 
 type Format = (typeof FORMATS)[number];
 type Profile = (typeof PROFILES)[number];
@@ -34,6 +36,7 @@ interface Form {
   profile: Profile;
   tables: string;
   approval: boolean;
+  divisions: DivisionRow[];
 }
 
 type Settings = Pick<
@@ -53,6 +56,7 @@ type Settings = Pick<
   | "rule_profile"
   | "tables"
   | "requires_approval"
+  | "divisions"
 >;
 
 function formOf(x: Settings): Form {
@@ -72,6 +76,7 @@ function formOf(x: Settings): Form {
     profile: (x.rule_profile ?? "platform") as Profile,
     tables: x.tables ? String(x.tables) : "",
     approval: Boolean(x.requires_approval),
+    divisions: rowsOf(x.divisions),
   };
 }
 
@@ -102,6 +107,9 @@ function changes(before: Form, after: Form): Update | null {
   if (after.profile !== before.profile) body.rule_profile = after.profile;
   if (after.tables !== before.tables) body.tables = number(after.tables);
   if (after.approval !== before.approval) body.requires_approval = after.approval;
+  const divisions = divisionsOf(after.divisions);
+  if (divisions === null) return null;
+  if (!sameDivisions(divisions, divisionsOf(before.divisions))) body.divisions = divisions; // the whole list (R3.7)
   return body;
 }
 
@@ -234,16 +242,10 @@ export function EditTournament({ id }: { id: string }) {
             onChange={(profile) => setForm({ ...f, profile })}
           />
         </fieldset>
-        <h2>{t("divisions_title")}</h2>
-        <ul class="plain" data-testid="divisions">
-          {(x.divisions ?? []).map((d) => (
-            <li key={d.id}>
-              {d.name}
-              {d.entry_fee && ` · ${money(d.entry_fee.amount)}`}
-            </li>
-          ))}
-        </ul>
-        <p class="hint">{t("divisions_hint")}</p>
+        <fieldset disabled={!open}>
+          <legend>{t("divisions_title")}</legend>
+          <DivisionsEditor rows={f.divisions} onChange={(divisions) => setForm({ ...f, divisions })} />
+        </fieldset>
         {open && <button type="submit">{t("save")}</button>}
         <Note text={message} testid="edit-message" />
         <Alert text={error} />
@@ -258,13 +260,21 @@ export function EditTournament({ id }: { id: string }) {
 type Pending = Schemas["EntryWithContacts"];
 
 /** #/t/<id>/approvals: entries waiting for the organiser's yes or no (R3.7). A refusal needs no
- * reason and shows nowhere public: the player's own page says only that it was refused. */
+ * reason and shows nowhere public: the player's own page says only that it was refused. With
+ * several divisions, each entry's division, and the organiser places players (hbf 1.4, cnb
+ * 1.4.2): barred from the divisions below the one chosen, invited up to it. */
 export function Approvals({ id }: { id: string }) {
   const path = { params: { path: { tournament_id: id } } };
   const lists = useLoad(() => api.GET("/tournaments/{tournament_id}/entries/contacts", path), [id]);
+  const tour = useLoad(() => api.GET("/tournaments/{tournament_id}", path), [id]);
+  const [placeId, setPlaceId] = useState("");
+  const [placeIn, setPlaceIn] = useState<string>();
   const [message, setMessage] = useState("");
   const [error, setError] = useState("");
   if (!getToken()) return <NeedSignIn />;
+  const many = several(tour.data);
+  const divisions = tour.data?.divisions ?? [];
+  const division = (e: Pending) => many && <span class="tag division">{divisionName(tour.data, e.division)}</span>;
   async function decide(entry: Pending, how: "approve" | "refuse") {
     setError("");
     setMessage("");
@@ -284,6 +294,30 @@ export function Approvals({ id }: { id: string }) {
       );
     lists.reload();
   }
+  async function place(e: Event) {
+    e.preventDefault();
+    setError("");
+    setMessage("");
+    const tavla_id = placeId.trim().toUpperCase();
+    const chosen = placeIn ?? divisions[0]?.id ?? "";
+    const answer = await api.PUT("/tournaments/{tournament_id}/placements/{tavla_id}", {
+      params: { path: { tournament_id: id, tavla_id } },
+      body: { division: chosen || null },
+    });
+    if (answer.error) {
+      setError(problem(answer.error) || t("failed"));
+      return;
+    }
+    const known = [...(lists.data?.main ?? []), ...(lists.data?.waiting ?? []), ...pending].find((p) => p.tavla_id === tavla_id);
+    const who = known ? `${known.name} (${tavla_id})` : tavla_id;
+    setMessage(chosen ? t("placed", { who, division: divisionName(tour.data, chosen) }) : t("placement_lifted", { who }));
+  }
+  function placeThis(entry: Pending) {
+    setPlaceId(entry.tavla_id);
+    const form = document.getElementById("placement");
+    form?.scrollIntoView({ block: "start" });
+    form?.querySelector("select")?.focus();
+  }
   const pending = lists.data?.pending ?? [];
   return (
     <section>
@@ -301,7 +335,7 @@ export function Approvals({ id }: { id: string }) {
               {e.tavla_id}
               {e.club && ` · ${e.club}`}
               {e.city && ` · ${e.city}`}
-              {e.phone && ` · ${e.phone}`}
+              {e.phone && ` · ${e.phone}`} {division(e)}
             </p>
             <div class="two">
               <button type="button" onClick={() => void decide(e, "approve")}>
@@ -314,11 +348,48 @@ export function Approvals({ id }: { id: string }) {
           </li>
         ))}
       </ul>
+      {many && (
+        <form id="placement" onSubmit={place} data-testid="placement-form">
+          <h2>{t("placement_title")}</h2>
+          <p class="hint">{t("placement_hint")}</p>
+          <label>
+            {t("staff_tavla_id")}
+            <input
+              name="place-id"
+              required
+              pattern="[A-Za-z0-9]{7}"
+              autocapitalize="characters"
+              autocomplete="off"
+              value={placeId}
+              onInput={(e) => setPlaceId(e.currentTarget.value)}
+            />
+          </label>
+          <label>
+            {t("placement_division")}
+            <select name="place-division" value={placeIn ?? divisions[0]?.id} onChange={(e) => setPlaceIn(e.currentTarget.value)}>
+              {divisions.map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.name}
+                </option>
+              ))}
+              <option value="">{t("placement_none")}</option>
+            </select>
+          </label>
+          <button type="submit">{t("placement_save")}</button>
+        </form>
+      )}
       <h2>{t("entries_main", { n: lists.data?.main.length ?? 0 })}</h2>
       <ol class="entries" data-testid="approved">
         {(lists.data?.main ?? []).map((e) => (
           <li key={e.tavla_id}>
-            {e.name} · {e.tavla_id}
+            <span>
+              {e.name} · {e.tavla_id} {division(e)}
+            </span>
+            {many && (
+              <button type="button" class="small secondary" onClick={() => placeThis(e)}>
+                {t("placement_of", { name: e.name })}
+              </button>
+            )}
           </li>
         ))}
       </ol>

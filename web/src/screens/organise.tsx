@@ -8,6 +8,7 @@ import { t } from "../i18n";
 import { useLoad } from "../load";
 import { go } from "../router";
 import { getStaff, withMember } from "../staff";
+import { defaultRows, divisionsOf, DivisionsEditor, sameDivisions } from "./divisions";
 
 export const FORMATS = ["single_elimination", "double_elimination", "swiss", "round_robin", "lives"] as const;
 export const PROFILES = ["platform", "hbf", "cnb"] as const;
@@ -26,6 +27,8 @@ export function NewTournament() {
     profile: "platform" as (typeof PROFILES)[number],
     tables: "",
   });
+  const [first] = useState(defaultRows);
+  const [divisions, setDivisions] = useState(first);
   const [error, setError] = useState("");
   if (!getToken()) return <NeedSignIn />;
   const set = (name: keyof typeof form) => (e: Event) =>
@@ -34,10 +37,13 @@ export function NewTournament() {
     e.preventDefault();
     setError("");
     const fee = cents(form.fee);
-    if (fee === null) {
+    const chosen = divisionsOf(divisions);
+    if (fee === null || chosen === null) {
       setError(t("bad_amount"));
       return;
     }
+    // the API's default (one division) unless the organiser changed the list (R3.7)
+    const own = sameDivisions(chosen, divisionsOf(first)) ? {} : { divisions: chosen };
     const answer = await api.POST("/tournaments", {
       params: { header: { "idempotency-key": crypto.randomUUID() } },
       body: {
@@ -52,6 +58,7 @@ export function NewTournament() {
         rule_profile: form.profile,
         tables: form.tables ? Number(form.tables) : null,
         time_zone: VENUE_TIME_ZONE,
+        ...own,
       },
     });
     if (answer.error) {
@@ -112,6 +119,10 @@ export function NewTournament() {
           {t("field_tables")}
           <input name="tables" type="number" inputMode="numeric" min={1} value={form.tables} onInput={set("tables")} />
         </label>
+        <fieldset>
+          <legend>{t("divisions_title")}</legend>
+          <DivisionsEditor rows={divisions} onChange={setDivisions} />
+        </fieldset>
         <button type="submit">{t("create")}</button>
         <Alert text={error} />
       </form>

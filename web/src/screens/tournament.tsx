@@ -6,6 +6,7 @@ import { dateTime, money } from "../format";
 import { t, type Key } from "../i18n";
 import { nothing, useLoad } from "../load";
 import { MyLedger } from "./money";
+import { divisionName, feeOf, several, type Division, type Fees } from "../divisions";
 
 export function TournamentPage({ id }: { id: string }) {
   const path = { params: { path: { tournament_id: id } } };
@@ -14,13 +15,19 @@ export function TournamentPage({ id }: { id: string }) {
   const me = useLoad(() => (getToken() ? api.GET("/me") : nothing<MyProfile>(401)), []);
   const [message, setMessage] = useState("");
   const [error, setError] = useState("");
+  const [chosen, setChosen] = useState<string>();
   const x = tour.data;
   const mine = me.data && findEntry(entries.data, me.data.tavla_id);
+  const divisions = several(x) ? (x?.divisions ?? []) : [];
 
-  async function register() {
+  async function register(e: Event) {
+    e.preventDefault();
     setError("");
+    // one division: its id (the player chooses nothing); several: the one chosen (R3.7)
+    const division = divisions.length ? chosen : x?.divisions?.[0]?.id;
     const answer = await api.POST("/tournaments/{tournament_id}/registrations", {
       params: { path: { tournament_id: id }, header: { "idempotency-key": crypto.randomUUID() } },
+      body: division ? { division } : undefined,
     });
     if (answer.error) {
       setError(problem(answer.error) || t("failed"));
@@ -77,17 +84,52 @@ export function TournamentPage({ id }: { id: string }) {
             <dt>{t("format")}</dt>
             <dd>{t(`format_${x.format ?? "single_elimination"}` as Key)}</dd>
           </dl>
+          {divisions.length > 0 && (
+            <>
+              <h2>{t("divisions_title")}</h2>
+              <ul class="entries" data-testid="divisions">
+                {divisions.map((d) => (
+                  <li key={d.id}>
+                    <span>{d.name}</span>
+                    <span>{feeText(x, d)}</span>
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
           <div class="actions">
             {getToken() && !mine && x.status === "open" && (
-              <button type="button" onClick={register}>
-                {t("register")}
-              </button>
+              <form onSubmit={register} data-testid="register-form">
+                {divisions.length > 0 && (
+                  <fieldset class="choices">
+                    <legend>{t("choose_division")}</legend>
+                    {divisions.map((d) => (
+                      <label key={d.id} class="check">
+                        <input
+                          type="radio"
+                          name="division"
+                          value={d.id}
+                          required
+                          checked={chosen === d.id}
+                          onChange={() => setChosen(d.id)}
+                        />
+                        <span>
+                          {d.name}
+                          <span class="small">{feeText(x, d)}</span>
+                        </span>
+                      </label>
+                    ))}
+                  </fieldset>
+                )}
+                <button type="submit">{t("register")}</button>
+              </form>
             )}
             {mine && (
               <p class="notice" role="status" data-testid="my-entry">
                 {mine.status === "waitlisted"
                   ? t("waiting_position", { position: mine.position })
                   : t(`status_${mine.status}` as Key)}
+                {divisions.length > 0 && ` · ${divisionName(x, mine.division)}`}
               </p>
             )}
             {message && <p role="status">{message}</p>}
@@ -143,11 +185,11 @@ export function TournamentPage({ id }: { id: string }) {
       {entries.data && (
         <>
           <h2>{t("entries")}</h2>
-          <EntryList entries={entries.data.main} />
+          <EntryList entries={entries.data.main} division={several(x) ? (e) => divisionName(x, e.division) : undefined} />
           {entries.data.waiting.length > 0 && (
             <>
               <h2>{t("waiting_list")}</h2>
-              <EntryList entries={entries.data.waiting} />
+              <EntryList entries={entries.data.waiting} division={several(x) ? (e) => divisionName(x, e.division) : undefined} />
             </>
           )}
         </>
@@ -164,7 +206,14 @@ export function findEntry(
   return [...lists.main, ...lists.waiting, ...(lists.pending ?? [])].find((e) => e.tavla_id === tavlaId);
 }
 
-function EntryList({ entries }: { entries: Entry[] }) {
+/** A division's fee as the player reads it: "30,00 €", with the early-bird one when there is. */
+function feeText(x: Fees, d: Division): string {
+  const { fee, early } = feeOf(x, d);
+  return early === null || early === fee ? money(fee) : t("fee_with_early", { fee: money(fee), early: money(early) });
+}
+
+/** The entries; with several divisions (R3.7), each one's division. */
+function EntryList({ entries, division }: { entries: Entry[]; division?: (e: Entry) => string }) {
   return (
     <ol class="entries">
       {entries.map((e) => (
@@ -173,6 +222,7 @@ function EntryList({ entries }: { entries: Entry[] }) {
             {e.name}
             {e.club ? ` · ${e.club}` : ""}
           </span>
+          {division && <span class="tag division">{division(e)}</span>}
           {e.checked_in && <span class="tag">{t("checked_in")}</span>}
         </li>
       ))}
