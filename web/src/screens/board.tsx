@@ -1,12 +1,17 @@
 // The venue board. Big-screen mode (#/t/<id>/tv) is for a TV: large type, and it refreshes
 // itself every few seconds with If-None-Match, so an unchanged board costs a bodiless 304.
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { Board, MatchView } from "../api/client";
+import { api, type Board, type MatchView } from "../api/client";
 import { Status } from "../app";
 import { time } from "../format";
 import { t, type Key } from "../i18n";
 import { useSignal } from "../signal";
-import { freshness } from "../load";
+import { freshness, useLoad } from "../load";
+import { divisionName, several, type Division } from "../divisions";
+
+/** The division a match, bracket or standings belongs to (R3.7); the tournament's only one else. */
+export const divisionOf = (x: object, divisions: readonly Division[]): string =>
+  (x as { division?: string | null }).division ?? divisions[0]?.id ?? "main";
 
 export const POLL_MS = 5000;
 
@@ -16,6 +21,10 @@ export function BoardScreen({ id, big }: { id: string; big: boolean }) {
   const [checked, setChecked] = useState<string>();
   const etag = useRef<string | null>(null);
   const fresh = useSignal(freshness);
+  // the divisions' names (R3.7); a board of one division shows none of them
+  const tour = useLoad(() => api.GET("/tournaments/{tournament_id}", { params: { path: { tournament_id: id } } }), [id]);
+  const divisions = several(tour.data) ? (tour.data?.divisions ?? []) : [];
+  const tag = (m: MatchView) => (divisions.length ? divisionName(tour.data, divisionOf(m, divisions)) : undefined);
   useEffect(() => {
     let live = true;
     let timer: number | undefined;
@@ -61,7 +70,7 @@ export function BoardScreen({ id, big }: { id: string; big: boolean }) {
             {board.tables.map((table) => (
               <li key={table.table} class="table">
                 <span class="num">{table.table}</span>
-                {table.match ? <MatchLine match={table.match} /> : <span class="free">{t("free")}</span>}
+                {table.match ? <MatchLine match={table.match} division={tag(table.match)} /> : <span class="free">{t("free")}</span>}
               </li>
             ))}
           </ul>
@@ -71,41 +80,20 @@ export function BoardScreen({ id, big }: { id: string; big: boolean }) {
               <ul class="tables">
                 {board.queue.map((m) => (
                   <li key={m.id} class="table">
-                    <MatchLine match={m} />
+                    <MatchLine match={m} division={tag(m)} />
                   </li>
                 ))}
               </ul>
             </>
           )}
-          <h2>{t("results")}</h2>
-          <ul class="tables" data-testid="results">
-            {board.brackets.flatMap((b) =>
-              b.rounds.flatMap((r) =>
-                r.matches
-                  .filter((m) => m.state === "official")
-                  .map((m) => (
-                    <li key={m.id} class="table">
-                      <span class="num">{m.label}</span>
-                      <MatchLine match={m} />
-                    </li>
-                  )),
-              ),
-            )}
-          </ul>
-          {board.standings.map((s) => (
-            <div key={s.event}>
-              <h2>{t("standings")}</h2>
-              <ol class="entries">
-                {s.rows.map((row) => (
-                  <li key={row.player.tavla_id}>
-                    <span>
-                      {row.label}. {row.player.name ?? row.player.tavla_id}
-                    </span>
-                    {row.points !== null && row.points !== undefined && <span>{row.points}</span>}
-                  </li>
-                ))}
-              </ol>
-            </div>
+          {divisions.length === 0 && <Results board={board} level={2} />}
+          {divisions.map((d) => (
+            <section key={d.id} data-testid={`division-${d.id}`} aria-labelledby={`division-${d.id}`}>
+              <h2 id={`division-${d.id}`} class="division-heading">
+                {d.name}
+              </h2>
+              <Results board={board} level={3} only={(x) => divisionOf(x, divisions) === d.id} />
+            </section>
           ))}
         </>
       )}
@@ -125,14 +113,53 @@ export function BoardScreen({ id, big }: { id: string; big: boolean }) {
   return <section>{content}</section>;
 }
 
-export function MatchLine({ match }: { match: MatchView }) {
+/** The results and the standings of the board, or of one division's part of it (`only`). */
+function Results({ board, level, only = () => true }: { board: Board; level: 2 | 3; only?: (x: object) => boolean }) {
+  const H = level === 2 ? "h2" : "h3";
+  return (
+    <>
+      <H>{t("results")}</H>
+      <ul class="tables" data-testid="results">
+        {board.brackets.filter(only).flatMap((b) =>
+          b.rounds.flatMap((r) =>
+            r.matches
+              .filter((m) => m.state === "official")
+              .map((m) => (
+                <li key={m.id} class="table">
+                  <span class="num">{m.label}</span>
+                  <MatchLine match={m} />
+                </li>
+              )),
+          ),
+        )}
+      </ul>
+      {board.standings.filter(only).map((s) => (
+        <div key={s.event}>
+          <H>{t("standings")}</H>
+          <ol class="entries">
+            {s.rows.map((row) => (
+              <li key={row.player.tavla_id}>
+                <span>
+                  {row.label}. {row.player.name ?? row.player.tavla_id}
+                </span>
+                {row.points !== null && row.points !== undefined && <span>{row.points}</span>}
+              </li>
+            ))}
+          </ol>
+        </div>
+      ))}
+    </>
+  );
+}
+
+export function MatchLine({ match, division }: { match: MatchView; division?: string }) {
   const name = (side: "home" | "away") => match[side]?.name ?? match[side]?.tavla_id ?? match[`${side}_from`] ?? "—";
   const [h, a] = match.score ?? [0, 0];
   const result = match.result;
   return (
     <span class="match" data-state={match.state}>
       <span>
-        {name("home")} – {name("away")}
+        {division && <span class="tag division">{division}</span>} {name("home")} – {name("away")}
       </span>
       <span class="score">
         {result ? `${result.home_points}–${result.away_points}` : `${h ?? 0}–${a ?? 0}`} / {match.length}

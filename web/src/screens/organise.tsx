@@ -4,11 +4,13 @@ import { api, problem } from "../api/client";
 import { Alert, Choice, NeedSignIn, Note, Status } from "../app";
 import { getToken } from "../auth";
 import { cents, isoToVenueInput, venueInputToIso, VENUE_TIME_ZONE } from "../format";
-import { t } from "../i18n";
+import { t, type Key } from "../i18n";
 import { useLoad } from "../load";
 import { go } from "../router";
 import { getStaff, withMember } from "../staff";
 import { defaultRows, divisionsOf, DivisionsEditor, sameDivisions } from "./divisions";
+import { several } from "../divisions";
+import { divisionOf } from "./board";
 
 export const FORMATS = ["single_elimination", "double_elimination", "swiss", "round_robin", "lives"] as const;
 export const PROFILES = ["platform", "hbf", "cnb"] as const;
@@ -133,6 +135,7 @@ export function NewTournament() {
 export function Organise({ id }: { id: string }) {
   const path = { params: { path: { tournament_id: id } } };
   const tour = useLoad(() => api.GET("/tournaments/{tournament_id}", path), [id]);
+  const rounds = useLoad(() => api.GET("/tournaments/{tournament_id}/rounds", path), [id]);
   const [referee, setReferee] = useState("");
   const [message, setMessage] = useState("");
   const [error, setError] = useState("");
@@ -145,7 +148,22 @@ export function Organise({ id }: { id: string }) {
     if (answer.error) setError(problem(answer.error) || t("failed"));
     else setMessage(ok(answer.data as never));
     tour.reload();
+    rounds.reload();
   }
+  const divisions = several(tour.data) ? (tour.data?.divisions ?? []) : [];
+  type Drawn = { number?: number; pairings?: unknown[] };
+  /** The next round: of one division when there are several (R3.7), else of the tournament. */
+  const drawNext = (division?: { id: string; name: string }) =>
+    act(
+      () =>
+        api.POST("/tournaments/{tournament_id}/rounds", {
+          params: { path: { tournament_id: id }, ...(division ? { query: { division: division.id } } : {}) } as typeof path.params,
+        }),
+      (d: Drawn) => {
+        const drawn = t("drawn", { n: d.number ?? "", m: d.pairings?.length ?? 0 });
+        return division ? `${division.name}: ${drawn}` : drawn;
+      },
+    );
   async function downloadReport() {
     setError("");
     const answer = await api.GET("/tournaments/{tournament_id}/report", {
@@ -188,18 +206,29 @@ export function Organise({ id }: { id: string }) {
           {t("save_staff")}
         </button>
       </form>
+      {divisions.map((d) => {
+        const drawn = (rounds.data?.rounds ?? []).filter((r) => divisionOf(r, divisions) === d.id);
+        return (
+          <section key={d.id} data-testid={`draw-${d.id}`} aria-labelledby={`draw-${d.id}`}>
+            <h2 id={`draw-${d.id}`}>{d.name}</h2>
+            {drawn.length === 0 && <p class="small">{t("no_draw_yet")}</p>}
+            <ul class="plain small">
+              {drawn.map((r) => (
+                <li key={r.number}>{t("drawn_round", { n: r.round, m: r.matches, event: t(`event_${r.event}` as Key) })}</li>
+              ))}
+            </ul>
+            <button type="button" onClick={() => void drawNext(d)}>
+              {t("draw_next_in", { name: d.name })}
+            </button>
+          </section>
+        );
+      })}
       <div class="actions">
-        <button
-          type="button"
-          onClick={() =>
-            act(
-              () => api.POST("/tournaments/{tournament_id}/rounds", path),
-              (d: { number?: number; pairings?: unknown[] }) => t("drawn", { n: d.number ?? "", m: d.pairings?.length ?? 0 }),
-            )
-          }
-        >
-          {t("draw_next")}
-        </button>
+        {divisions.length === 0 && (
+          <button type="button" onClick={() => void drawNext()}>
+            {t("draw_next")}
+          </button>
+        )}
         <button
           type="button"
           class="secondary"
