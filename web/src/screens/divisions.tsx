@@ -32,7 +32,8 @@ export function rowsOf(divisions: readonly Division[] | undefined): DivisionRow[
 }
 
 /** One division, as the API has by default ("main"), named in the form's language. */
-export const defaultRows = (): DivisionRow[] => rowsOf([{ id: "main", name: t("division_default") }]);
+export const defaultRows = (): DivisionRow[] =>
+  rowsOf([{ id: "main", name: t("division_default") }]).map((row) => ({ ...row, ownId: false }));
 
 /** The divisions as the API takes them; null when a typed fee is not an amount. */
 export function divisionsOf(rows: readonly DivisionRow[]): Division[] | null {
@@ -115,9 +116,14 @@ export function DivisionsEditor({ rows, onChange }: { rows: DivisionRow[]; onCha
                   <button type="button" class="small secondary" disabled={i === rows.length - 1} aria-label={t("division_down", { name: label })} onClick={() => move(i, 1)}>
                     ↓
                   </button>
-                  <button type="button" class="small secondary" disabled={rows.length === 1} onClick={() => onChange(rows.filter((_, j) => j !== i))}>
+                  <button
+                    type="button"
+                    class="small secondary"
+                    disabled={rows.length === 1}
+                    aria-label={t("division_remove_named", { name: label })}
+                    onClick={() => onChange(rows.filter((_, j) => j !== i))}
+                  >
                     {t("division_remove")}
-                    <span class="visually-hidden">: {label}</span>
                   </button>
                 </div>
               </fieldset>

@@ -151,7 +151,7 @@ export function Organise({ id }: { id: string }) {
     rounds.reload();
   }
   const divisions = several(tour.data) ? (tour.data?.divisions ?? []) : [];
-  type Drawn = { number?: number; pairings?: unknown[] };
+  type Drawn = { number?: number; round?: number; pairings?: unknown[] };
   /** The next round: of one division when there are several (R3.7), else of the tournament. */
   const drawNext = (division?: { id: string; name: string }) =>
     act(
@@ -159,10 +159,10 @@ export function Organise({ id }: { id: string }) {
         api.POST("/tournaments/{tournament_id}/rounds", {
           params: { path: { tournament_id: id }, ...(division ? { query: { division: division.id } } : {}) } as typeof path.params,
         }),
-      (d: Drawn) => {
-        const drawn = t("drawn", { n: d.number ?? "", m: d.pairings?.length ?? 0 });
-        return division ? `${division.name}: ${drawn}` : drawn;
-      },
+      (d: Drawn) =>
+        division
+          ? `${division.name}: ${t("drawn", { n: d.round ?? "", m: d.pairings?.length ?? 0 })}` // its own rounds
+          : t("drawn", { n: d.number ?? "", m: d.pairings?.length ?? 0 }),
     );
   async function downloadReport() {
     setError("");
