@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from aws_lambda_powertools.event_handler.openapi.params import Path
+from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 
 from tavla import clock
 from tavla.contract import errors
 from tavla.errors import (
     AppealOpen,
-    DivisionsNotDrawn,
     DrawInProgress,
+    Invalid,
     NotEnoughPlayers,
     NothingToDraw,
     NotOrganiser,
@@ -29,6 +29,7 @@ app = make_resolver()
 
 TournamentId = Annotated[str, Path(max_length=64)]
 RoundNumber = Annotated[int, Path(ge=1, le=999)]
+Division = Annotated[str | None, Query(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
 @app.post(
@@ -42,21 +43,22 @@ RoundNumber = Annotated[int, Path(ge=1, le=999)]
         RoundInProgress,
         NothingToDraw,
         NotEnoughPlayers,
-        DivisionsNotDrawn,
+        Invalid,
         AppealOpen,
         DrawInProgress,
         RuleBroken,
     ),
 )
-def draw_next(tournament_id: TournamentId) -> tuple[RoundView, int]:
-    """Draw the next round.
+def draw_next(tournament_id: TournamentId, division: Division = None) -> tuple[RoundView, int]:
+    """Draw the next round (of `division`, when the tournament has several).
 
     The whole bracket for elimination formats and the league, one round for Swiss and lives;
     side brackets once their feeding rounds are decided (R5; its organisers only). The first
     draw closes check-in and fixes the field (R4.2). The round records its seed and the
-    digest of its inputs, so anyone can recompute it (R5.1).
+    digest of its inputs, so anyone can recompute it (R5.1). A tournament of several
+    divisions is drawn one division at a time (R3.7): `division` is then required.
     """
-    return draw.draw_next(caller(app), tournament_id, clock.now()), 201
+    return draw.draw_next(caller(app), tournament_id, clock.now(), division=division), 201
 
 
 @app.get("/tournaments/<tournament_id>/rounds", tags=["draws"], responses=errors(TournamentNotFound))

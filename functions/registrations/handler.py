@@ -60,7 +60,7 @@ def register(
     A place if one is free, else the end of the waiting list (R3.1, R3.2). With an
     `Idempotency-Key` header a retry returns the first answer, not a 409.
     """
-    who, division = caller(app), body.division if body else "main"
+    who, division = caller(app), body.division if body else None
     result = once(
         "register",
         who.sub,

@@ -184,13 +184,6 @@ class NothingToDraw(Conflict):
     code = "nothing_to_draw"
 
 
-class DivisionsNotDrawn(Conflict):
-    """A tournament of several divisions (R3.7): its draws, one per division, are not built
-    yet; refused rather than pairing players of different divisions with each other."""
-
-    code = "divisions_not_drawn"
-
-
 class NotEnoughPlayers(Conflict):
     """Fewer than two players checked in: there is nobody to pair (R4.2)."""
 

@@ -40,6 +40,9 @@ class StandingRow(ApiModel):
 class EventStandings(ApiModel):
     """An event's standings: knockout places (elimination, lives) or the Swiss / league table."""
 
+    division: str | None = Field(
+        default=None, description="its division's id (R3.7); null when the tournament has one"
+    )
     event: EventName
     system: Literal["knockout", "table"]
     rows: list[StandingRow]
@@ -69,6 +72,9 @@ class BracketRound(ApiModel):
 class Bracket(ApiModel):
     """An event's published matches, round by round."""
 
+    division: str | None = Field(
+        default=None, description="its division's id (R3.7); null when the tournament has one"
+    )
     event: EventName
     rounds: list[BracketRound]
 

@@ -37,6 +37,9 @@ class MatchView(ApiModel):
     id: str = Field(description="the match id used by /matches/{id}")
     code: str = Field(description="its place in the draw, e.g. main.R2.3 (event, round, board)")
     draw: int
+    division: str | None = Field(
+        default=None, description="its division's id (R3.7); null when the tournament has one"
+    )
     event: str
     round: int
     label: str = Field(description="what a board shows: R2, W3, L4, GF1, S3, RR5, V2")
@@ -65,6 +68,9 @@ class RoundSummary(ApiModel):
     """A published draw: what it drew, its seed and the digest of its inputs (R5.1)."""
 
     number: int
+    division: str | None = Field(
+        default=None, description="its division's id (R3.7); null when the tournament has one"
+    )
     event: str
     round: int
     seed: int

@@ -14,7 +14,9 @@ EntryStatus = Literal["registered", "waitlisted", "pending", "refused"]
 
 
 class RegistrationRequest(StrictModel):
-    division: OpaqueId = "main"
+    division: OpaqueId | None = Field(
+        default=None, description="the division entered (R3.7); required when the tournament has several"
+    )
 
 
 class RegistrationResult(ApiModel):

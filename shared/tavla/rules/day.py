@@ -15,6 +15,11 @@ The draws (R5), one published **draw** at a time, numbered 1.. across the tourna
 - Swiss and lives: one round per draw, due when every result of the previous one is official
   (R5.5, R5.7).
 
+A tournament of several divisions (R3.7: Open, Intermediate, Novice ...) plays a day per
+division: each draw belongs to one (`DrawInputs.division`), and its codes carry the
+division's id in front (`open.main.R2.3`), so the divisions' fixtures never meet, share one
+`flow`, and every other rule here reads one division's draws as if it were the whole day.
+
 A draw is verifiable (R5.1): `DrawInputs` hold everything it is computed from (the field
 with ratings and clubs, the earlier results, the settings), `digest` fingerprints them, and
 `compute_draw(inputs, seed)` gives the same fixtures to anyone who recomputes it.
@@ -112,6 +117,7 @@ class DrawInputs(BaseModel):
     history: tuple[MatchRecord, ...] = ()  # earlier official results the pairing depends on
     withdrawn: tuple[str, ...] = ()  # players of the field no longer paired (R8.2, R8.3)
     had_bye: tuple[str, ...] = ()  # side brackets: who had a BYE in an earlier bracket (R5.8)
+    division: str | None = None  # of a tournament of several divisions (R3.7): its codes' prefix
 
 
 class Fixture(BaseModel):
@@ -169,7 +175,12 @@ class SlotState(BaseModel):
 
 def digest(inputs: DrawInputs) -> str:
     """A SHA-256 fingerprint of a draw's inputs (canonical JSON), shown on the published round."""
-    canonical = json.dumps(inputs.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    # a draw of a single-division tournament leaves `division` out: digests published before
+    # divisions existed stay what they were
+    unset = {"division"} if inputs.division is None else None
+    canonical = json.dumps(
+        inputs.model_dump(mode="json", exclude=unset), sort_keys=True, separators=(",", ":")
+    )
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
@@ -282,6 +293,22 @@ def _renamed(src: Source, renamed: Mapping[str, str]) -> Source:
     return Source(kind=src.kind, match=renamed.get(src.match, src.match))
 
 
+def _in_division(division: str, fixtures: Sequence[Fixture]) -> list[Fixture]:
+    """A division's fixtures: every code, and every match a side comes from, behind its id (R3.7)."""
+    renamed = {f.code: f"{division}.{f.code}" for f in fixtures}
+    return [
+        f.model_copy(
+            update={
+                "code": renamed[f.code],
+                "home": _renamed(f.home, renamed),
+                "away": _renamed(f.away, renamed),
+                "unless_home_wins": renamed.get(f.unless_home_wins or "", f.unless_home_wins),
+            }
+        )
+        for f in fixtures
+    ]
+
+
 def compute_draw(inputs: DrawInputs, seed: int) -> Draw:
     """The draw these inputs and this seed give: the same for everybody who recomputes it (R5.1)."""
     s = inputs.settings
@@ -316,6 +343,8 @@ def compute_draw(inputs: DrawInputs, seed: int) -> Draw:
 
         lives = pair_lives_round(field, inputs.history, inputs.round, seed, s.lives, set(inputs.withdrawn))
         fixtures = _pairing_fixtures("V", inputs.round, lives.pairings)
+    if inputs.division is not None:
+        fixtures = _in_division(inputs.division, fixtures)
     return Draw(inputs=inputs, seed=seed, fixtures=tuple(fixtures), seed_list=seed_list)
 
 

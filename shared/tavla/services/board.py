@@ -4,7 +4,8 @@ Public and read-only. One board is three DynamoDB calls whatever the field's siz
 tournament, field and tables (one BatchGetItem), the published rounds (a Query) and every
 published match (a Query). Standings come from the rules (`rules.day.event_standings`) over
 the official results, for each event drawn so far: provisional during the day, final once
-the tournament is finished. Disqualified players have no place (R8.3).
+the tournament is finished. Disqualified players have no place (R8.3). A tournament of
+several divisions has each division's events apart (R3.7).
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ def event_tables(
     draws: Sequence[rules_day.Draw],
     records: Sequence[FixtureRecord],
 ) -> list[EventStandings]:
-    """Each drawn event's standings from the official results (R10.1, R10.2, R8.3)."""
+    """Each drawn event's standings from the official results (R10.1, R10.2, R8.3), division
+    by division (R3.7)."""
     if field is None or not draws:
         return []
     settings = day.settings_of(tournament)
@@ -42,21 +44,23 @@ def event_tables(
     people = day.names(field)
     disqualified = set(field.disqualified)
     out = []
-    for event in EVENTS:
-        drawn = [d for d in draws if d.inputs.event == event]
-        if not drawn:
-            continue
-        players = [e.player_id for e in drawn[0].inputs.field]
-        played = rules_day.records_of([f for d in drawn for f in d.fixtures], states, scores)
-        rows = rules_day.event_standings(settings, event, players, played, disqualified & set(players))
-        table = event == "main" and settings.format in ("swiss", "round_robin")
-        out.append(
-            EventStandings(
-                event=event,
-                system="table" if table else "knockout",
-                rows=[_row(r, people) for r in rows],
+    for division in day.divisions(tournament):
+        for event in EVENTS:
+            drawn = [d for d in draws if d.inputs.event == event and d.inputs.division == division]
+            if not drawn:
+                continue
+            players = [e.player_id for e in drawn[0].inputs.field]
+            played = rules_day.records_of([f for d in drawn for f in d.fixtures], states, scores)
+            rows = rules_day.event_standings(settings, event, players, played, disqualified & set(players))
+            table = event == "main" and settings.format in ("swiss", "round_robin")
+            out.append(
+                EventStandings(
+                    division=division,
+                    event=event,
+                    system="table" if table else "knockout",
+                    rows=[_row(r, people) for r in rows],
+                )
             )
-        )
     return out
 
 
@@ -104,12 +108,16 @@ def _current(rounds: Sequence[RoundRecord], records: Sequence[FixtureRecord]) ->
     return [r for r in ordered if r.number in open_draws] or ordered[-1:]
 
 
-def _brackets(views: Sequence[tuple[FixtureRecord, MatchView]]) -> list[Bracket]:
-    by_event: dict[str, dict[str, list[tuple[FixtureRecord, MatchView]]]] = {}
+def _brackets(
+    divisions: Sequence[str | None], views: Sequence[tuple[FixtureRecord, MatchView]]
+) -> list[Bracket]:
+    by_event: dict[tuple[str | None, str], dict[str, list[tuple[FixtureRecord, MatchView]]]] = {}
     for record, view in sorted(views, key=lambda x: (x[0].draw, x[0].position)):
-        by_event.setdefault(record.event, {}).setdefault(record.label, []).append((record, view))
+        where = (record.division, record.event)
+        by_event.setdefault(where, {}).setdefault(record.label, []).append((record, view))
     return [
         Bracket(
+            division=division,
             event=event,
             rounds=[
                 BracketRound(
@@ -120,8 +128,9 @@ def _brackets(views: Sequence[tuple[FixtureRecord, MatchView]]) -> list[Bracket]
                 for label, matches in labels.items()
             ],
         )
+        for division in divisions
         for event in EVENTS
-        if (labels := by_event.get(event))
+        if (labels := by_event.get((division, event)))
     ]
 
 
@@ -145,6 +154,6 @@ def board(tournament_id: str) -> Board:
         if tables
         else [],
         queue=[views[c] for c in (tables.queue if tables else ()) if c in views],
-        brackets=_brackets([(r, views[r.code]) for r in records]),
+        brackets=_brackets(day.divisions(tournament), [(r, views[r.code]) for r in records]),
         standings=event_tables(tournament, current.field, draws, records),
     )

@@ -66,11 +66,26 @@ def match_length(tournament: TournamentRecord, stage: str) -> int:
     return int(by_stage.get(stage) or rules.get("match_length") or 7)
 
 
-def entrants(field: FieldRecord) -> list[Entrant]:
+def entrants(field: FieldRecord, division: str | None = None) -> list[Entrant]:
+    """The field as the rules see it; of one division when the tournament has several (R3.7)."""
     return [
         Entrant(player_id=e["player_id"], rating=float(e.get("rating", 1500.0)), club=e.get("club"))
         for e in field.entrants
+        if e.get("division") == division
     ]
+
+
+def divisions(tournament: TournamentRecord) -> list[str | None]:
+    """The keys the day is played under: one per division (R3.7), or just None when the
+    tournament has a single division (its draws and codes then carry none)."""
+    ids: list[str | None] = [str(d["id"]) for d in tournament.settings.get("divisions") or ()]
+    return ids if len(ids) > 1 else [None]
+
+
+def division_of(draw: RoundRecord | Draw) -> str | None:
+    """The division a published draw belongs to (None: the tournament has only one)."""
+    inputs = draw.inputs
+    return inputs.division if isinstance(inputs, DrawInputs) else inputs.get("division")
 
 
 def out_of_play(field: FieldRecord | None) -> set[str]:
@@ -176,6 +191,7 @@ def match_view(tournament_id: str, record: FixtureRecord, people: Mapping[str, P
         id=match_id(tournament_id, record.code),
         code=record.code,
         draw=record.draw,
+        division=record.division,
         event=record.event,
         round=record.round,
         label=record.label,
@@ -222,6 +238,7 @@ def live_score(record: FixtureRecord) -> list[int]:
 def round_summary(record: RoundRecord) -> RoundSummary:
     return RoundSummary(
         number=record.number,
+        division=division_of(record),
         event=record.event,
         round=record.round,
         seed=record.seed,

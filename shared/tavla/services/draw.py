@@ -5,6 +5,11 @@ checked-in waiting-list players in waiting order up to capacity (R4.2). Each dra
 seed and the digest of its public inputs (R5.1), is published atomically however many
 matches it holds, and seats its playable matches at the venue's tables; the table calls,
 notifications and no-show schedules follow from the `MatchesCalled` event.
+
+A tournament of several divisions (R3.7) is drawn one division at a time: the organiser
+names the division, and its draw sees only that division's players, draws and results. The
+first draw of any division fixes the whole field (check-in closes for every division); the
+venue's tables are shared.
 """
 
 from __future__ import annotations
@@ -16,8 +21,8 @@ from tavla import events, observability
 from tavla.caller import Caller
 from tavla.errors import (
     AppealOpen,
-    DivisionsNotDrawn,
     DrawInProgress,
+    Invalid,
     NotEnoughPlayers,
     NothingToDraw,
     RoundInProgress,
@@ -40,7 +45,9 @@ _system_random = random.SystemRandom()
 
 
 def _field(tournament: TournamentRecord, now: datetime) -> FieldRecord:
-    """Who is in the draw (R4.2): checked in, main list first, then the waiting list in order."""
+    """Who is in the draw (R4.2): checked in, main list first, then the waiting list in order;
+    each with their division when the tournament has several (R3.7)."""
+    several = day.divisions(tournament) != [None]
     everyone = registration_store.all_entries(tournament.id)
     present = [r for r in everyone if r.checked_in_at is not None]
     main = sorted((r for r in present if r.status == REGISTERED), key=lambda r: (r.listed_at, r.tavla_id))
@@ -58,14 +65,40 @@ def _field(tournament: TournamentRecord, now: datetime) -> FieldRecord:
         club = r.club if r.club is not None else (profile.club if profile else None)
         name = r.player_name or (profile.name if profile else None)
         entrant = {"player_id": r.tavla_id, "rating": float(rating), "name": name}
-        entrants.append({**entrant, **({"club": club} if club else {})})
+        if club:
+            entrant["club"] = club
+        if several:
+            entrant["division"] = r.division
+        entrants.append(entrant)
     return FieldRecord(tournament_id=tournament.id, fixed_at=now.isoformat(), entrants=tuple(entrants))
 
 
+def _division(tournament: TournamentRecord, asked: str | None) -> str | None:
+    """The division to draw (R3.7): named when the tournament has several; None when it has one."""
+    keys = day.divisions(tournament)
+    if keys == [None]:
+        only = str((tournament.settings.get("divisions") or [{"id": "main"}])[0]["id"])
+        if asked not in (None, only):
+            raise Invalid(f"division: this tournament has no division '{asked}'.")
+        return None
+    if asked is None:
+        raise Invalid(
+            f"division: this tournament has several divisions; draw one of {', '.join(map(str, keys))}."
+        )
+    if asked not in keys:
+        raise Invalid(f"division: this tournament has no division '{asked}'.")
+    return asked
+
+
 def draw_next(
-    caller: Caller, tournament_id: str, now: datetime, rng: random.Random = _system_random
+    caller: Caller,
+    tournament_id: str,
+    now: datetime,
+    rng: random.Random = _system_random,
+    division: str | None = None,
 ) -> RoundView:
-    """Draw the next round (the whole bracket for elimination formats, R5.3, R5.4, R5.6).
+    """Draw the next round (the whole bracket for elimination formats, R5.3, R5.4, R5.6), of
+    `division` when the tournament has several (R3.7).
 
     409 while results it depends on are pending, while an appeal is open, when every draw is
     made, or when another draw is being published at the same moment.
@@ -77,46 +110,53 @@ def draw_next(
     organiser = require_organiser(tournament, caller)
     if tournament.status == "finished":
         raise NothingToDraw("The tournament is finished.")
-    if len(tournament.settings.get("divisions") or ()) > 1:
-        raise DivisionsNotDrawn(
-            "This tournament has several divisions: a draw per division is not available yet, "
-            "and one draw would pair players of different divisions (R3.7)."
-        )
+    key = _division(tournament, division)
     number = tournament.draws + 1
     reserved = (
         tournament.drawing if tournament.drawing and tournament.drawing.get("number") == number else None
     )
+    if reserved and reserved.get("division") != key:
+        raise DrawInProgress(
+            f"Draw {number} of division '{reserved.get('division')}' is being made or was interrupted: "
+            "draw that division again first."
+        )
     field = current.field or _field(tournament, now)
-    records = draw_store.fixtures(tournament_id, tournament.draws) if tournament.draws else []
+    entrants = day.entrants(field, key)
+    if len(entrants) < 2:
+        raise NotEnoughPlayers(f"{len(entrants)} player(s) of division '{key}' checked in: a draw needs two.")
+    rounds = [r for r in current.rounds if day.division_of(r) == key]
+    numbers = {r.number for r in rounds}
+    everything = draw_store.fixtures(tournament_id, tournament.draws) if tournament.draws else []
+    records = [r for r in everything if r.draw in numbers]
     if any(r.appeal for r in records):
         raise AppealOpen("An appeal is open: the next draw waits for its decision (R9.2).")
     settings = day.settings_of(tournament)
-    draws = day.draws_of(current.rounds, records)
+    draws = day.draws_of(rounds, records)
     winners, scores = day.results_of(records)
     try:
-        inputs = rules_day.plan_next_draw(
-            settings, day.entrants(field), draws, winners, scores, day.out_of_play(field)
-        )
+        inputs = rules_day.plan_next_draw(settings, entrants, draws, winners, scores, day.out_of_play(field))
     except rules_day.RoundInProgress as pending:
         raise RoundInProgress(str(pending)) from pending
     except rules_day.NothingToDraw as done:
         raise NothingToDraw(str(done)) from done
-    inputs = inputs.model_copy(update={"number": number})
+    inputs = inputs.model_copy(update={"number": number, "division": key})
     seed = int(reserved["seed"]) if reserved else rng.getrandbits(63)
     if reserved is None:
-        change = audit_entry(organiser, "draw_reserved", now, number=number)
+        change = audit_entry(
+            organiser, "draw_reserved", now, number=number, **({"division": key} if key else {})
+        )
         try:
-            draw_store.reserve(tournament, number, seed, None if current.field else field, change)
+            draw_store.reserve(tournament, number, seed, key, None if current.field else field, change)
         except DrawInProgress:
             again = draw_store.day(tournament_id, with_rounds=False)
             mine = again.tournament.drawing if again.tournament else None
-            if not mine or mine.get("number") != number or again.field is None:
+            if not mine or mine.get("number") != number or mine.get("division") != key or again.field is None:
                 raise
             # a draw that was interrupted, or made at this moment: both write the same matches
             seed, field = int(mine["seed"]), again.field
             inputs = rules_day.plan_next_draw(
-                settings, day.entrants(field), draws, winners, scores, day.out_of_play(field)
-            ).model_copy(update={"number": number})
+                settings, day.entrants(field, key), draws, winners, scores, day.out_of_play(field)
+            ).model_copy(update={"number": number, "division": key})
     drawn = rules_day.compute_draw(inputs, seed)
     all_fixtures = [f for d in draws for f in d.fixtures] + list(drawn.fixtures)
     states = rules_day.flow(all_fixtures, winners)
@@ -124,7 +164,7 @@ def draw_next(
     playable = [f.code for f in drawn.fixtures if states[f.code].status == "ready"]
     plan, calls = seat(plan, playable)
     new_records = [
-        _record(tournament, number, position, f, states[f.code], calls.get(f.code), now)
+        _record(tournament, number, key, position, f, states[f.code], calls.get(f.code), now)
         for position, f in enumerate(drawn.fixtures)
     ]
     draw_store.write_fixtures(new_records)
@@ -155,6 +195,7 @@ def draw_next(
         event=inputs.event,
         seed=seed,
         digest=round_record.digest,
+        **({"division": key} if key else {}),
     )
     draw_store.publish(tournament, round_record, tables, previous, change)
     observability.count(observability.DRAW_PUBLISHED)
@@ -186,6 +227,7 @@ def _plan(tournament: TournamentRecord, stored: TablesRecord | None, players: in
 def _record(
     tournament: TournamentRecord,
     number: int,
+    division: str | None,
     position: int,
     fixture: rules_day.Fixture,
     slot: rules_day.SlotState,
@@ -202,6 +244,7 @@ def _record(
         tournament_id=tournament.id,
         code=fixture.code,
         draw=number,
+        division=division,
         event=fixture.event,
         round=fixture.round,
         label=fixture.label,

@@ -4,6 +4,9 @@
 is open. The final standings are stored with the tournament, which turns `finished`, and
 `TournamentFinished` goes on the bus with each event's places (disqualified players have
 none, so they earn no season points, R8.3). Finishing again returns the same standings.
+A tournament of several divisions (R3.7) finishes once every division that has players to
+pair is played out; its season points and announced prizes come from its highest
+division's Main (the divisions are listed highest first).
 
 `report` (its organiser or referee): everything the federation asks for (R2.3): every
 decided match, refused registrations, who withdrew or was disqualified, the standings, and
@@ -50,9 +53,7 @@ def finish(caller: Caller, tournament_id: str, now: datetime) -> FinalStandings:
     if tournament.drawing:
         raise NotFinished("A draw is being made: the tournament is not over.")
     draws = day.draws_of(current.rounds, records)
-    winners, scores = day.results_of(records)
-    settings = day.settings_of(tournament)
-    if not rules_day.event_finished(settings, draws, winners, scores, day.out_of_play(current.field)):
+    if not _played_out(tournament, current.field, draws, records):
         raise NotFinished("Matches are still to be decided, or a draw is still due: the tournament goes on.")
     standings = event_tables(tournament, current.field, draws, records)
     record = FinalRecord(
@@ -72,6 +73,28 @@ def finish(caller: Caller, tournament_id: str, now: datetime) -> FinalStandings:
         return _view(stored)  # finished at the same moment by another request, which announces it
     _announce(tournament, current.field, record)
     return _view(record)
+
+
+def _played_out(
+    tournament: TournamentRecord,
+    field: FieldRecord | None,
+    draws: list[rules_day.Draw],
+    records: list[FixtureRecord],
+) -> bool:
+    """Every draw that will be made is made and decided, in every division (R3.7) with two
+    players or more to pair; a tournament never drawn is not over."""
+    if field is None:
+        return False
+    winners, scores = day.results_of(records)
+    settings = day.settings_of(tournament)
+    out = day.out_of_play(field)
+    for division in day.divisions(tournament):
+        mine = [d for d in draws if d.inputs.division == division]
+        if not mine and len(day.entrants(field, division)) < 2:
+            continue  # nobody to pair in this division
+        if not rules_day.event_finished(settings, mine, winners, scores, out):
+            return False
+    return True
 
 
 def _again(tournament: TournamentRecord, field: FieldRecord | None) -> FinalStandings:
@@ -95,15 +118,25 @@ def _view(record: FinalRecord) -> FinalStandings:
 def finished_event(
     tournament: TournamentRecord, field: FieldRecord | None, record: FinalRecord
 ) -> dict[str, Any]:
-    """What season points and prizes need (R10.4, R11): each event's places, by Tavla ID."""
+    """What season points and prizes need (R10.4, R11): each event's places, by Tavla ID.
+
+    Events are named `main`, `consolation` ...; those of a tournament of several divisions
+    `open.main` ... (R3.7), and `season_event` names the one season points come from.
+    """
+    several = day.divisions(tournament) != [None]
+
+    def name(e: Mapping[str, Any]) -> str:
+        return f"{e['division']}.{e['event']}" if several and e.get("division") else str(e["event"])
+
     return {
         "tournament_id": tournament.id,
         "finished_at": record.finished_at,
         "level": tournament.settings.get("level"),
         "season_id": tournament.settings.get("season_id"),
         "disqualified": sorted(field.disqualified) if field else [],
+        "season_event": f"{day.divisions(tournament)[0]}.main" if several else "main",
         "events": {
-            str(e["event"]): [
+            name(e): [
                 {"tavla_id": r["player"]["tavla_id"], "place": r["place"], "place_to": r["place_to"]}
                 for r in e["rows"]
             ]

@@ -44,7 +44,7 @@ from tavla.rules.prizes import (
 )
 from tavla.rules.prizes import Money as PrizeMoney
 from tavla.rules.standings import Standing
-from tavla.services import categories, payments
+from tavla.services import categories, day, payments
 from tavla.services.access import require_organiser
 from tavla.store import draws as draw_store
 from tavla.store import finish as finish_store
@@ -129,7 +129,9 @@ def _table(tournament: TournamentRecord) -> tuple[PrizeTable, dict[str, int]]:
             money_total=Money(amount=0),
         )
         return table, {}
-    events = {str(e["event"]): e for e in final.events}
+    # the announced prizes are the highest division's (R3.7; divisions are listed highest first)
+    top = day.divisions(tournament)[0]
+    events = {str(e["event"]): e for e in final.events if e.get("division") == top}
     rows: list[dict[str, Any]] = (events.get(MAIN) or next(iter(events.values()), {"rows": []}))["rows"]
     standings = [
         Standing(player_id=r["player"]["tavla_id"], place=r["place"], place_to=r["place_to"]) for r in rows

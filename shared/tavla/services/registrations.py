@@ -73,7 +73,7 @@ def _fresh(tournament_id: str) -> TournamentRecord:
 def register(
     caller: Caller,
     tournament_id: str,
-    division: str,
+    division: str | None,
     now: datetime,
     rng: random.Random = _system_random,
 ) -> RegistrationResult:
@@ -84,7 +84,11 @@ def register(
     under contention for the waiting list the transaction is retried with fresh state.
     """
     tavla_id, tournament = _snapshot(caller.sub, tournament_id)
-    if division not in division_order(tournament):
+    order = division_order(tournament)
+    if division is None and len(order) > 1:
+        raise Invalid(f"division: this tournament has several divisions; enter one of {', '.join(order)}.")
+    division = division or order[0]
+    if division not in order:
         raise Invalid(f"division: this tournament has no division '{division}'.")
     if not tournament.is_open or tournament.closes_epoch <= now.timestamp():
         raise RegistrationClosed("Registration for this tournament is closed.")

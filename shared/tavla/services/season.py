@@ -91,7 +91,11 @@ def tournament_awards(
     standings: Mapping[str, Sequence[Mapping[str, Any]]] = detail.get("events") or {}
     if not standings:
         return {}
-    main = "main" if "main" in standings else sorted(standings)[0]
+    # the event that earns season points: a tournament of several divisions names its highest
+    # division's Main (R3.7); announcements from before divisions hold only `main`
+    main = str(detail.get("season_event") or ("main" if "main" in standings else sorted(standings)[0]))
+    if main not in standings:
+        return {}
     rows = [
         Standing(
             player_id=aliases.get(r["tavla_id"], r["tavla_id"]), place=r["place"], place_to=r["place_to"]

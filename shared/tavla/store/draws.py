@@ -149,10 +149,16 @@ def fixtures(tournament_id: str, published: int) -> list[FixtureRecord]:
 
 
 def reserve(
-    tournament: TournamentRecord, number: int, seed: int, field: FieldRecord | None, change: AuditRecord
+    tournament: TournamentRecord,
+    number: int,
+    seed: int,
+    division: str | None,
+    field: FieldRecord | None,
+    change: AuditRecord,
 ) -> None:
-    """Fix draw `number`'s seed before its matches are written; the first draw also closes
-    check-in and fixes the field. Raises DrawInProgress when another draw holds the reservation."""
+    """Fix draw `number`'s seed (and division, R3.7) before its matches are written; the first
+    draw also closes check-in and fixes the field. Raises DrawInProgress when another draw
+    holds the reservation."""
     tx = Transaction()
     closing = ", checkin_open = :closed, #status = :running" if field is not None else ""
     tx.update(
@@ -164,7 +170,7 @@ def reserve(
         " AND #status IN (:open, :running)",
         names={"#status": "status"},
         values={
-            "drawing": {"number": number, "seed": seed},
+            "drawing": {"number": number, "seed": seed, **({"division": division} if division else {})},
             "open": "open",
             "running": "running",
             "before": tournament.draws,

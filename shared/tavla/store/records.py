@@ -286,6 +286,7 @@ class FixtureRecord(_Record):
     official_at: str | None = None
     appeal: str | None = None  # the open appeal's id: the result is frozen (R9.2)
     started_at: str | None = None
+    division: str | None = None  # of a tournament of several divisions (R3.7)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from tavla.rules.day import (
     DaySettings,
     Draw,
+    DrawInputs,
     EventName,
     NothingToDraw,
     RoundInProgress,
@@ -37,8 +38,8 @@ def _field(n: int, seed: int = 1) -> list[Entrant]:
 class Day:
     """A day played through the engine alone: draw when due, decide what is ready."""
 
-    def __init__(self, settings: DaySettings, n: int, seed: int = 1) -> None:
-        self.settings, self.rng = settings, random.Random(seed)
+    def __init__(self, settings: DaySettings, n: int, seed: int = 1, division: str | None = None) -> None:
+        self.settings, self.rng, self.division = settings, random.Random(seed), division
         self.field = _field(n, seed)
         self.draws: list[Draw] = []
         self.winners: dict[str, str] = {}
@@ -75,6 +76,7 @@ class Day:
             except RoundInProgress:
                 assert self.play_ready(pick), "a round in progress must have a match to play"
                 continue
+            inputs = inputs.model_copy(update={"division": self.division})
             self.draws.append(compute_draw(inputs, self.rng.getrandbits(32)))
             while self.play_ready(pick):
                 pass
@@ -127,6 +129,41 @@ def test_a_draw_recomputed_from_its_inputs_and_seed_is_identical(fmt: DaySetting
         again = compute_draw(draw.inputs.model_validate_json(draw.inputs.model_dump_json()), draw.seed)
         assert again.fixtures == draw.fixtures
         assert digest(again.inputs) == digest(draw.inputs)
+
+
+@settings(max_examples=20, deadline=None)
+@given(fmt=st.sampled_from(FORMATS), n=st.integers(min_value=4, max_value=16), seed=st.integers(0, 10**6))
+def test_a_division_plays_the_same_day_under_its_own_codes(fmt: DaySettings, n: int, seed: int) -> None:
+    """R3.7: a division's draws pair exactly as an undivided day would, every code carries
+    the division in front, and two divisions flowing together never touch each other."""
+    alone, open_, novice = Day(fmt, n, seed), Day(fmt, n, seed, "open"), Day(fmt, n, seed, "novice")
+    for day in (alone, open_, novice):
+        day.run(pick=lambda s: min(s.home, s.away))
+    assert len(open_.draws) == len(alone.draws)
+    for plain, divided in zip(alone.draws, open_.draws, strict=True):
+        assert [f.code for f in divided.fixtures] == [f"open.{f.code}" for f in plain.fixtures]
+        assert [(f.home.player, f.away.player) for f in divided.fixtures] == [
+            (f.home.player, f.away.player) for f in plain.fixtures
+        ]
+        assert all(
+            src.match is None or src.match.startswith("open.")
+            for f in divided.fixtures
+            for src in (f.home, f.away)
+        )
+    both = flow(open_.fixtures + novice.fixtures, {**open_.winners, **novice.winners})
+    assert {c: s for c, s in both.items() if c.startswith("open.")} == flow(open_.fixtures, open_.winners)
+    assert [(r.player_id, r.place) for r in open_.standings()] == [
+        (r.player_id, r.place) for r in alone.standings()
+    ]
+
+
+def test_a_draw_without_a_division_keeps_its_digest() -> None:
+    """R5.1: a draw published before divisions existed still matches its digest."""
+    inputs = plan_next_draw(DaySettings(format="swiss"), _field(8), [], {}, {})
+    stored = inputs.model_dump(mode="json")
+    del stored["division"]  # what a round published before divisions holds
+    assert digest(DrawInputs.model_validate(stored)) == digest(inputs)
+    assert digest(inputs) != digest(inputs.model_copy(update={"division": "open"}))
 
 
 def test_the_digest_changes_with_any_input() -> None:
