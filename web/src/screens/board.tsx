@@ -9,9 +9,11 @@ import { useSignal } from "../signal";
 import { freshness, useLoad } from "../load";
 import { divisionName, several, type Division } from "../divisions";
 
-/** The division a match, bracket or standings belongs to (R3.7); the tournament's only one else. */
-export const divisionOf = (x: object, divisions: readonly Division[]): string =>
-  (x as { division?: string | null }).division ?? divisions[0]?.id ?? "main";
+type Part = { division?: string | null };
+
+/** The division a match, bracket, standings or draw belongs to (R3.7): null is the only one. */
+export const divisionOf = (x: Part, divisions: readonly Division[]): string =>
+  x.division ?? divisions[0]?.id ?? "main";
 
 export const POLL_MS = 5000;
 
@@ -114,7 +116,7 @@ export function BoardScreen({ id, big }: { id: string; big: boolean }) {
 }
 
 /** The results and the standings of the board, or of one division's part of it (`only`). */
-function Results({ board, level, only = () => true }: { board: Board; level: 2 | 3; only?: (x: object) => boolean }) {
+function Results({ board, level, only = () => true }: { board: Board; level: 2 | 3; only?: (x: Part) => boolean }) {
   const H = level === 2 ? "h2" : "h3";
   return (
     <>

@@ -157,7 +157,7 @@ export function Organise({ id }: { id: string }) {
     act(
       () =>
         api.POST("/tournaments/{tournament_id}/rounds", {
-          params: { path: { tournament_id: id }, ...(division ? { query: { division: division.id } } : {}) } as typeof path.params,
+          params: { path: { tournament_id: id }, query: division ? { division: division.id } : {} },
         }),
       (d: Drawn) =>
         division
