@@ -84,6 +84,7 @@ def test_two_divisions_from_the_form_to_the_board(phone: Phone, stack: Stack) ->
     page.get_by_role("button", name="Αφαίρεση: Δοκιμαστική").click()
     expect(page.get_by_test_id("division-row")).to_have_count(2)
     page.locator("input[name=division-fee-1]").fill("15")
+    page.get_by_test_id("divisions-editor").evaluate("e => e.scrollIntoView()")
     screenshot(page, "divisions-new")
     page.get_by_role("button", name="Δημιουργία").click()
     page.wait_for_url(re.compile(r".*#/t/[^/]+/organise$"))
@@ -136,6 +137,7 @@ def test_two_divisions_from_the_form_to_the_board(phone: Phone, stack: Stack) ->
     expect(page.get_by_test_id("approvals-message")).to_have_text(f"{strong}: από Ανοιχτή Α' και πάνω")
     expect(page.get_by_test_id("approved")).to_contain_text("Αρχάριοι Β")
     accessible_in_both_languages(page, "[data-testid=placement-form]")
+    expect(page.get_by_test_id("approved").locator("li")).to_have_count(3)
     screenshot(page, "divisions-placement")
 
     # The placed player: the lower division is refused (in Greek), the higher one is entered.

@@ -102,11 +102,11 @@ export function DivisionsEditor({ rows, onChange }: { rows: DivisionRow[]; onCha
                 <div class="two">
                   <label>
                     {t("field_division_fee")}
-                    <input name={`division-fee-${i}`} inputMode="decimal" placeholder={t("division_fee_same")} value={row.fee} onInput={(e) => change(i, { fee: e.currentTarget.value })} />
+                    <input name={`division-fee-${i}`} inputMode="decimal" value={row.fee} onInput={(e) => change(i, { fee: e.currentTarget.value })} />
                   </label>
                   <label>
                     {t("field_division_early_fee")}
-                    <input name={`division-early-fee-${i}`} inputMode="decimal" placeholder={t("division_fee_same")} value={row.earlyFee} onInput={(e) => change(i, { earlyFee: e.currentTarget.value })} />
+                    <input name={`division-early-fee-${i}`} inputMode="decimal" value={row.earlyFee} onInput={(e) => change(i, { earlyFee: e.currentTarget.value })} />
                   </label>
                 </div>
                 <div class="three">
