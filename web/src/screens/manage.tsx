@@ -352,18 +352,7 @@ export function Approvals({ id }: { id: string }) {
         <form id="placement" onSubmit={place} data-testid="placement-form">
           <h2>{t("placement_title")}</h2>
           <p class="hint">{t("placement_hint")}</p>
-          <label>
-            {t("staff_tavla_id")}
-            <input
-              name="place-id"
-              required
-              pattern="[A-Za-z0-9]{7}"
-              autocapitalize="characters"
-              autocomplete="off"
-              value={placeId}
-              onInput={(e) => setPlaceId(e.currentTarget.value)}
-            />
-          </label>
+          <TavlaIdInput name="place-id" value={placeId} onInput={setPlaceId} />
           <label>
             {t("placement_division")}
             <select name="place-division" value={placeIn ?? divisions[0]?.id} onChange={(e) => setPlaceIn(e.currentTarget.value)}>
@@ -397,6 +386,24 @@ export function Approvals({ id }: { id: string }) {
         {t("organise")}
       </a>
     </section>
+  );
+}
+
+/** A player's Tavla ID, typed (seven letters or digits; capitals on a phone's keyboard). */
+function TavlaIdInput({ name, value, onInput }: { name: string; value: string; onInput: (value: string) => void }) {
+  return (
+    <label>
+      {t("staff_tavla_id")}
+      <input
+        name={name}
+        required
+        pattern="[A-Za-z0-9]{7}"
+        autocapitalize="characters"
+        autocomplete="off"
+        value={value}
+        onInput={(e) => onInput(e.currentTarget.value)}
+      />
+    </label>
   );
 }
 
@@ -459,18 +466,7 @@ export function StaffList({ id }: { id: string }) {
       </ul>
       {list.data && staff.length === 0 && <p>{t("staff_none")}</p>}
       <form onSubmit={add}>
-        <label>
-          {t("staff_tavla_id")}
-          <input
-            name="staff-id"
-            required
-            pattern="[A-Za-z0-9]{7}"
-            autocapitalize="characters"
-            autocomplete="off"
-            value={typed}
-            onInput={(e) => setTyped(e.currentTarget.value)}
-          />
-        </label>
+        <TavlaIdInput name="staff-id" value={typed} onInput={setTyped} />
         <Choice label={t("staff_role")} name="role" value={role} values={ROLES} prefix="role_" onChange={setRole} />
         <button type="submit">{t("staff_add")}</button>
       </form>
