@@ -188,3 +188,9 @@ def test_two_divisions_from_the_form_to_the_board(phone: Phone, stack: Stack) ->
     expect(page.get_by_role("heading", name="Αρχάριοι Β")).to_be_visible()
     accessible_in_both_languages(page, "[data-testid=division-novice]")
     screenshot(page, "divisions-board")
+
+    # After the draws the divisions are read only, like the rest of the settings.
+    page.goto(f"/#/t/{tid}/edit")
+    expect(page.locator("input[name=division-name-0]")).to_be_disabled()
+    expect(page.get_by_role("button", name="Προσθήκη κατηγορίας")).to_be_disabled()
+    expect(page.get_by_role("button", name="Αποθήκευση")).to_have_count(0)
