@@ -178,6 +178,12 @@ class NothingToDraw(Conflict):
     code = "nothing_to_draw"
 
 
+class DivisionHasEntries(Conflict):
+    """A division cannot be removed while players are entered in it (R3.7)."""
+
+    code = "division_has_entries"
+
+
 class NotEnoughPlayers(Conflict):
     """Fewer than two players checked in: there is nobody to pair (R4.2)."""
 

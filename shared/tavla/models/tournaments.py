@@ -227,6 +227,9 @@ class TournamentSettings(StrictModel):
             raise ValueError("the early-bird deadline must not be after registration closes")
         if self.format == "lives" and self.lives is None:
             raise ValueError("a lives tournament needs `lives`")
+        ids = [d.id for d in self.divisions]
+        if not ids or len(ids) != len(set(ids)):
+            raise ValueError("divisions: at least one, each with its own id")
         _check_prizes(self.prizes, self.category_prizes)  # issue 9 (R11.4)
         return self
 
@@ -265,6 +268,11 @@ class TournamentUpdate(StrictModel):
     prizes: list[Prize] | None = Field(default=None, max_length=64)
     category_prizes: list[CategoryPrize] | None = Field(default=None, max_length=16)
     side_events: list[SideEvent] | None = Field(default=None, max_length=8)
+    divisions: list[Division] | None = Field(
+        default=None,
+        max_length=8,
+        description="highest first (R3.7); a division that has entries cannot be removed",
+    )
     requires_approval: bool | None = None
     results_official_without_referee: bool | None = None
 
