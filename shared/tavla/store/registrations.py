@@ -494,10 +494,12 @@ def withdraw_waiting(
 
 
 def all_entries(tournament_id: str) -> list[RegistrationRecord]:
-    """Every registration of the tournament (main list and waiting list)."""
+    """Every registration of the tournament (main list and waiting list), as last written:
+    a consistent read, so the draw's field and the divisions' check see the latest entries."""
     found: list[RegistrationRecord] = []
     query: dict[str, Any] = {
         "TableName": table_name(MAIN),
+        "ConsistentRead": True,
         "KeyConditionExpression": "pk = :pk AND begins_with(sk, :reg)",
         "ExpressionAttributeValues": {
             ":pk": {"S": keys.tournament_pk(tournament_id)},
