@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -210,7 +210,7 @@ def put_staff(caller: Caller, tournament_id: str, body: StaffUpdate, now: dateti
         staff,
         audit_entry(organiser, "staff_changed", now, staff=[f"{m.tavla_id}:{m.role}" for m in body.staff]),
     )
-    return Staff(staff=body.staff)
+    return _staff_list(staff)  # as GET .../staff shows it: the caller, kept as organiser, too
 
 
 def staff(caller: Caller, tournament_id: str) -> Staff:
@@ -220,8 +220,12 @@ def staff(caller: Caller, tournament_id: str) -> Staff:
     """
     current = tournament_store.get(tournament_id)
     require_staff(current, caller)
+    return _staff_list(current.staff)
+
+
+def _staff_list(staff: Mapping[str, StaffMember]) -> Staff:
     members = []
-    for sub, member in current.staff.items():
+    for sub, member in staff.items():
         # the creator is staff from the start, before they may have had a profile
         tavla_id = member.tavla_id or player_store.tavla_id_or_none(sub)
         if tavla_id:
