@@ -11,7 +11,7 @@ from tavla.contract import errors
 from tavla.errors import (
     Busy,
     Conflict,
-    DivisionInUse,
+    DivisionHasEntries,
     Forbidden,
     IdempotencyKeyReused,
     Invalid,
@@ -104,7 +104,7 @@ def get_tournament(tournament_id: TournamentId) -> Tournament:
     "/tournaments/<tournament_id>",
     security=SIGNED_IN,
     tags=["tournaments"],
-    responses=errors(TournamentNotFound, NotOrganiser, Conflict, DivisionInUse, Invalid, Busy),
+    responses=errors(TournamentNotFound, NotOrganiser, Conflict, DivisionHasEntries, Invalid, Busy),
 )
 def patch_tournament(tournament_id: TournamentId, body: TournamentUpdate) -> Tournament:
     """Change a tournament's settings.

@@ -160,12 +160,6 @@ class DivisionBarred(Conflict):
     code = "division_barred"
 
 
-class DivisionInUse(Conflict):
-    """A division that has entries cannot be taken off the tournament's list (R3.7, issue 8)."""
-
-    code = "division_in_use"
-
-
 class DrawInProgress(Conflict):
     """Another draw of the tournament is being made, or this one was just published (R5)."""
 
@@ -182,6 +176,12 @@ class NothingToDraw(Conflict):
     """Every draw of the tournament has been made."""
 
     code = "nothing_to_draw"
+
+
+class DivisionHasEntries(Conflict):
+    """A division cannot be removed while players are entered in it (R3.7)."""
+
+    code = "division_has_entries"
 
 
 class NotEnoughPlayers(Conflict):

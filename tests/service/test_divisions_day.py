@@ -15,6 +15,7 @@ from tavla import events
 from tests.service.board_helpers import play_out
 from tests.service.conftest import Api
 from tests.service.helpers import ORGANISER, create_player, create_tournament
+from tools.verify_draw import check_rounds
 
 DIVISIONS = [{"id": "open", "name": "Open"}, {"id": "novice", "name": "Novice"}]
 ROUNDS = "/tournaments/{tournament_id}/rounds"
@@ -104,6 +105,11 @@ def test_each_division_is_drawn_apart_and_pairs_only_its_own_players(api: Api) -
         assert met <= players[bracket["division"]]
     rounds = api.call("GET", ROUNDS, params=params).body["rounds"]
     assert [(r["number"], r["division"]) for r in rounds] == [(1, "open"), (2, "novice")]
+    published = [
+        api.call("GET", ROUNDS + "/{number}", params={**params, "number": str(r["number"])}).body
+        for r in rounds
+    ]
+    assert check_rounds(published) == {1: [], 2: []}  # R5.1: anyone recomputes each division's draw
 
 
 def test_a_divided_tournament_finishes_when_every_division_is_played_out(

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from tests.service.conftest import Api
 from tests.service.helpers import (
     ORGANISER,
@@ -231,51 +229,16 @@ def test_placement_bad_input_is_refused_and_changes_nothing(api: Api) -> None:
     assert enter(api, tid, "a", "novice").status == 201  # nothing was placed
 
 
-# --- issue 8: the divisions are edited with the rest of the settings (the web's form)
-def patch(api: Api, tid: str, body: dict[str, Any]):
-    return api.call(
-        "PATCH", "/tournaments/{tournament_id}", params={"tournament_id": tid}, body=body, user=ORGANISER
-    )
-
-
-def test_the_organiser_renames_reorders_and_adds_divisions(api: Api) -> None:
-    """R3.7, R3.3: the whole list is sent, highest first; a division's own fee is what its
-    players owe; the public entry list says who entered which division."""
+# --- issue 8: the web's entry list shows each entry's division
+def test_the_entry_lists_say_each_entrys_division(api: Api) -> None:
+    """R3.7: the public entry list and the organiser's (with contacts) carry the division each
+    player entered, so the tournament page can show it when there are several."""
     tid = create_tournament(api, capacity=8, divisions=DIVISIONS)
-    create_player(api, "a")
-    assert enter(api, tid, "a", "novice").status == 201
-    changed: list[dict[str, Any]] = [
-        {"id": "open", "name": "Ανοιχτή"},
-        {"id": "novice", "name": "Αρχάριοι", "entry_fee": {"amount": 1000, "currency": "EUR"}},
-        {"id": "ladies", "name": "Κυρίες"},
+    for user, division in (("a", "novice"), ("b", "open")):
+        create_player(api, user)
+        assert enter(api, tid, user, division).status == 201
+    assert [(e["name"], e["division"]) for e in entries(api, tid)["main"]] == [
+        ("Player a", "novice"),
+        ("Player b", "open"),
     ]
-    reply = patch(api, tid, {"divisions": changed})
-    assert reply.status == 200, reply.body
-    assert [(d["id"], d["name"]) for d in reply.body["divisions"]] == [(d["id"], d["name"]) for d in changed]
-    assert reply.body["divisions"][1]["entry_fee"] == {"amount": 1000, "currency": "EUR"}
-    assert [(e["name"], e["division"]) for e in entries(api, tid)["main"]] == [("Player a", "novice")]
-    create_player(api, "b")
-    assert enter(api, tid, "b", "ladies").status == 201
-
-
-def test_a_division_with_entries_is_not_taken_away_and_bad_lists_change_nothing(api: Api) -> None:
-    """R3.7: a division somebody entered stays (409 division_in_use); two divisions with one id,
-    an empty list or a bad id are 422; the list is as it was."""
-    tid = create_tournament(api, capacity=8, divisions=DIVISIONS)
-    create_player(api, "a")
-    assert enter(api, tid, "a", "inter").status == 201
-    gone = patch(
-        api, tid, {"divisions": [{"id": "open", "name": "Open"}, {"id": "novice", "name": "Novice"}]}
-    )
-    assert (gone.status, gone.error) == (409, "division_in_use")
-    twice = [{"id": "open", "name": "Open"}, {"id": "open", "name": "Open 2"}, {"id": "inter", "name": "I"}]
-    bodies: list[dict[str, Any]] = [
-        {"divisions": twice},
-        {"divisions": []},
-        {"divisions": [{"id": "in ter", "name": "I"}]},
-    ]
-    for body in bodies:
-        refused = patch(api, tid, body)
-        assert refused.status == 422, (body, refused.body)
-    now = api.call("GET", "/tournaments/{tournament_id}", params={"tournament_id": tid}).body
-    assert now["divisions"] == [{**d, "entry_fee": None, "early_bird_fee": None} for d in DIVISIONS]
+    assert [e["division"] for e in staff_view(api, tid)["main"]] == ["novice", "open"]

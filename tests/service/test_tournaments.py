@@ -142,7 +142,8 @@ def test_referee_of_one_tournament_has_no_power_in_another(api: Api) -> None:
 
 def test_the_staff_list_shows_who_is_staff_now(api: Api) -> None:
     """R1.3 (issue 8's staff screen): GET .../staff lists the referees and organisers by Tavla
-    ID as the last PUT left them, the organiser who set it included; a member removed is gone."""
+    ID as the last PUT left them, the organiser who set it included; a member removed is gone.
+    The PUT answers with that same list."""
     tid = create_tournament(api)
     organiser = create_player(api, ORGANISER)
     referee, helper = create_player(api, "ref"), create_player(api, "helper")
@@ -153,6 +154,10 @@ def test_the_staff_list_shows_who_is_staff_now(api: Api) -> None:
             "PUT", "/tournaments/{tournament_id}/staff", params=params, user=ORGANISER, body={"staff": staff}
         )
         assert reply.status == 200, reply.body
+        assert (
+            reply.body
+            == api.call("GET", "/tournaments/{tournament_id}/staff", params=params, user=ORGANISER).body
+        )
 
     def listed(user: str = ORGANISER) -> list[tuple[str, str]]:
         reply = api.call("GET", "/tournaments/{tournament_id}/staff", params=params, user=user)

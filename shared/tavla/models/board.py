@@ -107,6 +107,9 @@ class ReportResult(ApiModel):
     """One decided match, as the federation reads it."""
 
     code: str
+    division: str | None = Field(
+        default=None, description="its division's id (R3.7); null when the tournament has one"
+    )
     event: str
     round: int
     label: str

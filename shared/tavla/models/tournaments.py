@@ -209,7 +209,7 @@ class TournamentSettings(StrictModel):
     category_prizes: list[CategoryPrize] = Field(default_factory=list, max_length=16)
     side_events: list[SideEvent] = Field(default_factory=list, max_length=8)
     divisions: list[Division] = Field(
-        default_factory=lambda: [Division(id="main", name="Main")], min_length=1, max_length=8
+        default_factory=lambda: [Division(id="main", name="Main")], max_length=8
     )
     requires_approval: bool = False
     results_official_without_referee: bool = Field(
@@ -227,10 +227,10 @@ class TournamentSettings(StrictModel):
             raise ValueError("the early-bird deadline must not be after registration closes")
         if self.format == "lives" and self.lives is None:
             raise ValueError("a lives tournament needs `lives`")
+        ids = [d.id for d in self.divisions]
+        if not ids or len(ids) != len(set(ids)):
+            raise ValueError("divisions: at least one, each with its own id")
         _check_prizes(self.prizes, self.category_prizes)  # issue 9 (R11.4)
-        # issue 8 (R3.7): a division is named by its id in registrations, placements, draws
-        if len({d.id for d in self.divisions}) != len(self.divisions):
-            raise ValueError("divisions: each division needs its own id")
         return self
 
 
@@ -268,8 +268,11 @@ class TournamentUpdate(StrictModel):
     prizes: list[Prize] | None = Field(default=None, max_length=64)
     category_prizes: list[CategoryPrize] | None = Field(default=None, max_length=16)
     side_events: list[SideEvent] | None = Field(default=None, max_length=8)
-    # issue 8 (R3.7): the whole list, highest first; a division with entries stays
-    divisions: list[Division] | None = Field(default=None, min_length=1, max_length=8)
+    divisions: list[Division] | None = Field(
+        default=None,
+        max_length=8,
+        description="highest first (R3.7); a division that has entries cannot be removed",
+    )
     requires_approval: bool | None = None
     results_official_without_referee: bool | None = None
 

@@ -123,20 +123,15 @@ def finished_event(
     Events are named `main`, `consolation` ...; those of a tournament of several divisions
     `open.main` ... (R3.7), and `season_event` names the one season points come from.
     """
-    several = day.divisions(tournament) != [None]
-
-    def name(e: Mapping[str, Any]) -> str:
-        return f"{e['division']}.{e['event']}" if several and e.get("division") else str(e["event"])
-
     return {
         "tournament_id": tournament.id,
         "finished_at": record.finished_at,
         "level": tournament.settings.get("level"),
         "season_id": tournament.settings.get("season_id"),
         "disqualified": sorted(field.disqualified) if field else [],
-        "season_event": f"{day.divisions(tournament)[0]}.main" if several else "main",
+        "season_event": _event(day.divisions(tournament)[0], "main"),
         "events": {
-            name(e): [
+            _event(e.get("division"), str(e["event"])): [
                 {"tavla_id": r["player"]["tavla_id"], "place": r["place"], "place_to": r["place_to"]}
                 for r in e["rows"]
             ]
@@ -214,6 +209,7 @@ def _result(record: FixtureRecord, ref: Callable[[str], PlayerRef]) -> ReportRes
     assert record.home is not None
     return ReportResult(
         code=record.code,
+        division=record.division,
         event=record.event,
         round=record.round,
         label=record.label,
@@ -268,13 +264,18 @@ def _details(value: Mapping[str, Any]) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False) if value else ""
 
 
+def _event(division: str | None, event: str) -> str:
+    """An event as the CSV names it: `main`, or `open.main` in a tournament of divisions."""
+    return f"{division}.{event}" if division else event
+
+
 def csv_rows(report: Report) -> Iterable[dict[str, Any]]:
     """The report as rows of one table (see `report_csv`)."""
     for r in report.results:
         yield {
             "kind": "result",
             "at": r.official_at.isoformat() if r.official_at else None,
-            "event": r.event,
+            "event": _event(r.division, r.event),
             "round": r.label,
             "match": r.code,
             "home": r.home.tavla_id,
@@ -292,7 +293,7 @@ def csv_rows(report: Report) -> Iterable[dict[str, Any]]:
             figures = s.model_dump(exclude={"place", "place_to", "label", "player"}, exclude_none=True)
             yield {
                 "kind": "standing",
-                "event": e.event,
+                "event": _event(e.division, e.event),
                 "tavla_id": s.player.tavla_id,
                 "name": s.player.name,
                 "place": s.label,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -87,23 +87,24 @@ def register(
     order = division_order(tournament)
     if division is None and len(order) > 1:
         raise Invalid(f"division: this tournament has several divisions; enter one of {', '.join(order)}.")
-    division = division or order[0]
-    if division not in order:
-        raise Invalid(f"division: this tournament has no division '{division}'.")
-    if not tournament.is_open or tournament.closes_epoch <= now.timestamp():
-        raise RegistrationClosed("Registration for this tournament is closed.")
-    _check_placement(tournament, tavla_id, division)
+    chosen = division or order[0]
     player = player_actor(caller, tavla_id)
 
     def registered(**details: Any) -> AuditRecord:
-        return audit_entry(player, "registered", now, tavla_id=tavla_id, division=division, **details)
+        return audit_entry(player, "registered", now, tavla_id=tavla_id, division=chosen, **details)
 
     code = ids.checkin_code(rng)
     for _ in range(MAX_ATTEMPTS):
+        if chosen not in division_order(tournament):
+            raise Invalid(f"division: this tournament has no division '{chosen}'.")
+        if not tournament.is_open or tournament.closes_epoch <= now.timestamp():
+            raise RegistrationClosed("Registration for this tournament is closed.")
+        _check_placement(tournament, tavla_id, chosen)
+        as_read = _division_as_read(tournament, chosen)
         entry = RegistrationRecord(
             tournament_id=tournament_id,
             tavla_id=tavla_id,
-            division=division,
+            division=chosen,
             status=REGISTERED,
             checkin_code=code,
             registered_at=now.isoformat(),
@@ -112,12 +113,19 @@ def register(
         )
         try:
             if tournament.settings.get("requires_approval"):
-                registration_store.add_pending(entry, now, [registered(list="pending")])
+                registration_store.add_pending(entry, now, [registered(list="pending")], division=as_read)
                 return RegistrationResult(status=PENDING, checkin_code=code)
-            return _take_place(tournament, entry, now, registered, rng)
+            return _take_place(tournament, entry, now, registered, rng, division=as_read)
         except registration_store.CodeTaken:
             code = ids.checkin_code(rng)
+        except registration_store.DivisionChanged as changed:
+            tournament = changed.current  # the organiser edited the divisions meanwhile: look again
     raise Busy("Many players are registering right now; please try again.")  # pragma: no cover
+
+
+def _division_as_read(tournament: TournamentRecord, division: str) -> Mapping[str, Any] | None:
+    """The division's stored settings, for the entry's write to find unchanged (R3.7)."""
+    return next((d for d in tournament.settings.get("divisions") or () if d.get("id") == division), None)
 
 
 def division_order(tournament: TournamentRecord) -> list[str]:
@@ -144,16 +152,21 @@ def _take_place(
     rng: random.Random,
     *,
     approving: bool = False,
+    division: Mapping[str, Any] | None = None,
 ) -> RegistrationResult:
     """A free place if there is one, else the end of the waiting list (retried under contention)."""
     for attempt in range(MAX_ATTEMPTS):
         try:
             if has_free_place(tournament):
-                registration_store.add_registered(entry, now, [audited(list="main")], approving=approving)
+                registration_store.add_registered(
+                    entry, now, [audited(list="main")], approving=approving, division=division
+                )
                 observability.count(observability.REGISTERED)
                 return RegistrationResult(status=REGISTERED, checkin_code=entry.checkin_code)
             waiting = audited(list="waiting", position=tournament.waiting + 1)
-            position = registration_store.add_waiting(entry, tournament, now, [waiting], approving=approving)
+            position = registration_store.add_waiting(
+                entry, tournament, now, [waiting], approving=approving, division=division
+            )
             observability.count(observability.WAITLISTED)
             return RegistrationResult(status=WAITLISTED, position=position, checkin_code=entry.checkin_code)
         except registration_store.Full as full:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -11,7 +12,7 @@ from pydantic import ValidationError
 
 from tavla import ids
 from tavla.caller import Caller
-from tavla.errors import Conflict, DivisionInUse, Forbidden, Invalid, PlayerNotFound
+from tavla.errors import Conflict, DivisionHasEntries, Forbidden, Invalid, PlayerNotFound
 from tavla.models.audit import AuditActor, AuditEntry, AuditTrail
 from tavla.models.tournaments import (
     Calendar,
@@ -37,6 +38,7 @@ from tavla.store import registrations as registration_store
 from tavla.store import tournaments as tournament_store
 from tavla.store.audit import entry as audit_entry
 from tavla.store.records import Actor, StaffMember, TournamentRecord
+from tavla.store.registrations import PENDING, REGISTERED, WAITLISTED
 
 _system_random = random.SystemRandom()
 
@@ -154,25 +156,40 @@ def update(caller: Caller, tournament_id: str, body: TournamentUpdate, now: date
     except ValidationError as error:
         raise Invalid("; ".join(e["msg"] for e in error.errors())) from error
     _check_times(merged, now, being_set=changes)
-    if "divisions" in changes:
-        _check_divisions_kept(tournament_id, {d.id for d in merged.divisions})
+    stored = _stored(merged)
+    removed = set(registrations.division_order(current)) - {d.id for d in merged.divisions}
+    _refuse_if_entered(current.id, removed)
     tournament_store.update_settings(
-        current,
-        _stored(merged),
-        audit_entry(organiser, "settings_changed", now, fields=sorted(changes)),
+        current, stored, audit_entry(organiser, "settings_changed", now, fields=sorted(changes))
     )
+    try:
+        _refuse_if_entered(current.id, removed)  # an entry written between the check and the change
+    except DivisionHasEntries:
+        written = replace(current, settings={**current.settings, **stored}, version=current.version + 1)
+        undone = audit_entry(organiser, "settings_restored", now, fields=sorted(changes))
+        tournament_store.update_settings(written, {k: current.settings.get(k) for k in stored}, undone)
+        raise
     if merged.capacity > current.capacity:
         registrations.fill_free_places(tournament_id, now)
     return get(tournament_id)
 
 
-def _check_divisions_kept(tournament_id: str, kept: set[str]) -> None:
-    """A division somebody entered stays on the list (issue 8, R3.7): renamed, reordered or
-    given other fees, but not taken away from under its entries."""
-    entered = {r.division for r in registration_store.all_entries(tournament_id)}
-    if entered - kept:
-        gone = ", ".join(sorted(entered - kept))
-        raise DivisionInUse(f"divisions: players have entered {gone}; keep it on the list.")
+def _refuse_if_entered(tournament_id: str, removed: set[str]) -> None:
+    """A division is removed only while nobody is entered in it (R3.7): an entry's division
+    must stay one of the tournament's. New entries check the division as they are written
+    (registration_store), so a check after the change catches any that came before it."""
+    if not removed:
+        return
+    entered = [
+        r
+        for r in registration_store.all_entries(tournament_id)
+        if r.division in removed and r.status in (REGISTERED, WAITLISTED, PENDING)
+    ]
+    if entered:
+        names = ", ".join(sorted({r.division for r in entered}))
+        raise DivisionHasEntries(
+            f"divisions: {len(entered)} player(s) are entered in {names}; a division with entries stays."
+        )
 
 
 def put_staff(caller: Caller, tournament_id: str, body: StaffUpdate, now: datetime) -> Staff:
@@ -193,7 +210,7 @@ def put_staff(caller: Caller, tournament_id: str, body: StaffUpdate, now: dateti
         staff,
         audit_entry(organiser, "staff_changed", now, staff=[f"{m.tavla_id}:{m.role}" for m in body.staff]),
     )
-    return Staff(staff=body.staff)
+    return _staff_list(staff)  # as GET .../staff shows it: the caller, kept as organiser, too
 
 
 def staff(caller: Caller, tournament_id: str) -> Staff:
@@ -203,8 +220,12 @@ def staff(caller: Caller, tournament_id: str) -> Staff:
     """
     current = tournament_store.get(tournament_id)
     require_staff(current, caller)
+    return _staff_list(current.staff)
+
+
+def _staff_list(staff: Mapping[str, StaffMember]) -> Staff:
     members = []
-    for sub, member in current.staff.items():
+    for sub, member in staff.items():
         # the creator is staff from the start, before they may have had a profile
         tavla_id = member.tavla_id or player_store.tavla_id_or_none(sub)
         if tavla_id:

@@ -9,7 +9,7 @@ player is still waiting. Which list a newcomer belongs on is the service's decis
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -42,6 +42,15 @@ class Full(WaitingListMoved):
 
 class Contended(Exception):
     """Another change to the waiting list won the race; read again and retry."""
+
+
+class DivisionChanged(Exception):
+    """The division entered was edited or removed since the tournament was read (R3.7);
+    `current` is the tournament as it is now."""
+
+    def __init__(self, current: TournamentRecord) -> None:
+        super().__init__("division changed")
+        self.current = current
 
 
 class CodeTaken(Exception):
@@ -81,6 +90,24 @@ def from_item(item: Item) -> RegistrationRecord:
 
 def _open_condition() -> str:
     return "#status = :open AND closes_epoch > :now"
+
+
+def _division_condition(division: Mapping[str, Any] | None) -> tuple[str, dict[str, Any]]:
+    """A new entry's division still as read (R3.7): an organiser's removal of the division
+    (or a change of its fee) in the meantime refuses the entry instead of orphaning it."""
+    if division is None:
+        return "", {}
+    return " AND contains(divisions, :division)", {"division": dict(division)}
+
+
+def _division_moved(cancelled: Cancelled, division: Mapping[str, Any] | None) -> None:
+    current = cancelled.old("tournament")
+    if (
+        division is not None
+        and current is not None
+        and dict(division) not in (current.get("divisions") or [])
+    ):
+        raise DivisionChanged(TournamentRecord.from_item(current)) from cancelled
 
 
 class NotPending(Exception):
@@ -134,18 +161,21 @@ def add_registered(
     changes: Sequence[AuditRecord] = (),
     *,
     approving: bool = False,
+    division: Mapping[str, Any] | None = None,
 ) -> None:
     """Take a place on the main list: never beyond capacity, never twice, never ahead of
-    anyone already waiting (R3.1, R3.2). Raises Full when that is not possible."""
+    anyone already waiting (R3.1, R3.2). Raises Full when that is not possible, and
+    DivisionChanged when `division` (as read) is no longer the tournament's."""
+    in_division, division_values = _division_condition(division)
     tx = Transaction()
     tx.update(
         "tournament",
         MAIN,
         keys.tournament(registration.tournament_id),
         "SET registered = registered + :one",
-        condition=f"{_open_condition()} AND registered < #capacity AND waiting = :zero",
+        condition=f"{_open_condition()} AND registered < #capacity AND waiting = :zero{in_division}",
         names={"#status": "status", "#capacity": "capacity"},
-        values={"one": 1, "zero": 0, "open": OPEN, "now": int(now.timestamp())},
+        values={"one": 1, "zero": 0, "open": OPEN, "now": int(now.timestamp()), **division_values},
         return_old=True,
     )
     _add_entry(tx, replace(registration, status=REGISTERED), approving)
@@ -155,6 +185,7 @@ def add_registered(
         tx.run()
     except Cancelled as cancelled:
         _raise_for_entry(cancelled, now, approving)
+        _division_moved(cancelled, division)
         current = cancelled.old("tournament")
         if current is not None:
             raise Full(TournamentRecord.from_item(current)) from cancelled
@@ -168,12 +199,15 @@ def add_waiting(
     changes: Sequence[AuditRecord] = (),
     *,
     approving: bool = False,
+    division: Mapping[str, Any] | None = None,
 ) -> int:
     """Join the end of the waiting list; returns the position.
 
-    `seen` is the tournament as read: raises WaitingListMoved when its counters moved since.
+    `seen` is the tournament as read: raises WaitingListMoved when its counters moved since
+    (DivisionChanged when `division` did).
     """
     waiting, sequence = seen.waiting, seen.wait_seq
+    in_division, division_values = _division_condition(division)
     tx = Transaction()
     tx.update(
         "tournament",
@@ -181,7 +215,7 @@ def add_waiting(
         keys.tournament(registration.tournament_id),
         "SET waiting = :w1, wait_seq = :s1",
         condition=f"{_open_condition()} AND (registered >= #capacity OR waiting > :zero)"
-        " AND waiting = :w0 AND wait_seq = :s0",
+        f" AND waiting = :w0 AND wait_seq = :s0{in_division}",
         names={"#status": "status", "#capacity": "capacity"},
         values={
             "open": OPEN,
@@ -191,6 +225,7 @@ def add_waiting(
             "w1": waiting + 1,
             "s0": sequence,
             "s1": sequence + 1,
+            **division_values,
         },
         return_old=True,
     )
@@ -208,16 +243,22 @@ def add_waiting(
     return waiting + 1
 
 
-def add_pending(registration: RegistrationRecord, now: datetime, changes: Sequence[AuditRecord] = ()) -> None:
+def add_pending(
+    registration: RegistrationRecord,
+    now: datetime,
+    changes: Sequence[AuditRecord] = (),
+    division: Mapping[str, Any] | None = None,
+) -> None:
     """Enter a registration that waits for the organiser's approval (R3.7): no place taken."""
+    in_division, division_values = _division_condition(division)
     tx = Transaction()
     tx.check(
         "tournament",
         MAIN,
         keys.tournament(registration.tournament_id),
-        _open_condition(),
+        _open_condition() + in_division,
         names={"#status": "status"},
-        values={"open": OPEN, "now": int(now.timestamp())},
+        values={"open": OPEN, "now": int(now.timestamp()), **division_values},
         return_old=True,
     )
     _add_entry(tx, replace(registration, status=PENDING), approving=False)
@@ -227,6 +268,7 @@ def add_pending(registration: RegistrationRecord, now: datetime, changes: Sequen
         tx.run()
     except Cancelled as cancelled:
         _raise_for_entry(cancelled, now, approving=False)
+        _division_moved(cancelled, division)
         raise
 
 
@@ -452,10 +494,12 @@ def withdraw_waiting(
 
 
 def all_entries(tournament_id: str) -> list[RegistrationRecord]:
-    """Every registration of the tournament (main list and waiting list)."""
+    """Every registration of the tournament (main list and waiting list), as last written:
+    a consistent read, so the draw's field and the divisions' check see the latest entries."""
     found: list[RegistrationRecord] = []
     query: dict[str, Any] = {
         "TableName": table_name(MAIN),
+        "ConsistentRead": True,
         "KeyConditionExpression": "pk = :pk AND begins_with(sk, :reg)",
         "ExpressionAttributeValues": {
             ":pk": {"S": keys.tournament_pk(tournament_id)},
