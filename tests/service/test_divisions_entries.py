@@ -54,11 +54,17 @@ def test_the_organiser_adds_reorders_and_prices_divisions(api: Api) -> None:
 
 @pytest.mark.parametrize(
     "divisions",
-    [[], [OPEN, {**OPEN, "name": "Open again"}], [{"id": "no spaces", "name": "X"}]],
-    ids=["none", "same id twice", "unsafe id"],
+    [
+        [],
+        [OPEN, {**OPEN, "name": "Open again"}],
+        [{"id": "no spaces", "name": "X"}],
+        [OPEN, {**NOVICE, "early_bird_fee": {"amount": 500}}],
+    ],
+    ids=["none", "same id twice", "unsafe id", "early bird without its deadline"],
 )
 def test_divisions_that_cannot_be_told_apart_are_refused(api: Api, divisions: list[Any]) -> None:
-    """R3.7: no division, two with one id, or an id unfit for a match code: 422, nothing changed."""
+    """R3.7: no division, two with one id, an id unfit for a match code, or an early-bird fee
+    that no deadline would ever apply (R3.4): 422, nothing changed."""
     tournament_id = create_tournament(api, divisions=[OPEN, NOVICE])
     before = _page(api, tournament_id)
     reply = _edit(api, tournament_id, divisions=divisions)
@@ -139,7 +145,8 @@ def test_one_division_needs_no_choice_and_several_do(api: Api) -> None:
     """R3.7: with a single division (whatever its id) a registration needs no body; with
     several, a registration that names none is refused and nothing is written."""
     single = create_tournament(api, divisions=[{"id": "open", "name": "Open"}])
-    assert _enter(api, single, "single-0", None).status == 201
+    entered = _enter(api, single, "single-0", None)
+    assert (entered.status, entered.body["division"]) == (201, "open")
     several = create_tournament(api, divisions=[OPEN, NOVICE])
     reply = _enter(api, several, "several-0", None)
     assert (reply.status, reply.error) == (422, "validation_error"), reply.body

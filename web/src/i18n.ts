@@ -20,8 +20,12 @@ export function setLang(value: Lang): void {
   language.set(value);
 }
 
-/** The text for `key` in the current language, `{name}` placeholders filled from `vars`. */
+/** The text for `key` in the current language, `{name}` placeholders filled from `vars`;
+ * `{name|one|other}` is the word for that count in the language's plural rules (1 αγώνας, 2 αγώνες). */
 export function t(key: Key, vars: Record<string, string | number> = {}): string {
   const text = catalogues[language.value][key] ?? catalogues.el[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, name: string) => String(vars[name] ?? ""));
+  const plural = new Intl.PluralRules(language.value);
+  return text.replace(/\{(\w+)(?:\|([^|}]*)\|([^}]*))?\}/g, (_, name: string, one?: string, other?: string) =>
+    one === undefined ? String(vars[name] ?? "") : plural.select(Number(vars[name])) === "one" ? one : (other ?? ""),
+  );
 }

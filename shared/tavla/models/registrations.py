@@ -23,6 +23,7 @@ class RegistrationResult(ApiModel):
     status: EntryStatus
     position: int | None = Field(default=None, description="waiting-list position, waiting list only")
     checkin_code: str
+    division: str | None = Field(default=None, description="the division entered (R3.7)")
 
 
 class WithdrawalResult(ApiModel):

@@ -230,6 +230,8 @@ class TournamentSettings(StrictModel):
         ids = [d.id for d in self.divisions]
         if not ids or len(ids) != len(set(ids)):
             raise ValueError("divisions: at least one, each with its own id")
+        if self.early_bird_deadline is None and any(d.early_bird_fee for d in self.divisions):
+            raise ValueError("a division's early-bird fee needs the tournament's early-bird deadline")
         _check_prizes(self.prizes, self.category_prizes)  # issue 9 (R11.4)
         return self
 

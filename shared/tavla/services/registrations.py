@@ -114,7 +114,7 @@ def register(
         try:
             if tournament.settings.get("requires_approval"):
                 registration_store.add_pending(entry, now, [registered(list="pending")], division=as_read)
-                return RegistrationResult(status=PENDING, checkin_code=code)
+                return RegistrationResult(status=PENDING, checkin_code=code, division=chosen)
             return _take_place(tournament, entry, now, registered, rng, division=as_read)
         except registration_store.CodeTaken:
             code = ids.checkin_code(rng)
@@ -162,13 +162,17 @@ def _take_place(
                     entry, now, [audited(list="main")], approving=approving, division=division
                 )
                 observability.count(observability.REGISTERED)
-                return RegistrationResult(status=REGISTERED, checkin_code=entry.checkin_code)
+                return RegistrationResult(
+                    status=REGISTERED, checkin_code=entry.checkin_code, division=entry.division
+                )
             waiting = audited(list="waiting", position=tournament.waiting + 1)
             position = registration_store.add_waiting(
                 entry, tournament, now, [waiting], approving=approving, division=division
             )
             observability.count(observability.WAITLISTED)
-            return RegistrationResult(status=WAITLISTED, position=position, checkin_code=entry.checkin_code)
+            return RegistrationResult(
+                status=WAITLISTED, position=position, checkin_code=entry.checkin_code, division=entry.division
+            )
         except registration_store.Full as full:
             tournament = full.current  # as it was when the place was refused: no read needed
             continue
@@ -224,7 +228,7 @@ def refuse(caller: Caller, tournament_id: str, tavla_id: str, now: datetime) -> 
         registration_store.refuse(tournament_id, tavla_id, now, change)
     except registration_store.NotPending as error:
         raise NotPending(f"{tavla_id} has no entry waiting for approval in this tournament.") from error
-    return RegistrationResult(status=REFUSED, checkin_code=pending.checkin_code)
+    return RegistrationResult(status=REFUSED, checkin_code=pending.checkin_code, division=pending.division)
 
 
 def withdraw(

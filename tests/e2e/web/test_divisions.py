@@ -173,9 +173,9 @@ def test_two_divisions_from_the_form_to_the_board(phone: Phone, stack: Stack) ->
     page.goto(f"/#/t/{tid}/organise")
     for division, name in (("anoichti-a", "Ανοιχτή Α'"), ("novice", "Αρχάριοι Β")):
         page.get_by_role("button", name=f"Κλήρωση επόμενου γύρου: {name}").click()
-        expect(page.get_by_test_id("organise-message")).to_have_text(f"{name}: Κληρώθηκε ο γύρος 1: 1 αγώνες")
+        expect(page.get_by_test_id("organise-message")).to_have_text(f"{name}: Κληρώθηκε ο γύρος 1: 1 αγώνας")
         # the division's own first round, whatever the tournament's draw number
-        expect(page.get_by_test_id(f"draw-{division}")).to_contain_text("Γύρος 1 (κύριο): 1 αγώνες")
+        expect(page.get_by_test_id(f"draw-{division}")).to_contain_text("Γύρος 1 (κύριο): 1 αγώνας")
     rounds = client.call("GET", f"/tournaments/{tid}/rounds").body["rounds"]
     assert sorted(r["division"] for r in rounds) == ["anoichti-a", "novice"]
     accessible_in_both_languages(page, "[data-testid=draw-novice]")
