@@ -29,6 +29,7 @@ from tavla.models.tournaments import (
     Calendar,
     Placement,
     PlacementRequest,
+    Placements,
     Staff,
     StaffUpdate,
     Tournament,
@@ -163,6 +164,20 @@ def put_placement(
     highest first; `null` lifts the placement.
     """
     return tournaments.place(caller(app), tournament_id, tavla_id.upper(), body, clock.now())
+
+
+@app.get(
+    "/tournaments/<tournament_id>/placements",
+    security=SIGNED_IN,
+    tags=["tournaments"],
+    responses=errors(TournamentNotFound, NotOrganiser),
+)
+def get_placements(tournament_id: TournamentId) -> Placements:
+    """The players placed in a division.
+
+    Each with the lowest division they may enter (R3.7; its organisers only).
+    """
+    return tournaments.placements(caller(app), tournament_id)
 
 
 @app.get(

@@ -73,6 +73,7 @@ DELETE /tournaments/{tournament_id}/registrations/me            401  200   409  
 POST   /tournaments/{tournament_id}/registrations/{tavla_id}/approve  401  403  403  403  403  409  403  409
 POST   /tournaments/{tournament_id}/registrations/{tavla_id}/refuse   401  403  403  403  403  409  403  409
 PUT    /tournaments/{tournament_id}/placements/{tavla_id}       401  403   403  403  403  200  403  200
+GET    /tournaments/{tournament_id}/placements                  401  403   403  403  403  200  403  200
 # nobody has checked in to T: 409 not_enough_players means the organiser got past authorization
 POST   /tournaments/{tournament_id}/rounds                      401  403   403  403  403  409  403  409
 GET    /tournaments/{tournament_id}/rounds                      200  200   200  200  200  200  200  200
@@ -462,6 +463,7 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     ),
     # the staff list (issue 8, h-organise)
     "GET /tournaments/{tournament_id}/staff": _in_t(),
+    "GET /tournaments/{tournament_id}/placements": _in_t(),  # issue 8: the organiser's placements (R3.7)
 }
 
 

@@ -151,3 +151,36 @@ def test_one_division_needs_no_choice_and_several_do(api: Api) -> None:
     reply = _enter(api, several, "several-0", None)
     assert (reply.status, reply.error) == (422, "validation_error"), reply.body
     assert "division" in reply.body["error"]["message"]
+
+
+def test_the_organiser_sees_who_is_placed_where(api: Api) -> None:
+    """R3.7: the placements as the organiser left them, highest division first, with names;
+    a lifted placement is gone."""
+    tournament_id = create_tournament(api, divisions=[OPEN, NOVICE])
+    params = {"tournament_id": tournament_id}
+    strong, middling = create_player(api, "strong", name="Strong"), create_player(api, "middling", name="Mid")
+    for tavla_id, division in ((middling, "novice"), (strong, "open")):
+        placed = api.call(
+            "PUT",
+            "/tournaments/{tournament_id}/placements/{tavla_id}",
+            params={**params, "tavla_id": tavla_id},
+            body={"division": division},
+            user=ORGANISER,
+        )
+        assert placed.status == 200, placed.body
+
+    def listed() -> list[tuple[str, str, str]]:
+        reply = api.call("GET", "/tournaments/{tournament_id}/placements", params=params, user=ORGANISER)
+        assert reply.status == 200, reply.body
+        return [(p["tavla_id"], p["division"], p["name"]) for p in reply.body["placements"]]
+
+    assert listed() == [(strong, "open", "Strong"), (middling, "novice", "Mid")]
+    lifted = api.call(
+        "PUT",
+        "/tournaments/{tournament_id}/placements/{tavla_id}",
+        params={**params, "tavla_id": middling},
+        body={"division": None},
+        user=ORGANISER,
+    )
+    assert lifted.status == 200, lifted.body
+    assert listed() == [(strong, "open", "Strong")]

@@ -363,3 +363,10 @@ class PlacementRequest(StrictModel):
 class Placement(ApiModel):
     tavla_id: str
     division: str | None = Field(description="the lowest division the player may enter; null: any")
+    name: str | None = Field(default=None, description="the player's public name")
+
+
+class Placements(ApiModel):
+    """The organiser's placements (R3.7): who may enter no division below which."""
+
+    placements: list[Placement]

@@ -19,6 +19,7 @@ from tavla.models.tournaments import (
     EffectiveRules,
     Placement,
     PlacementRequest,
+    Placements,
     Staff,
     StaffRole,
     StaffUpdate,
@@ -265,3 +266,23 @@ def place(
     change = audit_entry(organiser, "placed", now, tavla_id=tavla_id, division=body.division or "any")
     tournament_store.set_placement(current, tavla_id, body.division, change)
     return Placement(tavla_id=tavla_id, division=body.division)
+
+
+def placements(caller: Caller, tournament_id: str) -> Placements:
+    """Every player placed in a division, highest division first (R3.7; its organisers)."""
+    current = tournament_store.get(tournament_id)
+    require_organiser(current, caller)
+    placed = {p: str(d) for p, d in current.placements.items() if d}
+    profiles = player_store.get_profiles(list(placed)) if placed else {}
+    order = registrations.division_order(current)
+
+    def rank(tavla_id: str) -> tuple[int, str]:
+        division = placed[tavla_id]
+        return (order.index(division) if division in order else len(order), tavla_id)
+
+    return Placements(
+        placements=[
+            Placement(tavla_id=p, division=placed[p], name=profiles[p].name if p in profiles else None)
+            for p in sorted(placed, key=rank)
+        ]
+    )

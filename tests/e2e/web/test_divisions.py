@@ -135,8 +135,12 @@ def test_two_divisions_from_the_form_to_the_board(phone: Phone, stack: Stack) ->
     page.locator("select[name=place-division]").select_option("anoichti-a")
     page.get_by_role("button", name="Τοποθέτηση", exact=True).click()
     expect(page.get_by_test_id("approvals-message")).to_have_text(f"{strong}: από Ανοιχτή Α' και πάνω")
+    # the organiser sees who is placed where (GET .../placements), with the player's name
+    expect(page.get_by_test_id("placements").locator("li")).to_have_count(1)
+    expect(page.get_by_test_id("placements")).to_contain_text(f"Στέλιος Δυνατός · {strong} Ανοιχτή Α'")
     expect(page.get_by_test_id("approved")).to_contain_text("Αρχάριοι Β")
     accessible_in_both_languages(page, "[data-testid=placement-form]")
+    accessible_in_both_languages(page, "[data-testid=placements]")
     expect(page.get_by_test_id("approved").locator("li")).to_have_count(3)
     screenshot(page, "divisions-placement")
 

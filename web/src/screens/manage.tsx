@@ -267,6 +267,7 @@ export function Approvals({ id }: { id: string }) {
   const path = { params: { path: { tournament_id: id } } };
   const lists = useLoad(() => api.GET("/tournaments/{tournament_id}/entries/contacts", path), [id]);
   const tour = useLoad(() => api.GET("/tournaments/{tournament_id}", path), [id]);
+  const placed = useLoad(() => api.GET("/tournaments/{tournament_id}/placements", path), [id]);
   const [placeId, setPlaceId] = useState("");
   const [placeIn, setPlaceIn] = useState<string>();
   const [message, setMessage] = useState("");
@@ -296,10 +297,11 @@ export function Approvals({ id }: { id: string }) {
   }
   async function place(e: Event) {
     e.preventDefault();
+    await setPlacement(placeId.trim().toUpperCase(), placeIn ?? divisions[0]?.id ?? "");
+  }
+  async function setPlacement(tavla_id: string, chosen: string) {
     setError("");
     setMessage("");
-    const tavla_id = placeId.trim().toUpperCase();
-    const chosen = placeIn ?? divisions[0]?.id ?? "";
     const answer = await api.PUT("/tournaments/{tournament_id}/placements/{tavla_id}", {
       params: { path: { tournament_id: id, tavla_id } },
       body: { division: chosen || null },
@@ -308,9 +310,12 @@ export function Approvals({ id }: { id: string }) {
       setError(problem(answer.error) || t("failed"));
       return;
     }
-    const known = [...(lists.data?.main ?? []), ...(lists.data?.waiting ?? []), ...pending].find((p) => p.tavla_id === tavla_id);
+    const known = [...(lists.data?.main ?? []), ...(lists.data?.waiting ?? []), ...pending, ...(placed.data?.placements ?? [])].find(
+      (p) => p.tavla_id === tavla_id && p.name,
+    );
     const who = known ? `${known.name} (${tavla_id})` : tavla_id;
     setMessage(chosen ? t("placed", { who, division: divisionName(tour.data, chosen) }) : t("placement_lifted", { who }));
+    placed.reload();
   }
   function placeThis(entry: Pending) {
     setPlaceId(entry.tavla_id);
@@ -349,23 +354,38 @@ export function Approvals({ id }: { id: string }) {
         ))}
       </ul>
       {many && (
-        <form id="placement" onSubmit={place} data-testid="placement-form">
-          <h2>{t("placement_title")}</h2>
-          <p class="hint">{t("placement_hint")}</p>
-          <TavlaIdInput name="place-id" value={placeId} onInput={setPlaceId} />
-          <label>
-            {t("placement_division")}
-            <select name="place-division" value={placeIn ?? divisions[0]?.id} onChange={(e) => setPlaceIn(e.currentTarget.value)}>
-              {divisions.map((d) => (
-                <option key={d.id} value={d.id}>
-                  {d.name}
-                </option>
-              ))}
-              <option value="">{t("placement_none")}</option>
-            </select>
-          </label>
-          <button type="submit">{t("placement_save")}</button>
-        </form>
+        <>
+          <form id="placement" onSubmit={place} data-testid="placement-form">
+            <h2>{t("placement_title")}</h2>
+            <p class="hint">{t("placement_hint")}</p>
+            <TavlaIdInput name="place-id" value={placeId} onInput={setPlaceId} />
+            <label>
+              {t("placement_division")}
+              <select name="place-division" value={placeIn ?? divisions[0]?.id} onChange={(e) => setPlaceIn(e.currentTarget.value)}>
+                {divisions.map((d) => (
+                  <option key={d.id} value={d.id}>
+                    {d.name}
+                  </option>
+                ))}
+                <option value="">{t("placement_none")}</option>
+              </select>
+            </label>
+            <button type="submit">{t("placement_save")}</button>
+          </form>
+          <h3>{t("placements_now", { n: placed.data?.placements.length ?? 0 })}</h3>
+          <ul class="entries" data-testid="placements">
+            {(placed.data?.placements ?? []).map((p) => (
+              <li key={p.tavla_id}>
+                <span>
+                  {p.name ?? p.tavla_id} · {p.tavla_id} <span class="tag division">{divisionName(tour.data, p.division ?? "")}</span>
+                </span>
+                <button type="button" class="small secondary" onClick={() => void setPlacement(p.tavla_id, "")}>
+                  {t("placement_lift", { name: p.name ?? p.tavla_id })}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
       )}
       <h2>{t("entries_main", { n: lists.data?.main.length ?? 0 })}</h2>
       <ol class="entries" data-testid="approved">
