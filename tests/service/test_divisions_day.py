@@ -30,22 +30,12 @@ def _divided_field(api: Api, entries: dict[str, int], **settings: Any) -> tuple[
         for i in range(count):
             user = f"{division}-{i}"
             tavla_id = create_player(api, user, name=f"{division.title()} {i}")
-            entered = api.call(
-                "POST",
-                "/tournaments/{tournament_id}/registrations",
-                params=params,
-                body={"division": division},
-                user=user,
-            )
-            assert entered.status == 201, entered.body
-            checked = api.call(
-                "POST",
-                "/tournaments/{tournament_id}/checkins",
-                params=params,
-                body={"tavla_id": tavla_id},
-                user=ORGANISER,
-            )
-            assert checked.status == 200, checked.body
+            for path, body, who, status in (
+                ("/tournaments/{tournament_id}/registrations", {"division": division}, user, 201),
+                ("/tournaments/{tournament_id}/checkins", {"tavla_id": tavla_id}, ORGANISER, 200),
+            ):
+                reply = api.call("POST", path, params=params, body=body, user=who)
+                assert reply.status == status, reply.body
             players.setdefault(division, set()).add(tavla_id)
     return tournament_id, players
 
