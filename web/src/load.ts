@@ -13,6 +13,8 @@ export interface Loaded<T> {
   status: number | undefined;
   loading: boolean;
   reload: () => void;
+  /** Show what a write answered, without another read (and without racing one). */
+  show: (data: T) => void;
 }
 
 export interface Answer<T> {
@@ -23,7 +25,7 @@ export interface Answer<T> {
 
 export function useLoad<T>(fetcher: () => Promise<Answer<T>>, deps: unknown[]): Loaded<T> {
   const fresh = useSignal(freshness);
-  const [state, setState] = useState<Omit<Loaded<T>, "reload">>({
+  const [state, setState] = useState<Omit<Loaded<T>, "reload" | "show">>({
     data: undefined,
     error: undefined,
     status: undefined,
@@ -31,6 +33,7 @@ export function useLoad<T>(fetcher: () => Promise<Answer<T>>, deps: unknown[]): 
   });
   const [again, setAgain] = useState(0);
   const reload = useCallback(() => setAgain((n) => n + 1), []);
+  const show = useCallback((data: T) => setState({ data, error: undefined, status: 200, loading: false }), []);
   useEffect(() => {
     let live = true;
     setState((s) => ({ ...s, loading: true }));
@@ -50,7 +53,7 @@ export function useLoad<T>(fetcher: () => Promise<Answer<T>>, deps: unknown[]): 
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, again, fresh]);
-  return { ...state, reload };
+  return { ...state, reload, show };
 }
 
 function messageOf(error: unknown): string {

@@ -449,7 +449,7 @@ export function StaffList({ id }: { id: string }) {
       return false;
     }
     setMessage(ok);
-    list.reload();
+    list.show(answer.data); // the list as saved: the next add starts from it, not from a stale read
     return true;
   }
   async function add(e: Event) {
