@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from bench.typical_requests import record_all
-from infra.assets import BUILD
+from infra.assets import dependencies_dir
 from infra.registry import FUNCTIONS
 
 ROUNDS = int(os.environ.get("COLDSTART_ROUNDS", "9"))
@@ -62,15 +62,17 @@ assert not isinstance(result, dict) or int(result.get("statusCode", 200)) < 400,
 
 
 def _layer_without_bytecode(folder: Path) -> Path | None:
-    """The layer's packages (as the last synth built it) taken from this interpreter's
+    """The layer's packages (its dependencies and `tavla`) taken from this interpreter's
     installation, linked file by file into `folder` with no `__pycache__`: imported from
     there with PYTHONDONTWRITEBYTECODE, they compile from source on every run, as a layer
     shipped without bytecode does on Lambda's read-only /opt."""
-    layer = BUILD / "layer" / "python"
+    from infra.lambdas import runtime_python_version  # the CDK: loaded only for this
+
+    layer = dependencies_dir(runtime_python_version())
     if not layer.is_dir():
         return None
     roots = [Path(p) for p in sys.path if p and Path(p).is_dir()]
-    for entry in layer.iterdir():
+    for entry in [*layer.iterdir(), Path("tavla")]:
         if entry.name.endswith(".dist-info") or entry.name in {"bin", "share", "__pycache__"}:
             continue
         source = next((root / entry.name for root in roots if (root / entry.name).exists()), None)

@@ -6,6 +6,10 @@ Lambda's Linux on arm64 and the runtime's Python, without Docker. The pip result
 under `build/` keyed by a hash of that list and the target, so that repeated synths are fast
 and need no network after the first.
 
+Each process builds its trees in a folder of its own (`build/assets/<pid>/`, removed by the
+next build once that process is gone): two synths at once, as test workers and a `cdk
+synth` beside them run, never copy into each other's half-built trees.
+
 Everything ships with bytecode compiled by the runtime's own Python version: Lambda's `/opt`
 and `/var/task` are read-only, so a module without a usable `.pyc` is compiled from source
 at every cold start (measured: see the README's cold-start section). The `.pyc` files are
@@ -126,10 +130,38 @@ def _fresh_copy(source: Path, destination: Path) -> None:
     shutil.copytree(source, destination, copy_function=link_or_copy)
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+@cache
+def _workspace() -> Path:
+    """This process's folder for the trees it builds; those of finished processes are removed."""
+    root = BUILD / "assets"
+    root.mkdir(parents=True, exist_ok=True)
+    for other in root.iterdir():
+        if other.name.isdigit() and int(other.name) != os.getpid() and not _alive(int(other.name)):
+            shutil.rmtree(other, ignore_errors=True)
+    mine = root / str(os.getpid())
+    mine.mkdir(exist_ok=True)
+    return mine
+
+
+def dependencies_dir(python_version: str) -> Path:
+    """The layer's third-party packages as pip installed them (shared, built once per list)."""
+    return _install_dependencies(python_version) / "python"
+
+
 def layer_dir(python_version: str) -> Path:
     """The layer's folder: `python/` holding the dependencies and the `tavla` package."""
-    layer = BUILD / "layer"
-    _fresh_copy(_install_dependencies(python_version) / "python", layer / "python")
+    layer = _workspace() / "layer"
+    _fresh_copy(dependencies_dir(python_version), layer / "python")
     shutil.copytree(ROOT / "shared" / "tavla", layer / "python" / "tavla", ignore=_IGNORED)
     compile_bytecode(layer / "python" / "tavla", python_version)
     return layer
@@ -142,7 +174,7 @@ def function_dir(module: str, python_version: str) -> Path:
     that import path so Lambda finds `functions.<name>.handler.handler`.
     """
     package = Path(*module.split(".")[:2])  # functions/<name>
-    folder = BUILD / "functions" / package.name
+    folder = _workspace() / "functions" / package.name
     shutil.rmtree(folder, ignore_errors=True)
     (folder / package.parent).mkdir(parents=True)
     shutil.copy2(ROOT / package.parent / "__init__.py", folder / package.parent / "__init__.py")

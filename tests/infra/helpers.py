@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +22,16 @@ class SynthesizedTemplate:
     annotations: assertions.Annotations
     outdir: Path
 
+    @cached_property
+    def json(self) -> dict[str, Any]:
+        """The template as JSON, read once: each `to_json` crosses into Node (jsii) and takes
+        seconds for a stack this size, and a synthesized stack never changes."""
+        template: dict[str, Any] = dict(self.template.to_json())
+        return template
+
     @property
     def resources(self) -> dict[str, Any]:
-        resources: dict[str, Any] = self.template.to_json()["Resources"]
+        resources: dict[str, Any] = self.json["Resources"]
         return resources
 
 

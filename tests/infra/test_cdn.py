@@ -65,7 +65,7 @@ def test_the_distribution_fronts_the_http_api_over_https_and_logs_access(real: S
     assert origin["CustomOriginConfig"]["OriginSSLProtocols"] == ["TLSv1.2"]
     bucket = distribution["Logging"]["Bucket"]["Fn::GetAtt"][0]
     assert real.resources[bucket]["Type"] == "AWS::S3::Bucket"
-    outputs = real.template.to_json()["Outputs"]
+    outputs = real.json["Outputs"]
     assert outputs["CdnDomain"]["Value"] == {
         "Fn::GetAtt": [real.logical_id(real.stack.cdn.distribution), "DomainName"]
     }
