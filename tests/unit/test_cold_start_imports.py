@@ -21,17 +21,43 @@ DEFERRED = {
 }
 
 
+# Run in a fresh interpreter: what every HTTP handler loads first is imported once, then each
+# handler is imported in a fork of that process (a fresh interpreter per handler costs ~1.5 s).
+_PROBE = """
+import importlib, json, os, sys
+import tavla.http
+deferred, found = json.loads(sys.argv[1]), {}
+for module in sys.argv[2:]:
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        try:
+            importlib.import_module(module)
+            os.write(write, json.dumps([m for m in deferred if m in sys.modules]).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as answer:
+        text = answer.read()
+    os.waitpid(pid, 0)
+    found[module] = json.loads(text) if text else "the import failed"
+print(json.dumps(found))
+"""
+
+
 def test_no_http_handler_imports_what_only_some_requests_need() -> None:
     env = {**os.environ, "AWS_DEFAULT_REGION": "eu-central-1", "POWERTOOLS_TRACE_DISABLED": "true"}
-    for function in FUNCTIONS:
-        if not function.http:
-            continue
-        code = (
-            f"import json, sys, {function.module}; "
-            f"print(json.dumps([m for m in {sorted(DEFERRED)!r} if m in sys.modules]))"
-        )
-        result = subprocess.run(
-            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-        )
-        loaded = json.loads(result.stdout.strip().splitlines()[-1])
+    modules = [f.module for f in FUNCTIONS if f.http]
+    result = subprocess.run(
+        [sys.executable, "-c", _PROBE, json.dumps(sorted(DEFERRED)), *modules],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    found = json.loads(result.stdout.strip().splitlines()[-1])
+    assert sorted(found) == sorted(modules), result.stderr
+    for function in (f for f in FUNCTIONS if f.http):
+        loaded = found[function.module]
         assert loaded == [], {m: DEFERRED[m] for m in loaded} | {"function": function.name}
