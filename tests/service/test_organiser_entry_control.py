@@ -174,7 +174,11 @@ def test_a_placed_player_is_barred_below_their_division_and_invited_up_to_it(api
     """hbf 1.4 / cnb 1.4.2: divisions are listed highest first; a placement bars the lower ones."""
     tid = create_tournament(api, capacity=8, divisions=DIVISIONS)
     strong, novice = create_player(api, "strong"), create_player(api, "novice")
-    assert place(api, tid, strong, "inter").body == {"tavla_id": strong, "division": "inter"}
+    assert place(api, tid, strong, "inter").body == {
+        "tavla_id": strong,
+        "division": "inter",
+        "name": "Player strong",
+    }
     barred = enter(api, tid, "strong", "novice")
     assert (barred.status, barred.error) == (409, "division_barred")
     assert entries(api, tid)["main"] == []
@@ -200,7 +204,7 @@ def test_a_placement_can_be_lifted_and_only_its_organisers_place(api: Api) -> No
     for user in ("a", "ref"):
         refused = place(api, tid, a, "novice", user=user)
         assert (refused.status, refused.error) == (403, "not_organiser")
-    assert place(api, tid, a, None).body == {"tavla_id": a, "division": None}
+    assert place(api, tid, a, None).body == {"tavla_id": a, "division": None, "name": "Player a"}
     assert enter(api, tid, "a", "novice").status == 201
 
 

@@ -262,10 +262,10 @@ def place(
     organiser = require_organiser(current, caller)
     if body.division is not None and body.division not in registrations.division_order(current):
         raise Invalid(f"division: this tournament has no division '{body.division}'.")
-    player_store.get_profile(tavla_id)  # PlayerNotFound for an unknown Tavla ID
+    player = player_store.get_profile(tavla_id)  # PlayerNotFound for an unknown Tavla ID
     change = audit_entry(organiser, "placed", now, tavla_id=tavla_id, division=body.division or "any")
     tournament_store.set_placement(current, tavla_id, body.division, change)
-    return Placement(tavla_id=tavla_id, division=body.division)
+    return Placement(tavla_id=tavla_id, division=body.division, name=player.name)
 
 
 def placements(caller: Caller, tournament_id: str) -> Placements:
