@@ -6,10 +6,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast bench synth lint fmt openapi setup clean verify-draw screenshots
-# issue 11: ship it
+.PHONY: run test test-fast bench synth lint fmt openapi setup clean verify-draw screenshots web
 .PHONY: deploy diff destroy bootstrap smoke export import ci-lint
-.PHONY: web  # issue 8
 
 setup: $(STAMP) node_modules/.installed
 
@@ -63,7 +61,7 @@ openapi: setup ## regenerate functions/openapi/openapi.json from the routers
 clean:
 	rm -rf $(VENV) node_modules build cdk.out .local web/dist web/src/api/schema.d.ts
 
-# --- issue 11: deploy, operate, prove it. Stages are cdk.json's context (infra/stages.py).
+# --- deploy, operate, prove it. Stages are cdk.json's context (infra/stages.py).
 STAGE ?= dev
 CDK := node_modules/.bin/cdk
 # CI passes never: its approval is the GitHub environment's

@@ -15,7 +15,7 @@ BENCHMARKS = (
     "bench_draw",
     "bench_cost",
     "bench_coldstart",
-    # issue 10: a synthetic national season on DynamoDB Local (small by default; see its --help)
+    # a synthetic national season on DynamoDB Local (small by default; see its --help)
     "bench_season",
 )
 

@@ -1,4 +1,4 @@
-"""Cost model of watching a tournament day (issue 7, section 6): what 100 phones polling the
+"""Cost model of watching a tournament day: what 100 phones polling the
 public board every 10 s for 6 hours cost in AWS requests, with CloudFront in front of the
 HTTP API and without it. Goal: at most USD 0.05 in requests at list prices (SMS aside).
 

@@ -1,6 +1,6 @@
 """A 512-player Swiss round drawn through the API, on the local stack (DynamoDB Local).
 
-Targets (issue 7): the draw request itself makes at most ceil(matches / 25) + 5 DynamoDB
+Targets: the draw request itself makes at most ceil(matches / 25) + 5 DynamoDB
 calls and answers within 2 s. The field (512 accounts, registrations and check-ins) and the
 draw go through the functions' handlers, run in this process exactly as Lambda calls them,
 against the stack's DynamoDB Local and bus, so its DynamoDB calls can be counted with

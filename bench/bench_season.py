@@ -1,4 +1,4 @@
-"""A synthetic national season on Amazon's DynamoDB Local (issue 10): what the roll-ups cost.
+"""A synthetic national season on Amazon's DynamoDB Local: what the roll-ups cost.
 
     PYTHONPATH=shared:. .venv/bin/python -m bench.bench_season --players 20000 --tournaments 1000
 

@@ -143,12 +143,12 @@ def record_all() -> tuple[dict[str, Recorded], dict[str, str]]:
                     )[1],
                 ),
             }
-            money = _money_requests(api, tournament)  # issue 9
+            money = _money_requests(api, tournament)
             return {
                 **recorded,
                 **_day_requests(api, drawn, entrants),
                 **money,
-                **_season_requests(api, drawn, entrants),  # issue 10
+                **_season_requests(api, drawn, entrants),
             }, variables
     finally:
         os.environ.clear()
@@ -213,7 +213,7 @@ def _day_requests(api: Api, drawn: str, entrants: list[str]) -> dict[str, Record
     }
 
 
-# --- issue 9: money
+# --- money
 def _money_requests(api: Api, tournament: str) -> dict[str, Recorded]:
     """Cash recorded at the venue by the referee; the provider's signed webhook of a card payment."""
     from local.fake_provider import FakeProvider, FakeStripeHttp, signature
@@ -284,7 +284,7 @@ def _promotion(tournament: str, api: Api) -> dict[str, Any]:
     }
 
 
-# --- issue 10: ratings, season points, the rating list
+# --- ratings, season points, the rating list
 
 
 def _bus(kind: str, detail: dict[str, Any]) -> dict[str, Any]:
@@ -328,6 +328,6 @@ def _season_requests(api: Api, drawn: str, entrants: list[str]) -> dict[str, Rec
         "ratings": _record("ratings", _bus(RESULT_CONFIRMED, result)),
         "season": _record("season", _bus(TOURNAMENT_FINISHED, finished)),
         "rankings": _record("rankings", api.event("GET", "/ratings")[1]),
-        # issue 10 (h-scale): the full rebuild's first step, as its state machine invokes it
+        # the full rebuild's first step, as its state machine invokes it
         "rebuild": _record("rebuild", {"step": "plan", "state": {}}),
     }

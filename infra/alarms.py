@@ -6,7 +6,7 @@ that runs asynchronously, before its retries run out. Operators subscribe to the
 (e-mail, chat); its messages are encrypted with a key that CloudWatch may use, since
 CloudWatch cannot publish to a topic under the AWS-managed SNS key.
 
-Given the stage (issue 11), the stage's e-mail is subscribed and every function of the
+Given the stage, the stage's e-mail is subscribed and every function of the
 registry gets its errors, throttles and p99 duration watched, every table its throttled
 requests, the schedule group and the event rules their failed deliveries, the HTTP API its
 5xx answers: nothing is listed by hand, so a new function is watched the day it is added.
@@ -143,7 +143,7 @@ class Alarms(Construct):
         lambdas: Lambdas,
         workflows: dict[str, sfn.StateMachine],
     ) -> None:
-        """The stage's alarms (issue 11): everything below is derived from the registry."""
+        """The stage's alarms: everything below is derived from the registry."""
         self.topic.add_subscription(subscriptions.EmailSubscription(stage.alarm_email))
         for spec in lambdas.specs:
             self._watch_function(spec, lambdas, stage)

@@ -58,13 +58,13 @@ class Auth(Construct):
         self.client = self.user_pool.add_client(
             "App",
             # admin_user_password: the smoke test's users sign in with the deployer's IAM
-            # credentials (issue 11, tools/smoke.py); no browser can use that flow
+            # credentials (tools/smoke.py); no browser can use that flow
             auth_flows=cognito.AuthFlow(user_srp=True, admin_user_password=True),
             disable_o_auth=True,  # the mobile web front end signs in with SRP, no hosted UI
             prevent_user_existence_errors=True,
             generate_secret=False,  # a public (browser) client cannot keep a secret
         )
-        # The web front end's client (issue 8): Cognito's hosted UI, authorization code + PKCE,
+        # The web front end's client: Cognito's hosted UI, authorization code + PKCE,
         # no secret (a browser cannot keep one). Its callback and logout URLs are the site's
         # origin, known only once the distribution is (`serve_site`).
         self.web_client = self.user_pool.add_client(

@@ -1,4 +1,4 @@
-"""The card payment provider's secret (issue 9): its API key and webhook signing secret.
+"""The card payment provider's secret: its API key and webhook signing secret.
 
 One JSON secret, `{"api_key": ..., "webhook_secret": ...}`, created with placeholders that
 the operator replaces with the provider's keys; readable by the `card_payments` functions

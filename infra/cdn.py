@@ -12,7 +12,7 @@ A signed-in route whose path a cached pattern would also match (`/tournaments/*/
 under `/tournaments/*`) gets an uncached behavior of its own, listed first. Every other API
 path goes through a behavior per first segment (`/me*`), listed last: uncached, every
 method, every header but Host, the query and the body forwarded as they came. The default
-behavior is the web front end (issue 8, infra/site.py): a private bucket read through Origin
+behavior is the web front end (infra/site.py): a private bucket read through Origin
 Access Control, with the site's security headers.
 """
 
@@ -99,7 +99,7 @@ def plan(routes: Iterable[Route]) -> list[Behavior]:
                 private.append(Behavior(pattern, "private"))
                 break
     ordered = _ordered([*cached, *private])
-    # The site is the default behavior (issue 8): every API path it would otherwise take goes
+    # The site is the default behavior: every API path it would otherwise take goes
     # to the API by its first segment (`/me*`), one uncached pass-through behavior each.
     rest = sorted(
         {
@@ -119,7 +119,7 @@ class Cdn(Construct):
         functions: tuple[Function, ...],
         api_id: str,
         *,
-        web_acl_arn: str | None = None,  # the edge stack's WAF web ACL (issue 11)
+        web_acl_arn: str | None = None,  # the edge stack's WAF web ACL
         stage: Stage | None = None,  # its domain and certificate, when it has them
         sign_in_origin: str = "",  # Cognito's hosted UI, which the site's CSP lets it call
     ) -> None:

@@ -31,7 +31,7 @@ class Notifications(Construct):
 
     def _allow_sms(self, name: str, function: lambda_.Function) -> None:
         assert function.role is not None
-        sender_id = self.node.try_get_context("sms_sender_id")  # the stage's (issue 11)
+        sender_id = self.node.try_get_context("sms_sender_id")  # the stage's
         if sender_id:
             function.add_environment(SMS_SENDER_ID_ENV, str(sender_id))
         policy = iam.Policy(

@@ -1,4 +1,4 @@
-"""Operating a stage (issue 11): the dashboard, the budget and the backup plan.
+"""Operating a stage: the dashboard, the budget and the backup plan.
 
 The dashboard is built from the registry like the alarms: a row per function (invocations,
 errors, throttles; p50 and p99 duration), then the API, the tables, the asynchronous side

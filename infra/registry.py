@@ -44,7 +44,7 @@ __all__ = [
 ]
 
 PASS_KEY_SECRET = "pass-signing-key"  # logical name of the check-in pass signing secret
-PAYMENT_PROVIDER_SECRET = "payment-provider"  # the card provider's API key and webhook secret (issue 9)
+PAYMENT_PROVIDER_SECRET = "payment-provider"  # the card provider's API key and webhook secret
 
 
 @dataclass(frozen=True)
@@ -71,11 +71,11 @@ class Function:
     sends_sms: bool = False
     sends_email: bool = False  # SES, to players who chose e-mail (sender: context `email_from`)
     reads_pass_key: bool = False
-    card_payments: bool = False  # reads the card payment provider's secret (issue 9)
+    card_payments: bool = False  # reads the card payment provider's secret
     idempotent: bool = False  # uses the Powertools idempotency table
     timeout_seconds: int = 10
     memory_mb: int = 512
-    # issue 10: at most this many at once (ratings: 1, so that replays never interleave)
+    # at most this many at once (ratings: 1, so that replays never interleave)
     reserved_concurrency: int | None = None
 
     @property
@@ -116,7 +116,7 @@ FUNCTIONS: tuple[Function, ...] = (
         description="Player accounts: Tavla ID, profile, check-in pass, notifications, my data, merge",
         tables={MAIN.name: "read_write", CONTACTS.name: "read_write"},
         reads_pass_key=True,
-        publishes_events=True,  # issue 10: a merge goes out as PlayersMerged (ratings, season)
+        publishes_events=True,  # a merge goes out as PlayersMerged (ratings, season)
     ),
     Function(
         name="tournaments",
@@ -133,8 +133,8 @@ FUNCTIONS: tuple[Function, ...] = (
         tables={MAIN.name: "read_write"},
         publishes_events=True,
         idempotent=True,
-        card_payments=True,  # issue 9 (R3.5): a withdrawal's card refund goes back at once
-        schedules=("unpaid",),  # issue 9: ... and is retried by schedules if the provider fails
+        card_payments=True,  # R3.5: a withdrawal's card refund goes back at once
+        schedules=("unpaid",),  # ... and is retried by schedules if the provider fails
     ),
     Function(
         name="checkin",
@@ -208,11 +208,11 @@ FUNCTIONS: tuple[Function, ...] = (
         name="finish",
         module="functions.finish.handler",
         description="Finishing a tournament (final standings, TournamentFinished) and the federation report",
-        # issue 9 (R11.4): CONTACTS read: the finish freezes category-prize eligibility
+        # R11.4: CONTACTS read: the finish freezes category-prize eligibility
         tables={MAIN.name: "read_write", CONTACTS.name: "read"},
         publishes_events=True,
     ),
-    # --- issue 7, sections 4 and 5: appeals and conduct
+    # --- appeals and conduct
     Function(
         name="appeal",
         module="functions.appeal.handler",
@@ -227,7 +227,7 @@ FUNCTIONS: tuple[Function, ...] = (
         tables={MAIN.name: "read_write"},
         publishes_events=True,  # forfeits move the day on (ResultConfirmed, calls)
     ),
-    # --- issue 9: money (R3.3-R3.6)
+    # --- money (R3.3-R3.6)
     Function(
         name="payments",
         module="functions.payments.handler",
@@ -254,10 +254,10 @@ FUNCTIONS: tuple[Function, ...] = (
         http=False,
         scheduled=True,
         publishes_events=True,  # promoted waiting players are told (RegistrationPromoted)
-        card_payments=True,  # issue 9 (R3.5): retries a card refund through the provider
+        card_payments=True,  # R3.5: retries a card refund through the provider
         timeout_seconds=29,
     ),
-    # --- issue 10: ratings, the season, the Super Final (R10.3-R10.5, R1.1)
+    # --- ratings, the season, the Super Final (R10.3-R10.5, R1.1)
     Function(
         name="ratings",
         module="functions.ratings.handler",
@@ -291,7 +291,7 @@ FUNCTIONS: tuple[Function, ...] = (
         tables={MAIN.name: "read_write"},  # writes: an admin sets a season, invites the Super Final
         publishes_events=True,  # SuperFinalInvited -> notify
     ),
-    # issue 10 (h-scale): the full rebuild's steps (WORKFLOWS "rebuild"), partitioned to fit Lambda
+    # the full rebuild's steps (WORKFLOWS "rebuild"), partitioned to fit Lambda
     Function(
         name="rebuild",
         module="functions.rebuild.handler",
@@ -334,7 +334,7 @@ class Workflow:
 
 
 WORKFLOWS: tuple[Workflow, ...] = (
-    # issue 10 (h-scale): the full rebuild (services.full_rebuild says what runs in parallel and why)
+    # the full rebuild (services.full_rebuild says what runs in parallel and why)
     Workflow(
         name="rebuild",
         function="rebuild",

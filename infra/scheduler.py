@@ -1,5 +1,5 @@
 """EventBridge Scheduler: the group that holds one-time schedules (no-show forfeits), the
-registry's cron schedules (issue 10: the nightly rebuild) and the role the Scheduler service
+registry's cron schedules (the nightly rebuild) and the role the Scheduler service
 assumes to invoke their targets.
 
 The invoke role may invoke exactly the functions marked `scheduled` or with a `cron`, and send

@@ -1,4 +1,4 @@
-"""The mobile web front end in the cloud (issue 8): web/dist in a private bucket that only the
+"""The mobile web front end in the cloud: web/dist in a private bucket that only the
 distribution reads (Origin Access Control), its security headers, and /config.json, which
 tells the one build which stage it runs in (API base, Cognito domain, web client id).
 

@@ -61,7 +61,7 @@ class TavlaStack(Stack):
                 by_name[spec.name].add_environment(table.env_var, self.tables.by_name[table.name].table_name)
         self.events = Events(self, "Events", self.lambdas)
         self.scheduling = Scheduling(self, "Scheduler", self.lambdas, self.events.dead_letters)
-        # issue 10: the registry's workflows (the full rebuild) as Step Functions state machines
+        # the registry's workflows (the full rebuild) as Step Functions state machines
         self.workflows = Workflows(
             self,
             "Workflows",
@@ -89,7 +89,7 @@ class TavlaStack(Stack):
             sign_in_origin=sign_in_origin,
         )
         site = f"https://{stage.domain}" if stage.domain else f"https://{self.cdn.domain_name}"
-        # issue 8: the web client signs in on the site's origin; /config.json tells the one
+        # the web client signs in on the site's origin; /config.json tells the one
         # build which API, hosted UI and client it talks to
         self.auth.serve_site(site)
         self.cdn.site.deploy(

@@ -1,4 +1,4 @@
-"""Step Functions state machines from the registry's WORKFLOWS (issue 10: the full rebuild).
+"""Step Functions state machines from the registry's WORKFLOWS (the full rebuild).
 
 Each workflow is one Standard state machine whose steps all invoke the workflow's function:
 the first step plans, a step with `map_over` is a Distributed Map over that list of the plan

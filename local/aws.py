@@ -89,7 +89,7 @@ def pass_key(data_dir: Path) -> str:
 
 
 def provider_secret(data_dir: Path) -> str:
-    """The fake card provider's keys (issue 9): the webhook secret random on first start, then kept."""
+    """The fake card provider's keys: the webhook secret random on first start, then kept."""
     path = data_dir / "payment-provider-webhook-secret"
     if not path.exists():
         data_dir.mkdir(parents=True, exist_ok=True)

@@ -47,7 +47,7 @@ def handler_environment(dynamodb_url: str, moto_url: str) -> dict[str, str]:
         ROLE_ENV: SCHEDULER_ROLE_ARN,
         DEAD_LETTER_ENV: DEAD_LETTER_QUEUE_ARN,
         "PASS_KEY_SECRET_ID": PASS_KEY_SECRET,
-        "PAYMENT_PROVIDER_SECRET_ID": PAYMENT_PROVIDER_SECRET,  # issue 9: the fake provider's keys
+        "PAYMENT_PROVIDER_SECRET_ID": PAYMENT_PROVIDER_SECRET,  # the fake provider's keys
         "POWERTOOLS_SERVICE_NAME": "tavla",
         "POWERTOOLS_TRACE_DISABLED": "true",
         "POWERTOOLS_METRICS_NAMESPACE": "Tavla",

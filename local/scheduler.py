@@ -65,7 +65,7 @@ class Scheduler:
             for trigger in [_parse_trigger(f.name, f.cron, self._cron_checked)]
             if trigger
         ]
-        # issue 10: a workflow's Scheduler cron starts its steps, run in order (local.workflows)
+        # a workflow's Scheduler cron starts its steps, run in order (local.workflows)
         self._workflow_crons = [
             (w, trigger)
             for w in WORKFLOWS

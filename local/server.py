@@ -7,7 +7,7 @@ tick and deliver), `POST /dev/drain` (deliver pending bus events), `GET /dev/sms
 sent), `GET /dev/dead-letters` (schedules and events parked after their retries), `GET /docs`
 (Swagger UI from node_modules) and the JWKS of the local token issuer. `GET /` and the built
 files beside it (`web/dist/`: index.html, sw.js, the manifest, `/assets/...`) are the mobile web
-front end (issue 8), built by `make run`; the API's paths never collide with them.
+front end, built by `make run`; the API's paths never collide with them.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from tavla.http import parse_json
 log = logging.getLogger("local.server")
 MAX_CLOCK_ADVANCE = timedelta(days=3653)
 DOCS_PAGE = Path(__file__).with_name("docs.html")
-SITE = npm.ROOT / "web" / "dist"  # the front end, built by `npm run web:build` (issue 8)
+SITE = npm.ROOT / "web" / "dist"  # the front end, built by `npm run web:build`
 BODILESS = (204, 304)  # answered with neither a body nor a Content-Length
 
 

@@ -79,7 +79,7 @@ def start(
     moto.start()
     cleanups.append(moto.stop)
 
-    # issue 9: the card payment provider, played locally; its webhooks come back to the server
+    # the card payment provider, played locally; its webhooks come back to the server
     from local.fake_provider import FakeProviderServer
     from tavla.card_payments import API_BASE_ENV, RETURN_URL_ENV
 

@@ -1,5 +1,5 @@
 """Step Functions, locally: a registry workflow's steps run one after another through the same
-function handler the state machine invokes (issue 10: the partitioned full rebuild).
+function handler the state machine invokes (the partitioned full rebuild).
 
 The state machine (infra/workflows.py) runs a map step's items side by side (a Distributed
 Map); here they run in order, which gives the same result because the items of a map step

@@ -2,7 +2,7 @@
 // check-in pass and the profile (private, signed in) and the board, calendar and tournament
 // pages (public) are network first with the last answer kept, so they show without signal.
 // /config.json (which stage this is: the cloud's sign-in or the local one) is fetched at install
-// and network first after, so a load without signal still knows it is the cloud (issue 8).
+// and network first after, so a load without signal still knows it is the cloud.
 const VERSION = "__VERSION__";
 const SHELL = __SHELL__;
 const SHELL_CACHE = `tavla-shell-${VERSION}`;

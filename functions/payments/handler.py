@@ -194,7 +194,7 @@ def payout(tournament_id: TournamentId, body: Payout) -> tuple[Ledger, int]:
     return prizes.record_payout(caller(app), tournament_id, body, clock.now()), 201
 
 
-# --- issue 9 (R11.4): category prizes: who is eligible (private to the organisers)
+# --- R11.4: category prizes: who is eligible (private to the organisers)
 EntryTavlaId = Annotated[str, Path(pattern=r"^[A-Za-z0-9]{7}$", description="the player's Tavla ID")]
 
 

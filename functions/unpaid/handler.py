@@ -1,4 +1,4 @@
-"""A payment deadline fired (EventBridge Scheduler): notify, or release unpaid places (issue 9)."""
+"""A payment deadline fired (EventBridge Scheduler): notify, or release unpaid places."""
 
 from __future__ import annotations
 

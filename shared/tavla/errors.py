@@ -222,7 +222,7 @@ class ResultLocked(Conflict):
     code = "result_locked"
 
 
-# --- live score and result (issue 7 section 3)
+# --- live score and result
 
 
 class NotYourMatch(Forbidden):
@@ -274,7 +274,7 @@ class TooLateToArrive(Conflict):
     code = "too_late"
 
 
-# -- board, standings, finish (issue 7 section 6) --
+# -- board, standings, finish --
 
 
 class NotFinished(Conflict):
@@ -283,7 +283,7 @@ class NotFinished(Conflict):
     code = "not_finished"
 
 
-# --- appeals and conduct (issue 7, sections 4 and 5) -------------------------------------
+# --- appeals and conduct -------------------------------------
 
 
 class AppealWindowClosed(Conflict):
@@ -344,7 +344,7 @@ class NoMatchToPenalise(Conflict):
     code = "no_match_to_penalise"
 
 
-# --- issue 9: money (R3.3-R3.6)
+# --- money (R3.3-R3.6)
 class NothingToPay(Conflict):
     """The ledger owes nothing: no checkout is started for 0."""
 
@@ -376,7 +376,7 @@ class NoPrize(Conflict):
     code = "no_prize"
 
 
-# --- issue 10: ratings and the season
+# --- ratings and the season
 
 
 class SeasonNotFound(NotFound):

@@ -22,9 +22,9 @@ RESULT_CONFIRMED = "ResultConfirmed"
 TOURNAMENT_FINISHED = "TournamentFinished"
 # a no-show deadline forfeited an absent player or found both absent: the referee is told (R6.3)
 NOSHOW_RULED = "NoShowRuled"
-# issue 10: an admin merged two accounts (R1.1): ratings and season points follow
+# an admin merged two accounts (R1.1): ratings and season points follow
 PLAYERS_MERGED = "PlayersMerged"
-# issue 10: the season's leaders invited to the Super Final (R10.4): notify tells them
+# the season's leaders invited to the Super Final (R10.4): notify tells them
 SUPER_FINAL_INVITED = "SuperFinalInvited"
 
 

@@ -42,7 +42,7 @@ def verify(token: str, now: datetime, key: str) -> str:
             audience=_PURPOSE,
             # Time is the platform's clock (checked below), never the machine's: a pass issued
             # while the platform clock runs ahead (the local stack's /dev/clock) is not
-            # "not yet valid" by its iat (issue 8 found this from the browser).
+            # "not yet valid" by its iat (found from the browser).
             options={"require": ["sub", "exp", "aud"], "verify_exp": False, "verify_iat": False},
         )
     except jwt.PyJWTError as error:

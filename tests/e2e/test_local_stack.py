@@ -60,7 +60,7 @@ def test_openapi_document_is_served_through_its_function(stack):
 
 
 def test_a_phone_with_the_current_copy_of_a_public_page_gets_a_bodiless_304(stack):
-    """Issue 7, section 6: If-None-Match reaches the function and its 304 reaches the phone."""
+    """If-None-Match reaches the function and its 304 reaches the phone."""
     organiser = stack.headers(f"org-{uuid.uuid4().hex[:8]}", ["organisers"])
     body = {
         "name": "Cache Cup",
@@ -263,7 +263,7 @@ def _promoted(stack, tavla_id, tournament, time):
 
 
 def test_a_schedule_made_by_tavla_schedules_fires_by_the_platform_clock(stack, as_a_handler):
-    """Issue 7, section 2: a deadline scheduled through tavla.schedules fires locally once the
+    """a deadline scheduled through tavla.schedules fires locally once the
     clock (/dev/clock) reaches it, once, and is gone afterwards."""
     user = f"sched-{uuid.uuid4().hex[:8]}"
     tavla_id = create_profile(stack, user, "Scheduled Player")
@@ -280,7 +280,7 @@ def test_a_schedule_made_by_tavla_schedules_fires_by_the_platform_clock(stack, a
 
 
 def test_a_schedule_whose_target_keeps_failing_is_parked_in_view(stack, as_a_handler):
-    """Issue 7: retried, then parked where an operator sees it (GET /dev/dead-letters)."""
+    """retried, then parked where an operator sees it (GET /dev/dead-letters)."""
     now = datetime.fromisoformat(stack.now())
     name = schedules.schedule_name("e2e-failing", uuid.uuid4().hex)
     event = _promoted(stack, "AAAAAAA", "Broken Cup", "not a time")

@@ -1,4 +1,4 @@
-"""Card payments on the local stack (issue 9): the fake provider's checkout page and signed
+"""Card payments on the local stack: the fake provider's checkout page and signed
 webhooks, the real verification, DynamoDB Local's conditions under simultaneous deliveries."""
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def test_two_simultaneous_deliveries_of_one_event_record_one_payment(stack: Stac
 
 
 def test_withdrawing_refunds_the_card_through_the_provider_at_once(stack: Stack) -> None:
-    """R3.5 (h-money2): paid on the provider's page, then withdrawn before registration closes:
+    """R3.5: paid on the provider's page, then withdrawn before registration closes:
     the card refund goes back through the fake provider's HTTP API at withdrawal, no organiser
     needed; the ledger shows it refunded (balance 0) and the refund list has nothing due."""
     client = Client(stack)

@@ -1,4 +1,4 @@
-"""Issue 11: `make smoke` walks the critical path against the local stack before it ever meets
+"""`make smoke` walks the critical path against the local stack before it ever meets
 a deployed one: it passes, says so step by step, and leaves the tournament finished. And the
 restore drill of docs/restore.md, on the same local stack."""
 

@@ -54,7 +54,7 @@ def test_each_route_invokes_the_function_that_declares_it(real: Synthesized) -> 
 
 
 def test_jwt_authorizer_trusts_the_user_pool_and_its_app_clients(real: Synthesized) -> None:
-    """The app client (SRP, the smoke test) and the web client (hosted UI, issue 8), no other."""
+    """The app client (SRP, the smoke test) and the web client (hosted UI), no other."""
     props = real.resources[_authorizer_id(real)]["Properties"]
     pool = real.logical_id(real.stack.auth.user_pool)
     client = real.logical_id(real.stack.auth.client)

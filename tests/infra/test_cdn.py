@@ -1,6 +1,6 @@
 """CloudFront in front of the HTTP API: public GET routes cached at the edge by the origin's
-Cache-Control, every other API path passed through untouched (issue 7, section 6: the origin's
-load does not grow with the number of viewers); the site is the default (issue 8, test_site.py)."""
+Cache-Control, every other API path passed through untouched (the origin's
+load does not grow with the number of viewers); the site is the default (test_site.py)."""
 
 from __future__ import annotations
 
@@ -72,7 +72,7 @@ def test_the_distribution_fronts_the_http_api_over_https_and_logs_access(real: S
 
 
 def test_api_paths_outside_the_cached_patterns_pass_through_uncached(each_stack: Synthesized) -> None:
-    """The site is the default behavior (issue 8, tests/infra/test_site.py): every other API
+    """The site is the default behavior (tests/infra/test_site.py): every other API
     path goes through a behavior per first segment that passes everything through, uncached."""
     behaviors = each_stack.stack.cdn.behaviors
     for route in (r for spec in each_stack.functions for r in spec.routes()):
@@ -87,7 +87,7 @@ def test_api_paths_outside_the_cached_patterns_pass_through_uncached(each_stack:
 
 
 def test_every_public_get_route_is_cached_by_path_and_query_for_at_most_a_minute(real: Synthesized) -> None:
-    """R12.1 / issue 7: public pages are cached at the edge; Cache-Control decides how long."""
+    """R12.1 / public pages are cached at the edge; Cache-Control decides how long."""
     public = [r for spec in real.functions for r in spec.routes() if r.public and r.method == "GET"]
     assert public
     for route in public:

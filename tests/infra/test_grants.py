@@ -95,7 +95,7 @@ def test_only_sms_senders_may_publish_and_only_pass_key_readers_read_the_secret(
     each_stack: Synthesized,
 ) -> None:
     """R12: each secret is readable by the functions the registry says, and by nothing else
-    (the pass key by `reads_pass_key`, the card provider's keys by `card_payments`, issue 9)."""
+    (the pass key by `reads_pass_key`, the card provider's keys by `card_payments`)."""
     secret_id = each_stack.logical_id(each_stack.stack.pass_key.secret)
     provider_id = each_stack.logical_id(each_stack.stack.card_payments.secret)
     read = {"secretsmanager:GetSecretValue", "secretsmanager:DescribeSecret"}

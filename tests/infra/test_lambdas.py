@@ -11,7 +11,7 @@ from tests.infra.helpers import Synthesized, as_list, statements
 pytestmark = pytest.mark.infra
 
 
-# CDK's own custom resource providers (the cross-region reference reader of issue 11's edge
+# CDK's own custom resource providers (the cross-region reference reader of the edge
 # stack, the site upload's BucketDeployment) are functions of the stack but not of the platform.
 CDK_PROVIDERS = ("CustomResourceProviderHandler", "CustomCDKBucketDeployment")
 

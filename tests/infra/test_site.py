@@ -1,4 +1,4 @@
-"""The web front end in the cloud (issue 8): a private bucket behind the distribution (Origin
+"""The web front end in the cloud: a private bucket behind the distribution (Origin
 Access Control), the site as the default behavior with its security headers, the API's paths
 still at API Gateway, /config.json per stage, and the hosted UI's PKCE-capable web client.
 

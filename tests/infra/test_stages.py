@@ -1,4 +1,4 @@
-"""Issue 11: the stages of cdk.json as synthesized. Prod keeps and protects its data, logs for
+"""the stages of cdk.json as synthesized. Prod keeps and protects its data, logs for
 a year, backs its tables up and watches every function; dev can be destroyed; both throttle
 per route class and sit behind the us-east-1 web ACL with their own limits."""
 
@@ -101,7 +101,7 @@ def test_every_function_table_and_schedule_is_watched_and_alarms_reach_the_stage
     ]
     assert expressions.count("reads + writes") == len(_of_type(synth, "AWS::DynamoDB::Table"))
     assert "errors + dropped + undelivered" in expressions
-    # every state machine (the full rebuild, issue 10) alarms when an execution does not succeed
+    # every state machine (the full rebuild) alarms when an execution does not succeed
     machines = _of_type(synth, "AWS::StepFunctions::StateMachine")
     assert machines and expressions.count("failed + timedout + aborted") == len(machines)
     (subscription,) = _of_type(synth, "AWS::SNS::Subscription").values()

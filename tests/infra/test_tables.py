@@ -12,7 +12,7 @@ pytestmark = pytest.mark.infra
 
 @pytest.mark.parametrize("spec", TABLES, ids=lambda s: s.name)
 def test_table_is_declared_shape_and_protected(prod: Synthesized, spec) -> None:
-    """In prod (issue 11: protection is the stage's; tests/infra/test_stages.py covers dev)."""
+    """In prod (protection is the stage's; tests/infra/test_stages.py covers dev)."""
     real = prod
     resource = real.resources[real.logical_id(real.stack.tables.by_name[spec.name])]
     props = resource["Properties"]

@@ -31,7 +31,7 @@ def test_event_rules_route_declared_detail_types_to_their_function_with_retries_
         by_target.setdefault(target["Arn"]["Fn::GetAtt"][0], []).append(rule)
     for spec in each_stack.functions:
         found = by_target.get(_function_id(each_stack, spec.name), [])
-        # crons are EventBridge Scheduler schedules (issue 10: tests/infra/test_workflows.py)
+        # crons are EventBridge Scheduler schedules (tests/infra/test_workflows.py)
         assert len(found) == bool(spec.events), spec.name
         if spec.events:
             (rule,) = found
@@ -99,7 +99,7 @@ def test_scheduler_role_invokes_exactly_the_scheduled_functions(each_stack: Synt
     expected = {
         f"<{_function_id(each_stack, f.name)}.Arn>" for f in each_stack.functions if f.scheduled or f.cron
     }
-    assert invokable == expected  # one-time schedules' targets and the crons' (issue 10)
+    assert invokable == expected  # one-time schedules' targets and the crons'
 
 
 def test_scheduler_role_may_park_failed_deliveries_in_the_dead_letter_queue(each_stack: Synthesized) -> None:
@@ -119,7 +119,7 @@ def test_scheduler_role_may_park_failed_deliveries_in_the_dead_letter_queue(each
 
 
 def test_anything_parked_in_the_dead_letter_queue_alarms_the_operators(each_stack: Synthesized) -> None:
-    """Issue 7: a forfeit or notification that fails is retried, then parked where an operator sees it."""
+    """a forfeit or notification that fails is retried, then parked where an operator sees it."""
     queue = each_stack.logical_id(each_stack.stack.events.dead_letters)
     topic = each_stack.logical_id(each_stack.stack.alarms.topic)
     alarms = [r["Properties"] for r in each_stack.resources.values() if r["Type"] == "AWS::CloudWatch::Alarm"]
@@ -136,7 +136,7 @@ def test_anything_parked_in_the_dead_letter_queue_alarms_the_operators(each_stac
         for a in alarms
         if a.get("MetricName") == "Errors" and a["AlarmActions"] == [{"Ref": topic}]
     }
-    # issue 11: every function's errors alarm, the asynchronous ones' among them
+    # every function's errors alarm, the asynchronous ones' among them
     assert errors == {_function_id(each_stack, f.name) for f in each_stack.functions}
     assert {f.name for f in each_stack.functions if f.events or f.cron or f.scheduled} <= set(
         each_stack.stack.alarms.errors

@@ -1,4 +1,4 @@
-"""The registry's workflows as Step Functions state machines (issue 10: the full rebuild,
+"""The registry's workflows as Step Functions state machines (the full rebuild,
 partitioned): a Distributed Map per map step, least-privilege roles, started by an
 EventBridge Scheduler cron; the functions' crons are Scheduler schedules too."""
 
@@ -40,7 +40,7 @@ def _granted(statements: list[dict[str, Any]]) -> dict[str, set[str]]:
 def test_the_rebuild_is_a_state_machine_with_a_distributed_map_per_partitioned_step(
     real: Synthesized,
 ) -> None:
-    """Issue 10: plan, then a Distributed Map over tournament chunks, the check, a Distributed
+    """plan, then a Distributed Map over tournament chunks, the check, a Distributed
     Map over player shards and one over seasons, each step the `rebuild` function, in that order."""
     flow = workflow("rebuild")
     machine = real.stack.workflows.by_name["rebuild"]
@@ -131,7 +131,7 @@ def test_a_scheduler_cron_starts_each_workflow_with_a_role_that_may_only_start_i
 
 
 def test_function_crons_are_scheduler_schedules_not_event_rules(each_stack: Synthesized) -> None:
-    """Issue 10: every recurring trigger is an EventBridge Scheduler cron in the platform's
+    """every recurring trigger is an EventBridge Scheduler cron in the platform's
     group (alarmed with the one-time schedules), invoking its function through the invoke role."""
     rules = [r["Properties"] for r in _of_type(each_stack, "AWS::Events::Rule").values()]
     assert not [r for r in rules if "ScheduleExpression" in r]

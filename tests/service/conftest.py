@@ -47,7 +47,7 @@ def mocked_aws(setenv: Callable[[str, str], None]) -> Iterator[None]:
         "POWERTOOLS_METRICS_NAMESPACE": "Tavla",
         "EVENT_BUS_NAME": "tavla-test-bus",
         "PASS_KEY_SECRET_ID": "tavla-test-pass-key",
-        "PAYMENT_PROVIDER_SECRET_ID": "tavla-test-payment-provider",  # issue 9
+        "PAYMENT_PROVIDER_SECRET_ID": "tavla-test-payment-provider",
         schedules.GROUP_ENV: SCHEDULER_GROUP,
         schedules.ROLE_ENV: SCHEDULER_ROLE_ARN,
         schedules.DEAD_LETTER_ENV: DEAD_LETTER_QUEUE_ARN,
@@ -62,7 +62,7 @@ def mocked_aws(setenv: Callable[[str, str], None]) -> Iterator[None]:
             dynamodb.create_table(**create_table_args(spec, f"tavla-test-{spec.name}"))
         boto3.client("events").create_event_bus(Name="tavla-test-bus")
         boto3.client("secretsmanager").create_secret(Name="tavla-test-pass-key", SecretString=PASS_KEY)
-        boto3.client("secretsmanager").create_secret(  # issue 9: the card provider's keys
+        boto3.client("secretsmanager").create_secret(  # the card provider's keys
             Name="tavla-test-payment-provider", SecretString=PAYMENT_PROVIDER_SECRET
         )
         boto3.client("scheduler").create_schedule_group(Name=SCHEDULER_GROUP)
@@ -188,7 +188,7 @@ class Api:
         response = module.handler(event, LambdaContext(function.name))
         text = response.get("body") or "null"
         headers = {str(k).lower(): str(v) for k, v in (response.get("headers") or {}).items()}
-        if headers.get("content-type", "").startswith("text/"):  # a CSV export (issue 9): the text
+        if headers.get("content-type", "").startswith("text/"):  # a CSV export: the text
             return Reply(response["statusCode"], text, headers)
         return Reply(response["statusCode"], json.loads(text), headers)
 

@@ -19,7 +19,7 @@ def checked_in_field(
     """A tournament whose `players` entrants are all registered and checked in by its organiser.
 
     `users` names the entrants' users (`player-0` ... by default); a user who has a profile
-    already keeps it (a season of tournaments, issue 10).
+    already keeps it (a season of tournaments).
     """
     from tavla.store import players as player_store
 

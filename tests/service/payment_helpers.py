@@ -1,4 +1,4 @@
-"""Building blocks for money tests (issue 9): the fake card provider in-process, signed webhooks."""
+"""Building blocks for money tests: the fake card provider in-process, signed webhooks."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Season tests: play tournaments through `progress.settle`, catch the bus, deliver it to the
-ratings and season functions as EventBridge would (issue 10)."""
+ratings and season functions as EventBridge would."""
 
 from __future__ import annotations
 

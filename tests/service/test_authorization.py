@@ -78,7 +78,7 @@ GET    /tournaments/{tournament_id}/placements                  401  403   403  
 POST   /tournaments/{tournament_id}/rounds                      401  403   403  403  403  409  403  409
 GET    /tournaments/{tournament_id}/rounds                      200  200   200  200  200  200  200  200
 GET    /tournaments/{tournament_id}/rounds/{number}             200  200   200  200  200  200  200  200
-# live score and result (issue 7 section 3): `self` plays D's match; `org` and `ref` run D
+# live score and result: `self` plays D's match; `org` and `ref` run D
 GET    /matches/{match_id}                                      200  200   200  200  200  200  200  200
 PUT    /matches/{match_id}/score                     game       401  200   403  200  403  200  403  200
 PUT    /matches/{match_id}/score                     penalty    401  403   403  200  403  200  403  200
@@ -89,7 +89,7 @@ POST   /matches/{match_id}/presence                  self       401  200   403  
 POST   /matches/{match_id}/presence                  opponent   401  403   403  200  403  200  403  200
 POST   /matches/{match_id}/presence                  excused    401  403   403  200  403  200  403  200
 POST   /matches/{match_id}/call                                 401  403   403  200  403  200  403  200
-# board, standings, finish, report (issue 7 section 6), all on D
+# board, standings, finish, report, all on D
 GET    /tournaments/{tournament_id}/board                       200  200   200  200  200  200  200  200
 GET    /tournaments/{tournament_id}/standings                   200  200   200  200  200  200  200  200
 # D's one match is not decided: 409 not_finished means the organiser got past authorization
@@ -103,7 +103,7 @@ GET    /appeals/{appeal_id}                                     401  200   403  
 POST   /tournaments/{tournament_id}/penalties                   401  403   403  201  403  201  403  201
 POST   /tournaments/{tournament_id}/withdrawals                 401  201   403  201  403  201  403  201
 POST   /tournaments/{tournament_id}/disqualifications           401  403   403  201  403  201  403  201
-# money (issue 9) in T: staff read the ledgers and record venue payments; only organisers export;
+# money in T: staff read the ledgers and record venue payments; only organisers export;
 # only `self` has an entry to pay for (409 not_registered for the others, past authorization)
 GET    /tournaments/{tournament_id}/payments                    401  403   403  200  403  200  403  200
 POST   /tournaments/{tournament_id}/payments                    401  403   403  201  403  201  403  201
@@ -124,17 +124,17 @@ GET    /tournaments/{tournament_id}/bank-statements/lines       401  403   403  
 POST   /tournaments/{tournament_id}/bank-statements/lines/{checksum}/match  401 403 403 403 403 404 403 404
 # the provider's webhook is public: an unsigned body is 400 invalid_signature for anyone
 POST   /webhooks/payments                                       400  400   400  400  400  400  400  400
-# ratings and the season (issue 10): public lists; admins set seasons and send invitations
+# ratings and the season: public lists; admins set seasons and send invitations
 GET    /ratings                                                 200  200   200  200  200  200  200  200
 GET    /seasons/{season_id}                                     200  200   200  200  200  200  200  200
 PUT    /seasons/{season_id}                                     401  403   403  403  403  403  403  200
 GET    /seasons/{season_id}/standings                           200  200   200  200  200  200  200  200
 GET    /seasons/{season_id}/super-final                         200  200   200  200  200  200  200  200
 POST   /seasons/{season_id}/super-final/invitations             401  403   403  403  403  403  403  200
-# issue 9 (R11.4, h-money2): category-prize eligibility in T is private: its organisers only
+# R11.4: category-prize eligibility in T is private: its organisers only
 GET    /tournaments/{tournament_id}/prizes/eligibility          401  403   403  403  403  200  403  200
 PUT    /tournaments/{tournament_id}/prizes/eligibility/{tavla_id}  401  403  403  403  403  200  403  200
-# the staff list (issue 8, h-organise): T's staff and admins read it
+# the staff list: T's staff and admins read it
 GET    /tournaments/{tournament_id}/staff                       401  403   403  200  403  200  403  200
 """
 
@@ -326,7 +326,7 @@ def _appealed(w: World) -> str:
 
 
 def _season(w: World) -> str:
-    """A season set by the federation (issue 10), with the shipped defaults."""
+    """A season set by the federation, with the shipped defaults."""
     from tavla.store import season as season_store
     from tavla.store.records import SeasonRecord
 
@@ -411,7 +411,7 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     "GET /tournaments/{tournament_id}/standings": _in_d(),
     "POST /tournaments/{tournament_id}/finish": _in_d(),
     "GET /tournaments/{tournament_id}/report": _in_d(),
-    # appeals and conduct (issue 7, sections 4 and 5)
+    # appeals and conduct
     "POST /matches/{match_id}/appeals": _on_match({"kind": "pairing", "statement": "Wrong opponent."}),
     "POST /appeals/{appeal_id}/decision": lambda w: Request(
         {"appeal_id": _appealed(w)}, {"outcome": "dismissed", "reasoning": "The pairing follows the draw."}
@@ -424,7 +424,7 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     "POST /tournaments/{tournament_id}/disqualifications": _in_d(
         lambda w: {"tavla_id": w.tavla_ids["self"], "reason": "Loaded dice"}
     ),
-    # money (issue 9)
+    # money
     "GET /tournaments/{tournament_id}/payments": _in_t(),
     "POST /tournaments/{tournament_id}/payments": _in_t(
         lambda w: {"tavla_id": w.tavla_ids["self"], "method": "cash", "amount": {"amount": 2000}}
@@ -447,7 +447,7 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
         {"tournament_id": w.here, "entry_id": "refund.bank.none"}
     ),
     "POST /webhooks/payments": lambda w: Request(body={"id": "evt_1", "type": "checkout.session.completed"}),
-    # ratings and the season (issue 10)
+    # ratings and the season
     "GET /ratings": lambda w: Request(),
     "GET /seasons/{season_id}": _in_season(),
     "PUT /seasons/{season_id}": _in_season(
@@ -456,19 +456,19 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     "GET /seasons/{season_id}/standings": _in_season(),
     "GET /seasons/{season_id}/super-final": _in_season(),
     "POST /seasons/{season_id}/super-final/invitations": _in_season(),
-    # issue 9 (R11.4, h-money2): category-prize eligibility
+    # R11.4: category-prize eligibility
     "GET /tournaments/{tournament_id}/prizes/eligibility": _in_t(),
     "PUT /tournaments/{tournament_id}/prizes/eligibility/{tavla_id}": lambda w: Request(
         {"tournament_id": w.here, "tavla_id": w.tavla_ids["self"]}, {"categories": ["women"]}
     ),
-    # the staff list (issue 8, h-organise)
+    # the staff list
     "GET /tournaments/{tournament_id}/staff": _in_t(),
-    "GET /tournaments/{tournament_id}/placements": _in_t(),  # issue 8: the organiser's placements (R3.7)
+    "GET /tournaments/{tournament_id}/placements": _in_t(),  # the organiser's placements (R3.7)
 }
 
 
 def _with_fake_provider(request: Request) -> Request:
-    """The card provider's API answered in-process (issue 9): a checkout is a real SDK call."""
+    """The card provider's API answered in-process: a checkout is a real SDK call."""
     from local.fake_provider import FakeProvider, FakeStripeHttp
     from tavla import card_payments
 

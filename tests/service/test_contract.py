@@ -25,21 +25,21 @@ BODY_ROUTES = [
     ("POST", "/matches/{match_id}/confirm"),
     # table call and no-show (R6)
     ("POST", "/matches/{match_id}/presence"),
-    # appeals and conduct (issue 7, sections 4 and 5)
+    # appeals and conduct
     ("POST", "/matches/{match_id}/appeals"),
     ("POST", "/appeals/{appeal_id}/decision"),
     ("POST", "/tournaments/{tournament_id}/penalties"),
     ("POST", "/tournaments/{tournament_id}/withdrawals"),
     ("POST", "/tournaments/{tournament_id}/disqualifications"),
-    # issue 9: money
+    # money
     ("POST", "/tournaments/{tournament_id}/payments"),
     ("POST", "/tournaments/{tournament_id}/prizes/payouts"),
     ("POST", "/tournaments/{tournament_id}/bank-statements"),
     ("PUT", "/tournaments/{tournament_id}/payments/deadline"),
     ("POST", "/tournaments/{tournament_id}/bank-statements/lines/{checksum}/match"),
-    # ratings and the season (issue 10)
+    # ratings and the season
     ("PUT", "/seasons/{season_id}"),
-    # issue 9 (R11.4, h-money2): category-prize eligibility
+    # R11.4: category-prize eligibility
     ("PUT", "/tournaments/{tournament_id}/prizes/eligibility/{tavla_id}"),
 ]
 # POST routes that take no body
@@ -51,11 +51,11 @@ NO_BODY = {
     # table call and no-show (R6)
     ("POST", "/matches/{match_id}/call"),
     ("POST", "/tournaments/{tournament_id}/finish"),
-    # issue 9: money (the webhook's body is the provider's, read raw and verified by signature)
+    # money (the webhook's body is the provider's, read raw and verified by signature)
     ("POST", "/tournaments/{tournament_id}/payments/checkout"),
     ("POST", "/webhooks/payments"),
     ("POST", "/tournaments/{tournament_id}/refunds/{entry_id}/paid"),
-    # ratings and the season (issue 10)
+    # ratings and the season
     ("POST", "/seasons/{season_id}/super-final/invitations"),
 }
 

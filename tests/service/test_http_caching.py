@@ -1,4 +1,4 @@
-"""Cheap to watch (issue 7, section 6; R12.1): public pages carry a strong ETag and a short
+"""Cheap to watch (R12.1): public pages carry a strong ETag and a short
 public Cache-Control, and a phone that already has the current copy gets a bodiless 304."""
 
 from __future__ import annotations

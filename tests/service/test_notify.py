@@ -81,7 +81,7 @@ def test_events_for_nobody_are_ignored() -> None:
     assert notify.handler({"detail-type": "SomethingElse", "detail": {}}, Context()) == {"delivered": False}
 
 
-# --- issue 11: the stage's SMS sender id
+# --- the stage's SMS sender id
 
 
 def test_sms_goes_out_transactional_under_the_stage_sender_id(api: Api, monkeypatch: Any) -> None:

@@ -233,7 +233,7 @@ def test_placement_bad_input_is_refused_and_changes_nothing(api: Api) -> None:
     assert enter(api, tid, "a", "novice").status == 201  # nothing was placed
 
 
-# --- issue 8: the web's entry list shows each entry's division
+# --- the web's entry list shows each entry's division
 def test_the_entry_lists_say_each_entrys_division(api: Api) -> None:
     """R3.7: the public entry list and the organiser's (with contacts) carry the division each
     player entered, so the tournament page can show it when there are several."""

@@ -1,4 +1,4 @@
-"""Entry-fee money (issue 9): ledgers, payments at the venue, card checkout and its webhook."""
+"""Entry-fee money: ledgers, payments at the venue, card checkout and its webhook."""
 
 from __future__ import annotations
 

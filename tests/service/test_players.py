@@ -111,7 +111,7 @@ def test_checkin_pass_is_signed_and_expires(api: Api) -> None:
 
 def test_a_pass_issued_by_a_platform_clock_ahead_of_the_machine_is_valid() -> None:
     """R4.1: a pass's times are the platform clock's only: issued and checked an hour ahead of
-    the machine's clock (the local stack's /dev/clock), it names its player (issue 8)."""
+    the machine's clock (the local stack's /dev/clock), it names its player."""
     ahead = clock.now() + timedelta(hours=1)
     token, _ = passes.issue("ABCDEFG", ahead, PASS_KEY)
     assert passes.verify(token, ahead, PASS_KEY) == "ABCDEFG"

@@ -122,7 +122,7 @@ def test_only_its_organisers_record_payouts(api: Api) -> None:
     assert (reply.status, reply.error) == (403, "not_organiser")
 
 
-# --- category prizes (R11.4, h-money2)
+# --- category prizes (R11.4)
 WITH_CATEGORIES: dict[str, Any] = {
     "prizes": [
         {"places": [1, 1], "kind": "money", "pool_percentage": 50},

@@ -1,4 +1,4 @@
-"""Ratings on the bus (issue 10): each official result moves both players' FIBS ratings, once,
+"""Ratings on the bus: each official result moves both players' FIBS ratings, once,
 in official order; forfeits are results but not rated; appeals and merges correct them."""
 
 from __future__ import annotations

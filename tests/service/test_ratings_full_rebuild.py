@@ -1,4 +1,4 @@
-"""The full rebuild in partitioned steps (issue 10; R10.3, R10.5, R1.1): from an empty rating and
+"""The full rebuild in partitioned steps (R10.3, R10.5, R1.1): from an empty rating and
 season state, the registry's workflow steps, run as the local stack runs them (in order,
 through the `rebuild` function's handler), give back exactly the incremental state."""
 

@@ -1,4 +1,4 @@
-"""One-time schedules (issue 7, section 2; R6.1, R7.6): a no-show deadline is created once
+"""One-time schedules (R6.1, R7.6): a no-show deadline is created once
 and deleted once, however often a retried caller asks, and a delivery that keeps failing
 is retried and then parked in the dead-letter queue, never lost."""
 
@@ -53,7 +53,7 @@ def test_creating_the_same_deadline_again_keeps_the_first() -> None:
 
 
 def test_a_schedule_no_longer_needed_is_deleted_and_deleting_again_is_fine() -> None:
-    """Issue 7: schedules that are no longer needed are deleted (the referee decided first)."""
+    """schedules that are no longer needed are deleted (the referee decided first)."""
     schedules.create_once("noshow-m3", DEADLINE, "noshow", {"match_id": "m3"})
     schedules.delete("noshow-m3")
     with pytest.raises(boto3.client("scheduler").exceptions.ResourceNotFoundException):

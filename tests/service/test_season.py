@@ -1,4 +1,4 @@
-"""Season points, standings and the Super Final on the bus (issue 10; R10.4, R10.5, R5.7, R8.3)."""
+"""Season points, standings and the Super Final on the bus (R10.4, R10.5, R5.7, R8.3)."""
 
 from __future__ import annotations
 

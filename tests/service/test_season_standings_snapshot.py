@@ -1,4 +1,4 @@
-"""The season standings as a stored snapshot (issue 10; R10.5): the season function ranks the
+"""The season standings as a stored snapshot (R10.5): the season function ranks the
 season once per finished tournament and GET /seasons/{id}/standings reads a page of it."""
 
 from __future__ import annotations

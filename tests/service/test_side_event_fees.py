@@ -1,4 +1,4 @@
-"""Side events charged (R3.6, issue 9): a Consolation or Last Chance free for Main players costs
+"""Side events charged (R3.6): a Consolation or Last Chance free for Main players costs
 them nothing; one that is not free is charged to each player the draw puts in it.
 
 The day feeds the side events only from the Main (the losers of its chosen rounds, R5.8):

@@ -141,7 +141,7 @@ def test_referee_of_one_tournament_has_no_power_in_another(api: Api) -> None:
 
 
 def test_the_staff_list_shows_who_is_staff_now(api: Api) -> None:
-    """R1.3 (issue 8's staff screen): GET .../staff lists the referees and organisers by Tavla
+    """R1.3 (the staff screen): GET .../staff lists the referees and organisers by Tavla
     ID as the last PUT left them, the organiser who set it included; a member removed is gone.
     The PUT answers with that same list."""
     tid = create_tournament(api)

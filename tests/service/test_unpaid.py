@@ -1,4 +1,4 @@
-"""Unpaid places (issue 9; R3.2, R3.3): by the payment deadline, a main-list entry that still
+"""Unpaid places (R3.2, R3.3): by the payment deadline, a main-list entry that still
 owes is released to the waiting list (a notice first), as schedules, idempotently."""
 
 from __future__ import annotations

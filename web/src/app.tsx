@@ -59,7 +59,7 @@ export function App() {
 type Screen = FunctionComponent<{ id: string }>;
 
 /** A screen few people open (the organiser's and the referee's extra ones), loaded on demand so
- * the player's first screen stays small (issue 8: at most 100 KB of JavaScript gzipped). */
+ * the player's first screen stays small (at most 100 KB of JavaScript gzipped). */
 function Later({ load, id }: { load: () => Promise<Screen>; id: string }) {
   const [screen, setScreen] = useState<{ show: Screen }>();
   const [failed, setFailed] = useState(false);

@@ -1,4 +1,4 @@
-// Where this build runs (issue 8): /config.json, written by the deployment, names the API,
+// Where this build runs: /config.json, written by the deployment, names the API,
 // Cognito's hosted UI and the web client, so one build serves every stage. No file (the local
 // stack) or `"mode": "local"`: the local /dev/token sign-in screen.
 //

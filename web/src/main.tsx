@@ -6,7 +6,7 @@ import { reroute } from "./router";
 import "./style.css";
 
 // Which stage this is (/config.json), and a code back from Cognito's hosted UI, before the
-// first screen (issue 8)
+// first screen
 void loadConfig()
   .then((config) => (config.mode === "cognito" ? finishSignIn(config) : false))
   .catch(() => false)

@@ -41,9 +41,7 @@ class Entry(ApiModel):
     status: EntryStatus
     position: int
     checked_in: bool = False
-    division: str = Field(default="main", description="the division entered (R3.7)")  # issue 8
-
-
+    division: str = Field(default="main", description="the division entered (R3.7)")
 class EntryWithContacts(Entry):
     phone: str | None = None
     email: str | None = None

@@ -167,7 +167,7 @@ class Division(StrictModel):
 
     id: OpaqueId
     name: Name
-    # issue 9 (R3.3, R3.4): a division's own fees; unset, the tournament's apply
+    # R3.3, R3.4: a division's own fees; unset, the tournament's apply
     entry_fee: Money | None = None
     early_bird_fee: Money | None = None
 
@@ -232,7 +232,7 @@ class TournamentSettings(StrictModel):
             raise ValueError("divisions: at least one, each with its own id")
         if self.early_bird_deadline is None and any(d.early_bird_fee for d in self.divisions):
             raise ValueError("a division's early-bird fee needs the tournament's early-bird deadline")
-        _check_prizes(self.prizes, self.category_prizes)  # issue 9 (R11.4)
+        _check_prizes(self.prizes, self.category_prizes)  # R11.4
         return self
 
 

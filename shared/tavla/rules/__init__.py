@@ -68,7 +68,7 @@ _EXPORTS = {
     "rate_match": "tavla.rules.rating",
     "replay_player": "tavla.rules.rating",
     "refund_due": "tavla.rules.refunds",
-    # issue 9: the entry-fee ledger
+    # the entry-fee ledger
     "fee_due": "tavla.rules.money",
     "is_early": "tavla.rules.money",
     "summarise": "tavla.rules.money",

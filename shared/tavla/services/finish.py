@@ -63,7 +63,7 @@ def finish(caller: Caller, tournament_id: str, now: datetime) -> FinalStandings:
         finished_by={k: v for k, v in (("role", organiser.role), ("tavla_id", organiser.tavla_id)) if v},
     )
     change = audit_entry(organiser, "finished", now, events=[e.event for e in standings])
-    eligibility = categories.snapshot(tournament)  # issue 9 (R11.4): frozen with the standings
+    eligibility = categories.snapshot(tournament)  # R11.4: frozen with the standings
     try:
         finish_store.finish(tournament, record, change, eligibility)
     except finish_store.NotRunning:

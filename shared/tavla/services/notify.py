@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from tavla.store.records import FieldRecord, FixtureRecord
 
 EMAIL_FROM_ENV = "NOTIFY_EMAIL_FROM"  # SES verified sender; without it no e-mail is sent
-SMS_SENDER_ID_ENV = "NOTIFY_SMS_SENDER_ID"  # the stage's alphanumeric sender id (issue 11)
+SMS_SENDER_ID_ENV = "NOTIFY_SMS_SENDER_ID"  # the stage's alphanumeric sender id
 
 
 @cache
@@ -124,7 +124,7 @@ def _noshow_ruled(detail: Mapping[str, Any]) -> list[Notice]:
 
 
 def _invited(detail: Mapping[str, Any]) -> list[Notice]:
-    """Issue 10 (R10.4, R5.7): each invited player hears their season place and starting lives."""
+    """R10.4, R5.7: each invited player hears their season place and starting lives."""
     season_id = str(detail.get("season_id", ""))
     return [
         Notice(

@@ -31,7 +31,7 @@ from tavla.store.records import ContactsRecord, ProfileRecord
 PUBLIC = ("name", "club", "city")
 PRIVATE = ("phone", "email", "gender", "birth_year", "notify_by_email")
 _system_random = random.SystemRandom()
-HISTORY_SHOWN = 100  # the latest official matches on a player's page (issue 10)
+HISTORY_SHOWN = 100  # the latest official matches on a player's page
 
 
 def _public(profile: ProfileRecord) -> PublicProfile:
@@ -164,7 +164,7 @@ def merge(caller: Caller, keep: str, merge_id: str, now: datetime) -> MyProfile:
         **{k: getattr(kept_contacts, k) or getattr(merged_contacts, k) for k in PRIVATE},
     )
     player_store.merge(kept, merged, moving, merged_contacts, contacts, now)
-    # issue 10: ratings and season points follow the merge (R1.1), off this request
+    # ratings and season points follow the merge (R1.1), off this request
     events.publish(events.PLAYERS_MERGED, {"keep": keep, "merged": merge_id, "at": now.isoformat()})
     profile, contacts = player_store.get_profile_and_contacts(keep)
     return _mine(profile, contacts)

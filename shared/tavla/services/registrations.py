@@ -363,11 +363,11 @@ def entry_fields(
         "status": registration.status,
         "position": position,
         "checked_in": registration.checked_in_at is not None,
-        "division": registration.division,  # issue 8 (R3.7)
+        "division": registration.division,  # R3.7
     }
 
 
-# --- issue 9: unpaid places released at the organiser's payment deadline
+# --- unpaid places released at the organiser's payment deadline
 def release_unpaid(
     tournament: TournamentRecord, tavla_id: str, now: datetime, rng: random.Random = _system_random
 ) -> bool:

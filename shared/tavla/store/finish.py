@@ -50,7 +50,7 @@ def finish(
     )
     item = {**keys.plain(keys.standings(tournament.id)), **record.to_item(), "events": list(record.events)}
     tx.put("standings", MAIN, item, condition="attribute_not_exists(pk)")
-    if eligibility is not None:  # issue 9 (R11.4)
+    if eligibility is not None:  # R11.4
         frozen = {k: list(v) for k, v in eligibility.categories.items()}
         tx.put(
             "eligibility",
@@ -88,7 +88,7 @@ def mark_announced(tournament_id: str) -> None:
 
 
 def prize_eligibility(tournament_id: str) -> PrizeEligibilityRecord | None:
-    """issue 9 (R11.4): the category-prize eligibility frozen by the finish, if any."""
+    """R11.4: the category-prize eligibility frozen by the finish, if any."""
     response = client().get_item(
         TableName=table_name(MAIN), Key=keys.prize_eligibility(tournament_id), ConsistentRead=True
     )

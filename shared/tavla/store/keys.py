@@ -52,7 +52,7 @@ ROUND_PREFIX = "ROUND#"
 MATCH_PREFIX = "MATCH#"
 APPEAL_PREFIX = "APPEAL#"
 LEDGER_PREFIX = "LEDGER#"
-# issue 10: ratings and the season
+# ratings and the season
 RATING_PREFIX = "RATING#"
 SEASON_PLAYER_PREFIX = "PLAYER#"
 NATIONAL = "NATIONAL"
@@ -112,7 +112,7 @@ def standings(tournament_id: str) -> dict[str, Any]:
 
 
 def prize_eligibility(tournament_id: str) -> dict[str, Any]:
-    """issue 9 (R11.4): who was eligible for each category prize when the tournament finished."""
+    """R11.4: who was eligible for each category prize when the tournament finished."""
     return _key(tournament_pk(tournament_id), "PRIZE_ELIGIBILITY")
 
 
@@ -171,7 +171,7 @@ def phone_claim(phone: str) -> dict[str, Any]:
     return {"pk": {"S": f"PHONE#{phone}"}}
 
 
-# -- issue 10: ratings and the season -------------------------------------------------------
+# -- ratings and the season -------------------------------------------------------
 
 
 def rating_step(tavla_id: str, ledger_key: str) -> dict[str, Any]:

@@ -328,7 +328,7 @@ def official_matches(tournament_id: str) -> list[FixtureRecord]:
     ]
 
 
-# -- the partitioned full rebuild (issue 10: services.full_rebuild) ----------------------------
+# -- the partitioned full rebuild (services.full_rebuild) ----------------------------
 
 
 def markers(match_ids: Sequence[str]) -> dict[str, RatedMatchRecord]:

@@ -138,7 +138,7 @@ class RegistrationRecord(_Record):
     rating: float | None = None
     club: str | None = None
     player_name: str | None = None
-    # issue 9 (R11.4): the categories the organiser set for this entry (private); unset: the
+    # R11.4: the categories the organiser set for this entry (private); unset: the
     # player's profile decides
     categories: tuple[str, ...] | None = None
 
@@ -291,7 +291,7 @@ class FixtureRecord(_Record):
 
 @dataclass(frozen=True)
 class PrizeEligibilityRecord(_Record):
-    """issue 9 (R11.4): category -> the Tavla IDs eligible for its prizes, frozen when the
+    """R11.4: category -> the Tavla IDs eligible for its prizes, frozen when the
     tournament finished (private: read only to award the prizes)."""
 
     tournament_id: str
@@ -387,7 +387,7 @@ class BankLineRecord(_Record):
     payer: str | None = None
 
 
-# -- issue 10: ratings and the season --------------------------------------------------------
+# -- ratings and the season --------------------------------------------------------
 
 
 @dataclass(frozen=True)

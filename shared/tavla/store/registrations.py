@@ -525,7 +525,7 @@ def of_player(tavla_id: str) -> list[RegistrationRecord]:
     return [from_item(deserialize(i)) for i in response.get("Items", [])]
 
 
-# --- issue 9: category-prize eligibility (R11.4)
+# --- category-prize eligibility (R11.4)
 def set_categories(
     tournament: TournamentRecord, tavla_id: str, categories: Sequence[str] | None, change: AuditRecord
 ) -> None:

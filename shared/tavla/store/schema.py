@@ -53,7 +53,7 @@ MAIN = TableSpec(
         Index("gsi1", partition="gsi1pk", sort="gsi1sk"),
         # strongly consistent waiting-list order inside a tournament (sparse: waiting only)
         Index("waitlist", partition="pk", sort="wait_q", local=True),
-        # issue 10: the rating lists (R10.3), on the profile item itself so that a club or
+        # the rating lists (R10.3), on the profile item itself so that a club or
         # city change moves the player with no second write; highest first by rating_key
         Index("ratings", partition="rating_list", sort="rating_key"),
         Index("ratings_club", partition="club", sort="rating_key"),

@@ -139,7 +139,7 @@ def season_ids() -> list[str]:
     return sorted(deserialize(response["Item"]).get("ids", ())) if "Item" in response else []
 
 
-# -- the standings snapshot (issue 10, h-scale) ----------------------------------------------
+# -- the standings snapshot ------------------------------------------------------
 
 
 class SnapshotMoved(Exception):

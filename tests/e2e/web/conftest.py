@@ -1,4 +1,4 @@
-"""Browser tests of the mobile web front end (issue 8): Playwright driving Debian's Chromium.
+"""Browser tests of the mobile web front end: Playwright driving Debian's Chromium.
 
 The browser is found by path (`/usr/bin/chromium`, or `$TAVLA_CHROMIUM`): Playwright's own
 download is never used. One headless browser for the session, one context per person (a
@@ -123,7 +123,7 @@ def axe(page: Page) -> list[dict[str, Any]]:
 
 
 def accessible_in_both_languages(page: Page, ready: str) -> None:
-    """0 serious or critical axe violations in Greek and in English (issue 8); back to Greek after.
+    """0 serious or critical axe violations in Greek and in English; back to Greek after.
 
     `ready` is a selector that shows the screen has its data (checked after each reload).
     """

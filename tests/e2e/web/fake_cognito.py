@@ -1,4 +1,4 @@
-"""A stand-in for Cognito's hosted UI, for the cloud sign-in browser test only (issue 8).
+"""A stand-in for Cognito's hosted UI, for the cloud sign-in browser test only.
 
 It plays the two endpoints the site uses, as Cognito documents them, and is strict where
 Cognito is strict, so the site's PKCE code really runs and is really checked:

@@ -1,4 +1,4 @@
-"""The organiser's prize categories (issue 9, R11.4, R12) in a real browser at a phone's size,
+"""The organiser's prize categories (R11.4, R12) in a real browser at a phone's size,
 on the local stack: each entry starts from the player's private profile (gender, birth year);
 the organiser corrects one, the API stores it as the organiser's; handing it back to the
 profile restores what the profile says. Checked with axe-core in Greek and English."""

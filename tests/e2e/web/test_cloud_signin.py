@@ -1,4 +1,4 @@
-"""The cloud sign-in in a real browser (issue 8): Cognito's hosted UI, authorization code + PKCE.
+"""The cloud sign-in in a real browser: Cognito's hosted UI, authorization code + PKCE.
 
 The site is the one the local stack serves, told by its /config.json (given by the test, as
 the deployment writes it) that it runs in the cloud, with the hosted UI at a stand-in
@@ -59,7 +59,7 @@ def _to_hosted_ui(page: Page, ui: FakeHostedUI) -> None:
 def test_a_player_signs_in_through_the_hosted_ui_with_pkce(
     phone: Phone, stack: Stack, hosted_ui: FakeHostedUI
 ) -> None:
-    """Issue 8: in the cloud, "Sign in" goes to Cognito's hosted UI with an S256 challenge; the
+    """in the cloud, "Sign in" goes to Cognito's hosted UI with an S256 challenge; the
     code that comes back is exchanged with its verifier; the player lands on their profile
     signed in, the API takes the token (a profile is created), the address keeps no code."""
     page = _cloud_phone(phone, stack, hosted_ui)
@@ -137,7 +137,7 @@ def test_the_stand_in_checks_the_verifier_and_the_redirect_uri(stack: Stack, hos
 
 
 def test_a_forged_state_is_refused_by_the_site(phone: Phone, stack: Stack, hosted_ui: FakeHostedUI) -> None:
-    """Issue 8 (CSRF on the redirect): a code that comes back with another state than the one
+    """CSRF on the redirect: a code that comes back with another state than the one
     this tab sent is never exchanged; the person is told the sign-in failed and stays signed out."""
     page = _cloud_phone(phone, stack, hosted_ui)
     _to_hosted_ui(page, hosted_ui)

@@ -1,4 +1,4 @@
-"""Divisions in a real browser (issue 8, R3.7), at a phone's size, on the local stack: the
+"""Divisions in a real browser (R3.7), at a phone's size, on the local stack: the
 organiser lists two divisions in the new-tournament form (ids from the Greek names, one with
 its own fee) and renames one in the edit form; a placed player is refused the lower division
 on the tournament page and enters the higher one; the organiser places that player from the
@@ -55,7 +55,7 @@ def _editor_accessible(page: Page) -> None:
 
 
 def test_two_divisions_from_the_form_to_the_board(phone: Phone, stack: Stack) -> None:
-    """Issue 8, R3.7 (hbf 1.4, cnb 1.4.2), R3.3: divisions made in the form are stored as
+    """R3.7 (hbf 1.4, cnb 1.4.2), R3.3: divisions made in the form are stored as
     entered, highest first; a placed player cannot enter the lower division (the API's
     refusal in Greek) and enters the higher one from the radio list; the entry list says each
     entry's division; each division is drawn on its own and the board shows both."""

@@ -1,4 +1,4 @@
-"""Money (issue 9) and the season (issue 10) in a real browser, at a phone's size, on the local stack.
+"""Money and the season in a real browser, at a phone's size, on the local stack.
 
 The setting up (tournaments, registrations, a whole day of play) goes over HTTP, as
 tests/e2e does; what a person does on these screens goes through the browser: paying by card
@@ -41,7 +41,7 @@ def _until(check: Callable[[], Any], seconds: float = 30) -> Any:
 def test_a_player_pays_by_card_and_the_organiser_reconciles_the_bank_statement(
     phone: Phone, stack: Stack
 ) -> None:
-    """Issue 9 (R3.3): the player sees what they owe, pays by card on the provider's page and the
+    """R3.3: the player sees what they owe, pays by card on the provider's page and the
     payment arrives in their ledger (the provider's webhook); the organiser uploads a bank
     statement, sees one line matched by its check-in code and one unmatched, and matches that
     one by hand; the players' payments follow."""
@@ -107,7 +107,7 @@ def test_a_player_pays_by_card_and_the_organiser_reconciles_the_bank_statement(
 
 
 def test_prizes_ratings_and_the_season_after_a_finished_day(phone: Phone, stack: Stack) -> None:
-    """Issue 9 (R11.1): the prize table at the finish, a prize paid out; issue 10 (R10.x): the
+    """R11.1: the prize table at the finish, a prize paid out; R10.x: the
     national rating list (provisional marked, filtered by club), a player's rating history as a
     chart, the season standings and the Super Final invitations."""
     client = Client(stack)

@@ -1,4 +1,4 @@
-"""The organiser's and the referee's remaining screens in a real browser (issue 8), at a phone's
+"""The organiser's and the referee's remaining screens in a real browser, at a phone's
 size, on the local stack: editing a tournament's settings, approving and refusing entries
 (R3.7), the staff list (R1.3), penalties, withdrawal and disqualification (R8), and the
 service worker keeping /config.json for a load without signal.
@@ -58,7 +58,7 @@ def _organiser_at(phone: Phone, user: str, tid: str, link: str) -> Page:
 
 
 def test_the_organiser_edits_the_settings_and_sees_the_apis_refusal(phone: Phone, stack: Stack) -> None:
-    """Issue 8 (R2.1, R2.2): the settings form is filled from the tournament; a change the API
+    """R2.1, R2.2: the settings form is filled from the tournament; a change the API
     refuses (registration closing after the start) shows its 422 message and changes nothing;
     more places, a new fee and another rule profile are saved, and the waiting player is
     promoted into the new place."""
@@ -113,7 +113,7 @@ def test_the_organiser_edits_the_settings_and_sees_the_apis_refusal(phone: Phone
 
 
 def test_after_the_draw_the_settings_are_read_only(phone: Phone, stack: Stack) -> None:
-    """Issue 8 (R2.2): once the draw is made the API changes no setting, so the form says so and
+    """R2.2: once the draw is made the API changes no setting, so the form says so and
     offers nothing to save."""
     client = Client(stack)
     day = TournamentDay(client, f"web-locked-{RUN}", 2)
@@ -126,7 +126,7 @@ def test_after_the_draw_the_settings_are_read_only(phone: Phone, stack: Stack) -
 
 
 def test_the_organiser_approves_one_entry_and_refuses_another(phone: Phone, stack: Stack) -> None:
-    """Issue 8, R3.7: entries waiting for approval are listed for the organiser; one approved
+    """R3.7: entries waiting for approval are listed for the organiser; one approved
     takes a place, one refused takes none and shows nowhere on the public entry list."""
     client = Client(stack)
     organiser = f"web-approve-org-{RUN}"
@@ -158,7 +158,7 @@ def test_the_organiser_approves_one_entry_and_refuses_another(phone: Phone, stac
 
 
 def test_the_organiser_names_referees_and_organisers_and_removes_one(phone: Phone, stack: Stack) -> None:
-    """Issue 8, R1.3: the whole staff list by Tavla ID; an unknown ID is refused with the API's
+    """R1.3: the whole staff list by Tavla ID; an unknown ID is refused with the API's
     message; a referee added may see the staff-only audit trail, an organiser added may change
     the settings, and a referee removed loses that access. The list survives a reload."""
     client = Client(stack)
@@ -207,7 +207,7 @@ def test_the_organiser_names_referees_and_organisers_and_removes_one(phone: Phon
 
 
 def test_the_referee_penalises_and_disqualifies_after_confirming(phone: Phone, stack: Stack) -> None:
-    """Issue 8, R8.3, R8.4: from the referee desk, a game penalty gives the opponent a point in
+    """R8.3, R8.4: from the referee desk, a game penalty gives the opponent a point in
     the match (the live score and the match's history show it); a disqualification asks first,
     a cancel changes nothing, the confirmation forfeits the player's match."""
     client = Client(stack)
@@ -277,7 +277,7 @@ def test_the_referee_penalises_and_disqualifies_after_confirming(phone: Phone, s
 
 
 def test_a_load_without_signal_keeps_the_clouds_sign_in(phone: Phone, stack: Stack) -> None:
-    """Issue 8 (PWA): a cloud stage's /config.json is kept by the service worker, so a page
+    """PWA: a cloud stage's /config.json is kept by the service worker, so a page
     loaded without signal still offers the cloud's sign-in, not the local stack's."""
     page = phone()
     config = {

@@ -1,4 +1,4 @@
-"""The money screens of the referee table and the organiser (issue 9), in a real browser at a
+"""The money screens of the referee table and the organiser, in a real browser at a
 phone's size, on the local stack.
 
 The setting up (tournament, staff, registrations, a cash payment and a withdrawal) goes over
@@ -37,7 +37,7 @@ def _ledger(client: Client, tid: str, tavla_id: str, organiser: str) -> dict:
 
 
 def test_the_till_the_refunds_the_deadline_the_export_and_the_csv_columns(phone: Phone, stack: Stack) -> None:
-    """Issue 9 (R3.3, R3.5, R3.2): the referee takes 12,50 in cash at the table (a typed
+    """R3.3, R3.5, R3.2: the referee takes 12,50 in cash at the table (a typed
     amount, "12,5x" refused with nothing recorded) and the ledger shows it with its receipt,
     then the rest by card at the table, and the player leaves the list of who owes;
     the organiser marks a bank refund paid and it leaves the list of refunds to pay; sets the

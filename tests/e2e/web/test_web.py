@@ -1,4 +1,4 @@
-"""The mobile web front end in a real browser (issue 8), at a phone's size, against the local stack.
+"""The mobile web front end in a real browser, at a phone's size, against the local stack.
 
 Every screen is checked with axe-core in Greek and in English (0 serious or critical
 violations), and the main screens are saved to docs/screenshots/ (Greek) for the README.
@@ -39,7 +39,7 @@ def _tournament_id(page: Page) -> str:
 
 
 def test_a_day_at_the_venue_from_the_phones(phone: Phone, stack: Stack) -> None:
-    """Issue 8: a player registers, lands on the waiting list, is promoted and opens the pass;
+    """a player registers, lands on the waiting list, is promoted and opens the pass;
     the referee checks players in by typed code and marks presence at the table; the organiser
     draws; two players record games
     and confirm; the referee confirms; one appeals and the referee decides; the big-screen board
@@ -196,7 +196,7 @@ def test_a_day_at_the_venue_from_the_phones(phone: Phone, stack: Stack) -> None:
 
 
 def test_public_screens_and_the_money_and_season_entries(phone: Phone, stack: Stack) -> None:
-    """Issue 8: the calendar and sign-in are accessible in both languages; issues 9 and 10: the
+    """the calendar and sign-in are accessible in both languages; the
     calendar's links to payments and the season open their screens (payments ask a visitor to
     sign in; the season's rating list is public)."""
     page = phone()
@@ -219,7 +219,7 @@ def test_public_screens_and_the_money_and_season_entries(phone: Phone, stack: St
 
 
 def test_first_screen_javascript_is_under_100_kb_gzipped(site: Path) -> None:
-    """Issue 8: the player's first screen loads at most 100 KB of JavaScript, gzipped."""
+    """the player's first screen loads at most 100 KB of JavaScript, gzipped."""
     index = (site / "index.html").read_text()
     scripts = re.findall(r'<script[^>]+src="/([^"]+\.js)"', index)
     preloads = re.findall(r'<link rel="modulepreload"[^>]+href="/([^"]+\.js)"', index)
@@ -241,7 +241,7 @@ def _player_on_a_phone(
 
 
 def test_the_pass_and_the_last_board_show_without_signal(phone: Phone, stack: Stack) -> None:
-    """Issue 8 (PWA): after one visit, with the network cut, the app shell, the check-in pass
+    """PWA: after one visit, with the network cut, the app shell, the check-in pass
     and the last known board still show (a basement venue)."""
     tid, page, tavla_id = _player_on_a_phone(phone, stack, "offline", "Ντίνα Ντόκου", name="Υπόγειο Open")
     page.goto(f"/#/t/{tid}")
@@ -266,7 +266,7 @@ def test_the_pass_and_the_last_board_show_without_signal(phone: Phone, stack: St
 
 
 def test_a_no_show_is_forfeited_as_the_clock_moves(phone: Phone, stack: Stack) -> None:
-    """Issue 8, R6.1: the present player sees the table-call countdown, says they are at the
+    """R6.1: the present player sees the table-call countdown, says they are at the
     table; when the platform clock passes the call + 10 minutes the absent opponent forfeits
     and the player's phone shows the official result by forfeit."""
     client = Client(stack)
@@ -301,7 +301,7 @@ def test_a_no_show_is_forfeited_as_the_clock_moves(phone: Phone, stack: Stack) -
 def test_the_referee_checks_a_player_in_by_scanning_the_pass_with_the_camera(
     browser: Browser, stack: Stack, tmp_path: Path
 ) -> None:
-    """Issue 8, R4.1: the referee's phone scans the pass's QR code with its camera (Chromium's
+    """R4.1: the referee's phone scans the pass's QR code with its camera (Chromium's
     fake camera playing a video made from the player's pass) and the player is checked in."""
     client = Client(stack)
     organiser, referee, player = (f"web-scan-{who}-{RUN}" for who in ("org", "ref", "player"))

@@ -273,7 +273,7 @@ def test_the_dev_routes_refuse_deeply_nested_json(tmp_path):
 
 
 def test_the_web_front_end_is_served_at_the_root_beside_the_api(tmp_path, monkeypatch):
-    """Issue 8: `/` and the built files are the front end's (hashed assets cached for good,
+    """`/` and the built files are the front end's (hashed assets cached for good,
     the rest revalidated); nothing outside the site's folder, and no API path, is shadowed."""
     import local.server
 

@@ -92,7 +92,7 @@ def test_a_kept_schedule_fires_once(fake_client):
 
 
 def test_a_failing_target_is_retried_then_parked_in_view(fake_client, caplog):
-    """Issue 7: a forfeit that keeps failing is parked where an operator sees it, never lost."""
+    """a forfeit that keeps failing is parked where an operator sees it, never lost."""
     environments = FakeEnvironments(fail=True)
     local_scheduler = Scheduler("http://unused", environments)  # type: ignore[arg-type]
     schedule(fake_client, "flaky", minutes_from_now=-1)
@@ -134,7 +134,7 @@ def test_cron_triggers_fire_for_every_occurrence_the_clock_passes(fake_client, m
 
 
 def test_a_workflow_cron_runs_its_steps_in_order_through_its_function(fake_client, monkeypatch):
-    """Issue 10: the local stack runs a Step Functions workflow's steps one after another, a
+    """the local stack runs a Step Functions workflow's steps one after another, a
     map step once per item of the plan, with the events the state machine would send."""
     flow = Workflow(
         name="rollup",

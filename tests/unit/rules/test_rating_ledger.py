@@ -1,4 +1,4 @@
-"""The rating ledger (issue 10; R10.3, R1.1): one replay for the incremental path and the rebuild."""
+"""The rating ledger (R10.3, R1.1): one replay for the incremental path and the rebuild."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The season table's tie-breaks (issue 10; R10.5, R10.4, R5.7)."""
+"""The season table's tie-breaks (R10.5, R10.4, R5.7)."""
 
 from __future__ import annotations
 

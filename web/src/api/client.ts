@@ -21,7 +21,7 @@ const auth: Middleware = {
   onRequest({ request }) {
     const token = getToken();
     if (token) request.headers.set("Authorization", `Bearer ${token}`);
-    // /config.json may name another API origin (issue 8); by default the site's own
+    // /config.json may name another API origin; by default the site's own
     const config = currentConfig();
     if (config.mode === "cognito" && config.api !== location.origin && request.url.startsWith(location.origin)) {
       return new Request(config.api + request.url.slice(location.origin.length), request);

@@ -1,4 +1,4 @@
-// #/t/<id>/categories, from the organiser's money page (issue 9, R11.4): who competes for the
+// #/t/<id>/categories, from the organiser's money page (R11.4): who competes for the
 // category prizes (women, youth, veteran). Each entry starts from the player's private profile;
 // the organiser sets or corrects it, or hands it back to the profile. Personal data (R12): the
 // API answers this to the tournament's organisers only, and only the award is ever public.

@@ -1,4 +1,4 @@
-// #/t/<id>/conduct, from the referee desk (issue 8, R8): a penalty by the ladder (warning, a
+// #/t/<id>/conduct, from the referee desk (R8): a penalty by the ladder (warning, a
 // game, the match), a withdrawal during the day, or a disqualification (asked twice: it cannot
 // be undone here). Below, what has been recorded, from the audit trail.
 import { useState } from "preact/hooks";

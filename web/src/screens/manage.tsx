@@ -1,4 +1,4 @@
-// The organiser's other screens (issue 8), loaded only when an organiser opens one: edit the
+// The organiser's other screens, loaded only when an organiser opens one: edit the
 // tournament's settings (PATCH, until the draw), approve or refuse pending entries (R3.7), and
 // the whole staff list (PUT .../staff: referees and organisers by Tavla ID, R1.3).
 import { useState } from "preact/hooks";

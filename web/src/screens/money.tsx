@@ -1,4 +1,4 @@
-// Money (issue 9): the player's ledger and card checkout; the organiser's payments, bank
+// Money: the player's ledger and card checkout; the organiser's payments, bank
 // statement upload with its matched / unmatched lines, manual matching, the prize table.
 import { useState } from "preact/hooks";
 import { api, problem, type Schemas } from "../api/client";

@@ -1,4 +1,4 @@
-// The season (issue 10): the national rating list, a player's rating history (an inline SVG
+// The season: the national rating list, a player's rating history (an inline SVG
 // chart, no chart library), the season's standings and the Super Final invitations.
 import { useEffect, useState } from "preact/hooks";
 import { api, type Schemas } from "../api/client";

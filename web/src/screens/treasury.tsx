@@ -1,4 +1,4 @@
-// Money at the referee table and the organiser's money tasks (issue 9): cash or card paid at
+// Money at the referee table and the organiser's money tasks: cash or card paid at
 // the venue, the refunds to pay, the payment deadline, the CSV export of all money in and out.
 import { useState } from "preact/hooks";
 import { api, problem, type Schemas } from "../api/client";
