@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from tests.e2e.client import Client, players, tournament
+from tests.e2e.client import Client, drawn_platform_day
 
 
 def test_platform_forfeits_the_absent_player_when_the_platform_clock_passes_ten_minutes(stack) -> None:
@@ -12,14 +12,7 @@ def test_platform_forfeits_the_absent_player_when_the_platform_clock_passes_ten_
     absent one is, 7-0, once the platform clock passes the call + 10 minutes, not before."""
     client = Client(stack)
     organiser = "org-noshow"
-    lengths = {"default": 7, "semi_final": 7, "final": 7}
-    tid = tournament(client, organiser, capacity=2, rule_profile="platform", match_lengths=lengths)
-    field = players(client, "noshow", 2)
-    for user, tavla_id in field.items():
-        assert client.call("POST", f"/tournaments/{tid}/registrations", user=user).status == 201
-        body = {"tavla_id": tavla_id}
-        assert client.call("POST", f"/tournaments/{tid}/checkins", body, user=organiser).status == 200
-    drawn = client.call("POST", f"/tournaments/{tid}/rounds", user=organiser, groups=("organisers",))
+    tid, field, drawn = drawn_platform_day(client, organiser, "noshow", 2)
     assert drawn.status == 201, drawn.body
     stack.drain()  # MatchesCalled -> tablecall (the deadline schedule) and notify (the calls)
     match = drawn.body["pairings"][0]
