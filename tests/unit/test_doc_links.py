@@ -1,7 +1,7 @@
 """The docs stay honest: every relative link in the README, the changelog and `docs/` points at
 a file that exists (and at a heading that exists, when it names one), and every repository path
-they quote in backticks exists. A moved module or a renamed section fails here, not in a
-reader's browser."""
+they quote in backticks exists (a quoted `file.py::test_name` names a test in that file). A
+moved module, a renamed test or section fails here, not in a reader's browser."""
 
 from __future__ import annotations
 
@@ -66,8 +66,17 @@ def _code_paths(path: Path) -> list[str]:
             word = word.strip("(),;:'\"")
             if not word.startswith(TOP) or word.startswith(BUILT) or any(c in word for c in "<>*{}$|"):
                 continue
-            found.append(word.split("::")[0].rstrip("."))
+            found.append(word.rstrip("."))
     return found
+
+
+def _missing(quoted: str) -> bool:
+    """A path that does not exist, or a `file.py::test_name` whose test is not in the file."""
+    path, _, test = quoted.partition("::")
+    where = ROOT / path
+    if not where.exists():
+        return True
+    return bool(test) and f"def {test}(" not in where.read_text(encoding="utf-8")
 
 
 def _name(path: Path) -> str:
@@ -94,7 +103,7 @@ def test_every_relative_link_resolves(doc: Path) -> None:
 
 @pytest.mark.parametrize("doc", DOCS, ids=_name)
 def test_every_repository_path_quoted_exists(doc: Path) -> None:
-    missing = [p for p in _code_paths(doc) if not (ROOT / p).exists()]
+    missing = [p for p in _code_paths(doc) if _missing(p)]
     assert not missing, f"{_name(doc)} names paths that do not exist: {missing}"
 
 
@@ -104,6 +113,11 @@ def test_the_checker_sees_a_broken_link_and_a_missing_path(tmp_path: Path) -> No
     doc.write_text("See [gone](nowhere.md) and `shared/tavla/nothing.py`.\n```\n[fenced](skip.md)\n```\n")
     assert _links(doc) == ["nowhere.md"]
     assert _code_paths(doc) == ["shared/tavla/nothing.py"]
+    assert _missing("shared/tavla/nothing.py")
+    assert _missing("tests/unit/test_doc_links.py::test_that_was_never_written")
+    assert not _missing(
+        "tests/unit/test_doc_links.py::test_the_checker_sees_a_broken_link_and_a_missing_path"
+    )
     assert _slug("Events: where the day flows") == "events-where-the-day-flows"
     assert _slug("The `main` table, (once)") == "the-main-table-once"
     doc.write_text('# Top\n## Events: where the day flows\n<a id="kept"></a>\n```\n# not a heading\n```\n')
