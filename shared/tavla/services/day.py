@@ -48,6 +48,7 @@ def settings_of(tournament: TournamentRecord) -> DaySettings:
         swiss_rounds=s.get("swiss_rounds"),
         consolation="consolation" in kinds and s.get("format", "single_elimination") == "single_elimination",
         last_chance="last_chance" in kinds and s.get("format", "single_elimination") == "single_elimination",
+        lives_pairing="equal_lives_first" if s.get("format") == "lives" else None,
     )
 
 
