@@ -38,7 +38,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from tavla.rules.double_elimination import Source, draw_double_elimination
 from tavla.rules.entrants import Entrant, MatchRecord, Pairing
 from tavla.rules.errors import RuleViolation
-from tavla.rules.points import LEAGUE_POINTS, SWISS_POINTS
+from tavla.rules.points import LEAGUE_POINTS, SWISS_POINTS, MatchPoints
 from tavla.rules.round_robin import draw_round_robin
 from tavla.rules.seeding import SeedingMode
 from tavla.rules.side_brackets import SideBracketPlan, draw_side_bracket, last_chance_field
@@ -587,13 +587,16 @@ def event_standings(
     players: Sequence[str],
     records: Sequence[MatchRecord],
     disqualified: Set[str] = frozenset(),
+    points: MatchPoints | None = None,
 ) -> list[Standing]:
-    """An event's standings by its format (R10.1, R10.2): knockout places or the table chain."""
+    """An event's standings by its format (R10.1, R10.2): knockout places or the table chain,
+    counted with the page's `points` (R5.6), else the format's defaults."""
     if event != "main" or settings.format == "single_elimination":
         return knockout_standings(players, records, disqualified, lives=1)
     if settings.format == "double_elimination":
         return knockout_standings(players, records, disqualified, lives=2)
     if settings.format == "lives":
         return knockout_standings(players, records, disqualified, lives=settings.lives)
-    points = SWISS_POINTS if settings.format == "swiss" else LEAGUE_POINTS
+    if points is None:
+        points = SWISS_POINTS if settings.format == "swiss" else LEAGUE_POINTS
     return list(table_standings(players, records, points, disqualified))
