@@ -66,7 +66,7 @@ class TournamentDay:
     # -- the day ----------------------------------------------------------------------------
 
     def draw(self) -> Any:
-        return self.client.call("POST", f"/tournaments/{self.id}/rounds", user=self.organiser)
+        return self._retried("POST", f"/tournaments/{self.id}/rounds", None, self.organiser)
 
     def round(self, number: int) -> dict[str, Any]:
         reply = self.client.call("GET", f"/tournaments/{self.id}/rounds/{number}")
