@@ -19,11 +19,10 @@ from typing import Any
 import pytest
 
 from tavla.store.dynamo import ATTEMPTS
-from tests.e2e.client import Client, Reply, players, tournament
+from tests.e2e.client import Client, Reply
 from tests.e2e.conftest import Stack
-from tests.e2e.day import TournamentDay
+from tests.e2e.day import SEVEN_POINTS, TournamentDay, checked_in_field
 
-LENGTHS = {"default": 7, "semi_final": 7, "final": 7}
 CONFLICT = {"kind": "conflict", "next": 4}  # the transaction's own 3 retries spent
 THROTTLE = {"kind": "throttle", "next": ATTEMPTS}  # botocore's attempts spent
 
@@ -33,17 +32,6 @@ def faults_off(stack: Stack) -> Iterator[None]:
     stack.faults()
     yield
     stack.faults()
-
-
-def _field(client: Client, organiser: str, prefix: str, count: int) -> tuple[str, dict[str, str]]:
-    """A platform-profile knockout of `count` checked-in players; (id, user by Tavla ID)."""
-    tid = tournament(client, organiser, capacity=count, rule_profile="platform", match_lengths=LENGTHS)
-    entrants = players(client, prefix, count)
-    for user, tavla_id in entrants.items():
-        assert client.call("POST", f"/tournaments/{tid}/registrations", user=user).status == 201
-        reply = client.call("POST", f"/tournaments/{tid}/checkins", {"tavla_id": tavla_id}, user=organiser)
-        assert reply.status == 200, reply.body
-    return tid, {t: u for u, t in entrants.items()}
 
 
 def _refused_then_done(
@@ -81,7 +69,7 @@ def test_every_write_of_the_day_refused_by_a_fault_is_a_503_and_completes_once_w
     fault past every retry: 503 + Retry-After, nothing changed; sent again: done, once."""
     client = Client(stack)
     organiser = "org-faults-day"
-    tid, user = _field(client, organiser, "faults-day", 4)
+    tid, user = checked_in_field(client, organiser, "faults-day", 4)
 
     def rounds() -> Any:
         return client.call("GET", f"/tournaments/{tid}/rounds").body
@@ -198,7 +186,7 @@ def test_a_draw_killed_between_its_matches_and_its_publication_publishes_nothing
     readers see no round; drawing again publishes that round, once, its matches once."""
     client = Client(stack)
     organiser = "org-faults-kill"
-    tid, _ = _field(client, organiser, "faults-kill", 8)
+    tid, _ = checked_in_field(client, organiser, "faults-kill", 8)
     stack.faults(kind="kill", next=1, skip=1, operations=["TransactWriteItems"], function="draw")
     killed = client.call("POST", f"/tournaments/{tid}/rounds", user=organiser)
     assert killed.status == 500, killed.body
@@ -226,7 +214,7 @@ def test_a_draw_throttled_at_its_reservation_leaves_nothing_and_draws_on_the_nex
     botocore's retries: 503, check-in still open, no round; sent again: one round."""
     client = Client(stack)
     organiser = "org-faults-reserve"
-    tid, _ = _field(client, organiser, "faults-reserve", 4)
+    tid, _ = checked_in_field(client, organiser, "faults-reserve", 4)
 
     def state() -> Any:
         summary = client.call("GET", f"/tournaments/{tid}").body
@@ -248,7 +236,7 @@ def test_a_day_with_a_third_of_its_writes_conflicting_ends_with_every_result_off
     """R7.5, R5.5: one write in three meets a conflict (transactions, single writes, batches):
     the platform's retries absorb them or the phone retries a 503; every match official once."""
     client = Client(stack)
-    day = TournamentDay(client, "faults-share", 8, rule_profile="platform", match_lengths=LENGTHS)
+    day = TournamentDay(client, "faults-share", 8, rule_profile="platform", match_lengths=SEVEN_POINTS)
     day.enter_field()
     stack.drain()
     stack.faults(kind="conflict", share=0.34)

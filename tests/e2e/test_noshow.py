@@ -9,8 +9,9 @@ from typing import Any
 
 from local.aws import client as aws_client
 from local.env import SCHEDULER_GROUP
-from tests.e2e.client import Client, players, tournament
+from tests.e2e.client import Client
 from tests.e2e.conftest import Stack
+from tests.e2e.day import checked_in_field
 
 
 def test_platform_forfeits_the_absent_player_when_the_platform_clock_passes_ten_minutes(stack) -> None:
@@ -18,18 +19,11 @@ def test_platform_forfeits_the_absent_player_when_the_platform_clock_passes_ten_
     absent one is, 7-0, once the platform clock passes the call + 10 minutes, not before."""
     client = Client(stack)
     organiser = "org-noshow"
-    lengths = {"default": 7, "semi_final": 7, "final": 7}
-    tid = tournament(client, organiser, capacity=2, rule_profile="platform", match_lengths=lengths)
-    field = players(client, "noshow", 2)
-    for user, tavla_id in field.items():
-        assert client.call("POST", f"/tournaments/{tid}/registrations", user=user).status == 201
-        body = {"tavla_id": tavla_id}
-        assert client.call("POST", f"/tournaments/{tid}/checkins", body, user=organiser).status == 200
+    tid, user_of = checked_in_field(client, organiser, "noshow", 2)
     drawn = client.call("POST", f"/tournaments/{tid}/rounds", user=organiser, groups=("organisers",))
     assert drawn.status == 201, drawn.body
     stack.drain()  # MatchesCalled -> tablecall (the deadline schedule) and notify (the calls)
     match = drawn.body["pairings"][0]
-    user_of = {t: u for u, t in field.items()}
     home, away = match["home"]["tavla_id"], match["away"]["tavla_id"]
     for user in (user_of[home], user_of[away]):
         feed = client.call("GET", "/me/notifications", user=user).body
@@ -84,17 +78,10 @@ def test_a_deadline_an_hour_late_and_again_forfeits_once_and_never_a_started_mat
     player is forfeited once; the match whose players came and started is never touched."""
     client = Client(stack)
     organiser = "org-noshow-late"
-    lengths = {"default": 7, "semi_final": 7, "final": 7}
-    tid = tournament(client, organiser, capacity=4, rule_profile="platform", match_lengths=lengths)
-    field = players(client, "noshow-late", 4)
-    for user, tavla_id in field.items():
-        assert client.call("POST", f"/tournaments/{tid}/registrations", user=user).status == 201
-        body = {"tavla_id": tavla_id}
-        assert client.call("POST", f"/tournaments/{tid}/checkins", body, user=organiser).status == 200
+    tid, user_of = checked_in_field(client, organiser, "noshow-late", 4)
     drawn = client.call("POST", f"/tournaments/{tid}/rounds", user=organiser)
     assert drawn.status == 201, drawn.body
     stack.drain()  # MatchesCalled -> the deadline schedules
-    user_of = {t: u for u, t in field.items()}
     absent, started = (m for m in drawn.body["pairings"] if m["state"] == "called")
     schedules = _deadline_schedules(stack, tid)
     assert schedules, "the call scheduled no deadline"
