@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -16,6 +16,7 @@ from tests.e2e.conftest import Stack
 class Reply:
     status: int
     body: Any
+    headers: dict[str, str] = field(default_factory=dict, compare=False)
 
     @property
     def error(self) -> str:
@@ -58,7 +59,8 @@ class Client:
             headers=headers,
             timeout=120,
         )
-        return Reply(response.status_code, response.json() if response.content else None)
+        body = response.json() if response.content else None
+        return Reply(response.status_code, body, {k.lower(): v for k, v in response.headers.items()})
 
     def parallel(self, calls: list[tuple[Any, ...]], workers: int = 50) -> list[Reply]:
         """Fire the calls at once (threads), replies in the order of the calls."""
@@ -105,21 +107,3 @@ def players(client: Client, prefix: str, count: int, **fields: Any) -> dict[str,
     replies = client.parallel([("POST", "/players", body(i, u), {"user": u}) for i, u in enumerate(users)])
     assert all(r.status == 201 for r in replies), [r.body for r in replies if r.status != 201][:3]
     return {u: str(r.body["tavla_id"]) for u, r in zip(users, replies, strict=True)}
-
-
-def drawn_platform_day(
-    client: Client, organiser: str, prefix: str, count: int, **settings: Any
-) -> tuple[str, dict[str, str], Reply]:
-    """A platform-profile tournament of `count` players (7-point matches), all entered and checked
-    in, and its first draw: (its id, user -> Tavla ID, the draw's reply)."""
-    lengths = {"default": 7, "semi_final": 7, "final": 7}
-    tid = tournament(
-        client, organiser, capacity=count, rule_profile="platform", match_lengths=lengths, **settings
-    )
-    field = players(client, prefix, count)
-    for user, tavla_id in field.items():
-        assert client.call("POST", f"/tournaments/{tid}/registrations", user=user).status == 201
-        body = {"tavla_id": tavla_id}
-        assert client.call("POST", f"/tournaments/{tid}/checkins", body, user=organiser).status == 200
-    drawn = client.call("POST", f"/tournaments/{tid}/rounds", user=organiser, groups=("organisers",))
-    return tid, field, drawn

@@ -15,7 +15,8 @@ import boto3
 import requests
 
 from local.env import REGION, SCHEDULER_GROUP
-from tests.e2e.client import Client, drawn_platform_day, players, tournament
+from tests.e2e.client import Client, players, tournament
+from tests.e2e.day import checked_in_field
 
 
 @contextmanager
@@ -51,10 +52,10 @@ def test_with_the_bus_down_changes_succeed_and_their_events_arrive_once_it_is_ba
     table, the no-show deadline is scheduled and the promoted player is told, each once."""
     client = Client(stack)
     organiser = "org-outbox"
-    day, field, drawn = drawn_platform_day(client, organiser, "outbox", 4, tables=1)
+    day, user_of = checked_in_field(client, organiser, "outbox", 4, tables=1)
+    drawn = client.call("POST", f"/tournaments/{day}/rounds", user=organiser, groups=("organisers",))
     assert drawn.status == 201, drawn.body
     stack.drain()
-    user_of = {t: u for u, t in field.items()}
     first, queued = sorted(drawn.body["pairings"], key=lambda p: p["state"] != "called")[:2]
     assert (first["state"], queued["state"]) == ("called", "queued"), drawn.body  # one table
     code = queued["id"].split(".", 1)[1]
