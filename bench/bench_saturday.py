@@ -1,11 +1,12 @@
 """A nationwide Saturday on the local stack: many knockouts played at once over HTTP.
 
-`--tournaments` knockouts of `--players` (default 20 of 64) are entered, then played at the same
-moment through the local stack's HTTP API (loopback only): each tournament's referee table (one
-thread) draws, then reports and confirms every match as it is called (every fourth board both
-players report first, as in tests/e2e/day.py), while board readers (one per two tournaments,
-a phone polling every `--poll` s) read the boards. A 503 is retried after its Retry-After, as a
-phone does, and counted. Then the same for one tournament alone, and the ratio.
+`--tournaments` knockouts of `--players` (default 20 of 64; `make bench`: 20 of 16) are
+entered, then played at the same moment through the local stack's HTTP API (loopback only):
+each tournament's referee table (one thread) draws, then reports and confirms every match as
+it is called (every fourth board both players report first, as in tests/e2e/day.py), while
+board readers (one per two tournaments, a phone polling every `--poll` s) read the boards.
+A 503 is retried after its Retry-After, as a phone does, and counted. Then the same for one
+tournament alone, and the ratio.
 
 Checked at the end: no 5xx but the counted 503s; every match official, confirmed exactly once
 (the audit trail); after each tournament is finished and the bus drained, each player's
@@ -35,6 +36,9 @@ from typing import Any
 import requests
 
 SEVEN_POINTS = {"default": 7, "semi_final": 7, "final": 7}
+# what `make bench` runs: 20 at once still, fields small enough for a loaded 2-core machine
+# (20 x 64 took ~15 min there; run it with the flags above when the machine is free)
+SMALL = ["--tournaments", "20", "--players", "16"]
 
 
 class OutOfTime(Exception):
@@ -297,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=4, help="Lambda environments of the local stack")
     parser.add_argument("--poll", type=float, default=0.5, help="seconds between a board reader's reads")
     parser.add_argument("--budget", type=float, default=900, help="seconds for the whole run, setup included")
-    args = parser.parse_args([] if argv is None and __name__ != "__main__" else argv)
+    args = parser.parse_args(SMALL if argv is None and __name__ != "__main__" else argv)
     try:
         return run(args.tournaments, args.players, args.workers, args.poll, args.budget)
     except OutOfTime:
