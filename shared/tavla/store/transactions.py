@@ -74,6 +74,16 @@ class Transaction:
     def __len__(self) -> int:
         return len(self._items)
 
+    def new_items(self, table: TableSpec) -> list[Item]:
+        """The items this transaction puts into `table`, as plain values (what the table's stream
+        shows as new images once it ran)."""
+        name = table_name(table)
+        return [
+            deserialize(op["Put"]["Item"])
+            for _, op in self._items
+            if op.get("Put", {}).get("TableName") == name
+        ]
+
     def put(
         self,
         name: str,
