@@ -7,7 +7,7 @@ import os
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-import boto3
+from tavla import aws
 
 if TYPE_CHECKING:
     from mypy_boto3_events import EventBridgeClient
@@ -30,7 +30,7 @@ SUPER_FINAL_INVITED = "SuperFinalInvited"
 
 @cache
 def _client() -> EventBridgeClient:
-    return boto3.client("events")
+    return aws.session().client("events")
 
 
 def publish(detail_type: str, detail: dict[str, Any]) -> None:
