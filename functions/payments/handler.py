@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, TypeAlias
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Path
 
-from tavla import clock
+from tavla import clock, params
 from tavla.contract import errors
 from tavla.errors import (
     Invalid,
@@ -49,7 +48,7 @@ from tavla.services import payments, prizes, statements, unpaid
 
 app = make_resolver()
 
-TournamentId = Annotated[str, Path(max_length=64)]
+TournamentId: TypeAlias = "Annotated[str, params.Path(max_length=64)]"
 
 EXPORT_RESPONSES = errors(TournamentNotFound, NotOrganiser)
 EXPORT_RESPONSES[200] = {
@@ -127,7 +126,7 @@ def export(tournament_id: TournamentId) -> Response[str]:
     )
 
 
-EntryId = Annotated[str, Path(max_length=128, pattern=r"^[A-Za-z0-9_.-]+$")]
+EntryId: TypeAlias = 'Annotated[str, params.Path(max_length=128, pattern=r"^[A-Za-z0-9_.-]+$")]'
 
 
 @app.get(
@@ -195,7 +194,9 @@ def payout(tournament_id: TournamentId, body: Payout) -> tuple[Ledger, int]:
 
 
 # --- R11.4: category prizes: who is eligible (private to the organisers)
-EntryTavlaId = Annotated[str, Path(pattern=r"^[A-Za-z0-9]{7}$", description="the player's Tavla ID")]
+EntryTavlaId: TypeAlias = (
+    """Annotated[str, params.Path(pattern=r"^[A-Za-z0-9]{7}$", description="the player's Tavla ID")]"""
+)
 
 
 @app.get(
@@ -265,7 +266,7 @@ def statement_lines(tournament_id: TournamentId) -> StatementImport:
     return statements.statement_lines(caller(app), tournament_id)
 
 
-Checksum = Annotated[str, Path(pattern=r"^[0-9a-f]{32}$")]
+Checksum: TypeAlias = 'Annotated[str, params.Path(pattern=r"^[0-9a-f]{32}$")]'
 
 
 @app.post(

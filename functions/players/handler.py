@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from aws_lambda_powertools.event_handler.openapi.params import Path
-
-from tavla import clock
+from tavla import clock, params
 from tavla.contract import errors
 from tavla.errors import (
     Conflict,
@@ -111,7 +109,7 @@ def get_privacy_notice() -> PrivacyNotice:
 
 
 @app.get("/players/<tavla_id>", tags=["players"], responses=errors(PlayerNotFound))
-def get_player(tavla_id: Annotated[str, Path(max_length=32)]) -> PlayerPage:
+def get_player(tavla_id: Annotated[str, params.Path(max_length=32)]) -> PlayerPage:
     """A player's public profile.
 
     Name, club, city, rating (provisional during the first 30 rated matches) and the latest

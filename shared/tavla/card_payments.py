@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
+from tavla import aws
 from tavla.errors import ForgedWebhook, ProviderUnavailable
 
 if TYPE_CHECKING:
@@ -191,9 +192,7 @@ def provider(*, timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS, retries: int =
 
     `timeout_seconds` and `retries` bound each API call: a caller that must answer quickly
     (a withdrawal, whose refund is retried later anyway) asks for less."""
-    from aws_lambda_powertools.utilities.parameters import get_secret
-
-    secret = json.loads(str(get_secret(os.environ[SECRET_ENV], max_age=300)))
+    secret = json.loads(aws.secret(os.environ[SECRET_ENV]))
     return StripeProvider(
         str(secret["api_key"]),
         str(secret["webhook_secret"]),
