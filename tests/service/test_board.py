@@ -6,7 +6,6 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from bench.bench_calls import dynamodb_calls
 from tavla.services import progress
 from tavla.store.records import FixtureRecord
 from tests.service.board_helpers import (
@@ -19,6 +18,7 @@ from tests.service.board_helpers import (
 )
 from tests.service.conftest import Api
 from tests.service.day_helpers import checked_in_field, draw
+from tests.service.helpers import dynamodb_calls
 
 BOARD = "/tournaments/{tournament_id}/board"
 STANDINGS = "/tournaments/{tournament_id}/standings"
