@@ -182,17 +182,21 @@ def get_placements(tournament_id: TournamentId) -> Placements:
     "/tournaments/<tournament_id>/audit",
     security=SIGNED_IN,
     tags=["tournaments"],
-    responses=errors(TournamentNotFound, NotStaff),
+    responses=errors(TournamentNotFound, NotStaff, InvalidCursor),
 )
 def get_audit(
-    tournament_id: TournamentId, limit: Annotated[int, params.Query(ge=1, le=500)] = 100
+    tournament_id: TournamentId,
+    limit: Annotated[int, params.Query(ge=1, le=500)] = 100,
+    after: Annotated[str | None, params.Query(max_length=512)] = None,
 ) -> AuditTrail:
     """A tournament's audit trail.
 
     Who did what, when, newest first (its staff only); each actor by Tavla ID and role
-    (organiser, referee, admin, player or system), never by user id.
+    (organiser, referee, admin, player or system), never by user id. A page at a time: pass
+    `next` back as `after` for the following page; a stale or foreign cursor is 422
+    `invalid_cursor`.
     """
-    return tournaments.audit_trail(caller(app), tournament_id, limit)
+    return tournaments.audit_trail(caller(app), tournament_id, limit, after)
 
 
 handler = entry(app)

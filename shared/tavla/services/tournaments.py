@@ -235,12 +235,14 @@ def _staff_list(staff: Mapping[str, StaffMember]) -> Staff:
     return Staff(staff=sorted(members, key=lambda m: (m.role != "organiser", m.tavla_id)))
 
 
-def audit_trail(caller: Caller, tournament_id: str, limit: int) -> AuditTrail:
-    """Who did what, when: every change to this tournament and its lists (its staff only).
+def audit_trail(caller: Caller, tournament_id: str, limit: int, after: str | None = None) -> AuditTrail:
+    """Who did what, when: every change to this tournament and its lists (its staff only), a
+    page at a time (`next` is the cursor of the following page).
 
     Actors are shown by Tavla ID and role; their user ids stay internal.
     """
     require_staff(tournament_store.get(tournament_id), caller)
+    found, cursor = audit.records(tournament_id, limit, after)
     return AuditTrail(
         records=[
             AuditEntry(
@@ -249,8 +251,9 @@ def audit_trail(caller: Caller, tournament_id: str, limit: int) -> AuditTrail:
                 actor=AuditActor(role=r.actor.role, tavla_id=r.actor.tavla_id),
                 details=dict(r.details),
             )
-            for r in audit.records(tournament_id, limit)
-        ]
+            for r in found
+        ],
+        next=cursor,
     )
 
 
