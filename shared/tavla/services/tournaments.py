@@ -31,7 +31,7 @@ from tavla.models.tournaments import (
 )
 from tavla.models.tournaments import StaffMember as ApiStaffMember
 from tavla.rules.errors import RuleViolation
-from tavla.services import registrations
+from tavla.services import registrations, unpaid
 from tavla.services.access import ORGANISER, require_organiser, require_staff
 from tavla.store import audit
 from tavla.store import players as player_store
@@ -81,7 +81,7 @@ def effective_rules(settings: TournamentSettings) -> EffectiveRules:
 
 # A page further ahead than this is a typo, not a plan.
 MAX_AHEAD = timedelta(days=5 * 366)
-_TIMES = ("starts_at", "registration_closes_at", "early_bird_deadline")
+_TIMES = ("starts_at", "registration_closes_at", "early_bird_deadline", "payment_deadline")
 
 
 def _check_times(settings: TournamentSettings, now: datetime, being_set: Iterable[str] = _TIMES) -> None:
@@ -129,7 +129,14 @@ def create(
     )
     organiser = Actor(role=ORGANISER, tavla_id=tavla_id, sub=caller.sub)
     tournament_store.create(record, audit_entry(organiser, "tournament_created", now))
+    _schedule_payment_deadline(record.id, record.settings, now)
     return _tournament(record)
+
+
+def _schedule_payment_deadline(tournament_id: str, settings: Mapping[str, Any], now: datetime) -> None:
+    """A payment deadline takes effect however it is set (R3.2): its schedules are created."""
+    if settings.get("payment_deadline"):
+        unpaid.schedule(tournament_id, str(settings["payment_deadline"]), now)
 
 
 def get(tournament_id: str) -> Tournament:
@@ -170,6 +177,8 @@ def update(caller: Caller, tournament_id: str, body: TournamentUpdate, now: date
         undone = audit_entry(organiser, "settings_restored", now, fields=sorted(changes))
         tournament_store.update_settings(written, {k: current.settings.get(k) for k in stored}, undone)
         raise
+    if "payment_deadline" in changes:
+        _schedule_payment_deadline(tournament_id, stored, now)
     if merged.capacity > current.capacity:
         registrations.fill_free_places(tournament_id, now)
     return get(tournament_id)
