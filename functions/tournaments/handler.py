@@ -20,6 +20,7 @@ from tavla.errors import (
     NotStaff,
     PlayerNotFound,
     RequestInProgress,
+    SeasonNotFound,
     TournamentNotFound,
 )
 from tavla.http import SIGNED_IN, cached, caller, make_resolver
@@ -49,7 +50,7 @@ TournamentId = Annotated[str, Path(max_length=64)]
     security=SIGNED_IN,
     tags=["tournaments"],
     status_code=201,
-    responses=errors(Forbidden, Invalid, RequestInProgress, IdempotencyKeyReused),
+    responses=errors(Forbidden, Invalid, SeasonNotFound, RequestInProgress, IdempotencyKeyReused),
 )
 def create_tournament(
     body: TournamentCreate, idempotency_key: IdempotencyKey = None
@@ -105,7 +106,9 @@ def get_tournament(tournament_id: TournamentId) -> Tournament:
     "/tournaments/<tournament_id>",
     security=SIGNED_IN,
     tags=["tournaments"],
-    responses=errors(TournamentNotFound, NotOrganiser, Conflict, DivisionHasEntries, Invalid, Busy),
+    responses=errors(
+        TournamentNotFound, NotOrganiser, Conflict, DivisionHasEntries, Invalid, SeasonNotFound, Busy
+    ),
 )
 def patch_tournament(tournament_id: TournamentId, body: TournamentUpdate) -> Tournament:
     """Change a tournament's settings.

@@ -38,14 +38,53 @@ AWARD_PREFIX = "award#"
 
 
 def get(season_id: str) -> SeasonRecord | None:
-    response = client().get_item(TableName=table_name(MAIN), Key=keys.season(season_id))
-    return SeasonRecord.from_item(deserialize(response["Item"])) if "Item" in response else None
+    response = client().get_item(TableName=table_name(MAIN), Key=keys.season(season_id), ConsistentRead=True)
+    return _season(deserialize(response["Item"])) if "Item" in response else None
+
+
+def _season(item: Mapping[str, Any]) -> SeasonRecord:
+    return SeasonRecord.from_item({**item, "to_invite": tuple(item.get("to_invite") or ())})
 
 
 def put(season: SeasonRecord) -> None:
-    client().put_item(
-        TableName=table_name(MAIN), Item=serialize({**keys.plain(keys.season(season.id)), **season.to_item()})
-    )
+    """The season as set, unless it closed meanwhile (SeasonClosed: its record is frozen)."""
+    item = {**keys.plain(keys.season(season.id)), **season.to_item(), "to_invite": list(season.to_invite)}
+    try:
+        client().put_item(
+            TableName=table_name(MAIN),
+            Item=serialize(item),
+            ConditionExpression="attribute_not_exists(closed_at)",
+        )
+    except ClientError as error:
+        if error_code(error) == "ConditionalCheckFailedException":
+            raise SeasonClosed(season.id) from error
+        raise
+
+
+class SeasonClosed(Exception):
+    """The season closed: its settings, dates and invitations no longer change."""
+
+
+def close(season_id: str, at: str, to_invite: Sequence[str]) -> bool:
+    """Close the season once (the schedule at its end date): False when it was already closed."""
+    try:
+        client().update_item(
+            TableName=table_name(MAIN),
+            Key=keys.season(season_id),
+            UpdateExpression="SET closed_at = :at, to_invite = :i",
+            ConditionExpression="attribute_exists(pk) AND attribute_not_exists(closed_at)",
+            ExpressionAttributeValues={":at": {"S": at}, ":i": {"L": [{"S": p} for p in to_invite]}},
+        )
+    except ClientError as error:
+        if error_code(error) == "ConditionalCheckFailedException":
+            return False
+        raise
+    return True
+
+
+def get_many(season_ids: Sequence[str]) -> list[SeasonRecord]:
+    """The seasons set among `season_ids` (BatchGetItem)."""
+    return [_season(i) for i in batch_get(MAIN, [keys.season(s) for s in season_ids])]
 
 
 def add_award(season_id: str, tavla_id: str, award: Award) -> bool:
