@@ -107,20 +107,25 @@ def tournament_awards(
     standings: Mapping[str, Sequence[Mapping[str, Any]]] = detail.get("events") or {}
     if not standings:
         return {}
-    # the event that earns season points: a tournament of several divisions names its highest
-    # division's Main (R3.7); announcements from before divisions hold only `main`
-    main = str(detail.get("season_event") or ("main" if "main" in standings else sorted(standings)[0]))
-    if main not in standings:
-        return {}
-    rows = [
-        Standing(
-            player_id=aliases.get(r["tavla_id"], r["tavla_id"]), place=r["place"], place_to=r["place_to"]
-        )
-        for r in standings[main]
-    ]
+    # the events that earn season points: each division's Main, highest division first (R3.7),
+    # at the season's coefficient for it; announcements from before name only the highest's
+    # (`season_event`), or hold only `main`
+    first = str(detail.get("season_event") or ("main" if "main" in standings else sorted(standings)[0]))
+    mains = [str(m) for m in detail.get("season_events") or [first]]
     level = TournamentLevel(detail.get("level") or TournamentLevel.LOCAL.value)
     disqualified = {aliases.get(p, p) for p in detail.get("disqualified") or ()}
-    points = tournament_points(rows, level, settings, disqualified)
+    points: dict[str, int] = {}
+    for rank, main in enumerate(mains):
+        if main not in standings or not settings.division_coefficient(rank):
+            continue
+        rows = [
+            Standing(
+                player_id=aliases.get(r["tavla_id"], r["tavla_id"]), place=r["place"], place_to=r["place_to"]
+            )
+            for r in standings[main]
+        ]
+        for p, n in tournament_points(rows, level, settings, disqualified, division=rank).items():
+            points[p] = max(n, points.get(p, 0))
     met = meetings(records, aliases)
     tid = str(detail["tournament_id"])
     return {p: Award(tournament_id=tid, points=n, meetings=tuple(met.get(p, ()))) for p, n in points.items()}
@@ -419,12 +424,11 @@ def put_season(caller: Caller, season_id: str, body: SeasonBody, now: datetime) 
                 settings=body.settings.model_dump(mode="json"),
                 draw_seed=old.draw_seed if old else default_seed(season_id),
                 federation=body.federation,
-            )
+            ),
+            [outbox.Event(events.SEASON_CHANGED, {"season_id": season_id, "at": now.isoformat()})],
         )
     except store.SeasonClosed as closed:
         raise SeasonClosed(f"Season {season_id} closed meanwhile: it no longer changes.") from closed
-    store.remember(season_id)
-    events.publish(events.SEASON_CHANGED, {"season_id": season_id, "at": now.isoformat()})
     return get_season(season_id, now)
 
 

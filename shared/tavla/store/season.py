@@ -20,7 +20,7 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from tavla.rules.season_table import Award, SeasonRow
-from tavla.store import keys
+from tavla.store import keys, outbox
 from tavla.store.dynamo import (
     batch_get,
     batch_write,
@@ -33,6 +33,7 @@ from tavla.store.dynamo import (
 )
 from tavla.store.records import SeasonRecord, SeasonStandingsRecord
 from tavla.store.schema import MAIN
+from tavla.store.transactions import Cancelled, Transaction
 
 AWARD_PREFIX = "award#"
 
@@ -46,18 +47,23 @@ def _season(item: Mapping[str, Any]) -> SeasonRecord:
     return SeasonRecord.from_item({**item, "to_invite": tuple(item.get("to_invite") or ())})
 
 
-def put(season: SeasonRecord) -> None:
-    """The season as set, unless it closed meanwhile (SeasonClosed: its record is frozen)."""
-    item = {**keys.plain(keys.season(season.id)), **season.to_item(), "to_invite": list(season.to_invite)}
+def put(season: SeasonRecord, announce: Sequence[outbox.Event] = ()) -> None:
+    """The season as set, its id in the list of seasons and its events, at once, unless it
+    closed meanwhile (SeasonClosed: its record is frozen)."""
+    tx = Transaction()
+    tx.put(
+        "season",
+        MAIN,
+        {**keys.plain(keys.season(season.id)), **season.to_item(), "to_invite": list(season.to_invite)},
+        condition="attribute_not_exists(closed_at)",
+    )
+    tx.update("list", MAIN, keys.seasons(), "ADD ids :s", values={"s": {season.id}})
+    outbox.add(tx, announce)
     try:
-        client().put_item(
-            TableName=table_name(MAIN),
-            Item=serialize(item),
-            ConditionExpression="attribute_not_exists(closed_at)",
-        )
-    except ClientError as error:
-        if error_code(error) == "ConditionalCheckFailedException":
-            raise SeasonClosed(season.id) from error
+        tx.run()
+    except Cancelled as cancelled:
+        if cancelled.failed("season"):
+            raise SeasonClosed(season.id) from cancelled
         raise
 
 
