@@ -18,6 +18,7 @@ from tavla.errors import (
     NotStaff,
     PlayerNotFound,
     RequestInProgress,
+    SeasonNotFound,
     TournamentNotFound,
 )
 from tavla.http import SIGNED_IN, cached, caller, make_resolver
@@ -47,7 +48,7 @@ TournamentId: TypeAlias = "Annotated[str, params.Path(max_length=64)]"
     security=SIGNED_IN,
     tags=["tournaments"],
     status_code=201,
-    responses=errors(Forbidden, Invalid, RequestInProgress, IdempotencyKeyReused),
+    responses=errors(Forbidden, Invalid, SeasonNotFound, RequestInProgress, IdempotencyKeyReused),
 )
 def create_tournament(
     body: TournamentCreate, idempotency_key: IdempotencyKey = None
@@ -103,7 +104,9 @@ def get_tournament(tournament_id: TournamentId) -> Tournament:
     "/tournaments/<tournament_id>",
     security=SIGNED_IN,
     tags=["tournaments"],
-    responses=errors(TournamentNotFound, NotOrganiser, Conflict, DivisionHasEntries, Invalid, Busy),
+    responses=errors(
+        TournamentNotFound, NotOrganiser, Conflict, DivisionHasEntries, Invalid, SeasonNotFound, Busy
+    ),
 )
 def patch_tournament(tournament_id: TournamentId, body: TournamentUpdate) -> Tournament:
     """Change a tournament's settings.

@@ -397,3 +397,9 @@ class SeasonNotFound(NotFound):
     """No such season (R10.4)."""
 
     code = "season_not_found"
+
+
+class SeasonClosed(Conflict):
+    """The season closed at its end date: its dates and numbers no longer change (R10.4)."""
+
+    code = "season_closed"

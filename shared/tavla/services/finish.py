@@ -134,6 +134,8 @@ def finished_event(
         "season_id": tournament.settings.get("season_id"),
         "disqualified": sorted(field.disqualified) if field else [],
         "season_event": _event(day.divisions(tournament)[0], "main"),
+        # each division's Main, highest first: the season's coefficient for each (R3.7, R10.4)
+        "season_events": [_event(d, "main") for d in day.divisions(tournament)],
         "events": {
             _event(e.get("division"), str(e["event"])): [
                 {"tavla_id": r["player"]["tavla_id"], "place": r["place"], "place_to": r["place_to"]}

@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from tavla import ids
 from tavla.caller import Caller
-from tavla.errors import Conflict, DivisionHasEntries, Forbidden, Invalid, PlayerNotFound
+from tavla.errors import Conflict, DivisionHasEntries, Forbidden, Invalid, PlayerNotFound, SeasonNotFound
 from tavla.models.audit import AuditActor, AuditEntry, AuditTrail
 from tavla.models.tournaments import (
     Calendar,
@@ -102,6 +102,14 @@ def _stored(settings: TournamentSettings) -> dict[str, Any]:
     return item
 
 
+def _check_season(season_id: str | None) -> None:
+    """A tournament declares only a season an admin has set (R10.4): its points go nowhere else."""
+    from tavla.store import season as season_store  # only a request naming a season pays this
+
+    if season_id and season_store.get(season_id) is None:
+        raise SeasonNotFound(f"No season {season_id}: a platform admin sets it first.")
+
+
 def _tournament(record: TournamentRecord) -> Tournament:
     return Tournament.model_validate(record.public())
 
@@ -113,6 +121,7 @@ def create(
     if not caller.is_organiser:
         raise Forbidden("Only organisers may create tournaments.")
     _check_times(body, now)
+    _check_season(body.season_id)
     tavla_id = player_store.tavla_id_or_none(caller.sub)
     record = TournamentRecord(
         id=ids.opaque(rng),
@@ -164,6 +173,8 @@ def update(caller: Caller, tournament_id: str, body: TournamentUpdate, now: date
     except ValidationError as error:
         raise Invalid("; ".join(e["msg"] for e in error.errors())) from error
     _check_times(merged, now, being_set=changes)
+    if "season_id" in changes:
+        _check_season(merged.season_id)
     stored = _stored(merged)
     removed = set(registrations.division_order(current)) - {d.id for d in merged.divisions}
     _refuse_if_entered(current.id, removed)

@@ -157,6 +157,8 @@ class ProfileRecord(_Record):
     user_sub: str | None = None  # internal: whose sign-in this profile is
     merged_into: str | None = None
     merged_at: str | None = None
+    # bumped by every ratings write: the full rebuild writes a player only if it is unchanged
+    rating_seq: int = 0
 
 
 @dataclass(frozen=True)
@@ -414,13 +416,16 @@ class RatedMatchRecord(_Record):
     """A match applied to the ratings: where it sits in the ledger and what was applied.
 
     `fingerprint` is the result as applied (players, winner, score, length, key): the same
-    event again changes nothing; a different one (an appeal) replaces it.
+    event again changes nothing; a different one (an appeal) replaces it. `version` is the
+    match's version the applied result was announced with (None: applied before results
+    carried one): a result announced with a lower version is older and changes nothing.
     """
 
     match_id: str
     ledger_key: str
     fingerprint: str
     players: tuple[str, ...] = ()
+    version: int | None = None
 
 
 @dataclass(frozen=True)
@@ -433,6 +438,9 @@ class SeasonRecord(_Record):
     ends_on: str
     settings: Mapping[str, Any] = field(default_factory=dict)
     draw_seed: int = 0  # the recorded seed of the season's last tie-break (R10.5)
+    federation: str | None = None
+    closed_at: str | None = None  # set once, by the schedule at its end date
+    to_invite: tuple[str, ...] = ()  # the Super Final's invited, frozen when it closed
 
 
 @dataclass(frozen=True)
