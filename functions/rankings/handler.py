@@ -38,7 +38,9 @@ def get_ratings(
 @app.get("/seasons", tags=["season"])
 def list_seasons(
     year: Annotated[int | None, params.Query(ge=2000, le=2100)] = None,
-    federation: Annotated[str | None, params.Query(min_length=1, max_length=40, pattern=r"^[a-z0-9-]+$")] = None,
+    federation: Annotated[
+        str | None, params.Query(min_length=1, max_length=40, pattern=r"^[a-z0-9-]+$")
+    ] = None,
     limit: Annotated[int, params.Query(ge=1, le=100)] = 50,
     offset: Annotated[int, params.Query(ge=0, le=10_000)] = 0,
 ) -> SeasonList:
