@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 
-from aws_cdk import Stack
+from aws_cdk import Fn, Stack
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_scheduler as scheduler
 from aws_cdk import aws_sqs as sqs
@@ -26,6 +26,7 @@ from tavla.schedules import (
     MAX_EVENT_AGE_SECONDS,
     MAX_RETRY_ATTEMPTS,
     ROLE_ENV,
+    SELF_ARN_PREFIX_ENV,
 )
 
 
@@ -87,7 +88,13 @@ class Scheduling(Construct):
             function.add_environment(ROLE_ENV, self.invoke_role.role_arn)
             function.add_environment(DEAD_LETTER_ENV, dead_letters.queue_arn)
             for target in spec.schedules:
-                function.add_environment(specs[target].arn_env_var, by_name[target].function_arn)
+                if target == spec.name:
+                    function.add_environment(
+                        SELF_ARN_PREFIX_ENV,
+                        Fn.sub("arn:${AWS::Partition}:lambda:${AWS::Region}:${AWS::AccountId}:function:"),
+                    )
+                else:
+                    function.add_environment(specs[target].arn_env_var, by_name[target].function_arn)
             assert function.role is not None
             NagSuppressions.add_resource_suppressions(
                 function.role,

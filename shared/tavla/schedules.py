@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 GROUP_ENV = "SCHEDULER_GROUP_NAME"
 ROLE_ENV = "SCHEDULER_ROLE_ARN"
 DEAD_LETTER_ENV = "DEAD_LETTER_QUEUE_ARN"
+# a function that schedules itself is not told its own ARN by the stack (the function would
+# depend on itself): it is told the ARN's prefix, and Lambda tells it its own name
+SELF_ARN_PREFIX_ENV = "SELF_FUNCTION_ARN_PREFIX"
 
 # Scheduler's retry policy for a failing target, before the event goes to the dead letters.
 MAX_RETRY_ATTEMPTS = 4
@@ -43,6 +46,14 @@ _DIGEST_LENGTH = 16
 def arn_env_var(function: str) -> str:
     """The variable that tells a scheduling function the ARN of `function`: NOSHOW_FUNCTION_ARN."""
     return f"{function.upper()}_FUNCTION_ARN"
+
+
+def target_arn(function: str) -> str:
+    """The ARN a schedule of `function` invokes: the stack's variable, else this very function's."""
+    named = os.environ.get(arn_env_var(function))
+    if named:
+        return named
+    return os.environ[SELF_ARN_PREFIX_ENV] + os.environ["AWS_LAMBDA_FUNCTION_NAME"]
 
 
 def schedule_name(*parts: object) -> str:
@@ -89,7 +100,7 @@ def create_once(name: str, at: datetime, target_function: str, payload: dict[str
             FlexibleTimeWindow={"Mode": "OFF"},
             ActionAfterCompletion="DELETE",
             Target={
-                "Arn": os.environ[arn_env_var(target_function)],
+                "Arn": target_arn(target_function),
                 "RoleArn": os.environ[ROLE_ENV],
                 "Input": json.dumps(payload),
                 "RetryPolicy": {

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from infra.registry import EVENT_SOURCE, OUTBOX_PREFIX, OUTBOX_TABLE
-from tavla.schedules import DEAD_LETTER_ENV
+from tavla.schedules import DEAD_LETTER_ENV, SELF_ARN_PREFIX_ENV
 from tests.infra.helpers import Synthesized, actions_on, as_list, environment, render
 
 pytestmark = pytest.mark.infra
@@ -182,6 +182,12 @@ def test_schedulers_manage_schedules_in_the_group_and_pass_only_the_invoke_role(
         assert render(env["SCHEDULER_ROLE_ARN"]) == role
         assert env[DEAD_LETTER_ENV] == {"Fn::GetAtt": [queue, "Arn"]}
         for target in spec.schedules:
+            if target == spec.name:  # its own ARN: the prefix, and Lambda's name at run time
+                assert f"{target.upper()}_FUNCTION_ARN" not in env
+                assert env[SELF_ARN_PREFIX_ENV] == {
+                    "Fn::Sub": "arn:${AWS::Partition}:lambda:${AWS::Region}:${AWS::AccountId}:function:"
+                }
+                continue
             assert env[f"{target.upper()}_FUNCTION_ARN"] == {
                 "Fn::GetAtt": [_function_id(each_stack, target), "Arn"]
             }

@@ -12,6 +12,7 @@ import boto3
 import pytest
 
 from tavla import schedules
+from tavla.schedules import SELF_ARN_PREFIX_ENV, arn_env_var, target_arn
 from tests.service.conftest import DEAD_LETTER_QUEUE_ARN, SCHEDULER_GROUP, SCHEDULER_ROLE_ARN, function_arn
 
 DEADLINE = datetime(2026, 11, 30, 10, 10, tzinfo=UTC)
@@ -85,3 +86,14 @@ def test_schedule_names_are_valid_deterministic_and_distinct() -> None:
     assert odd != schedules.schedule_name("noshow", "t_1__", "m_7")
     schedules.create_once(long, DEADLINE, "noshow", {})
     schedules.create_once(odd, DEADLINE, "noshow", {})
+
+
+def test_a_function_scheduling_itself_builds_its_own_arn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stack cannot hand a function its own ARN (the function would depend on itself):
+    the schedule's target is the ARN prefix the stack gives plus the name Lambda gives."""
+    monkeypatch.delenv(arn_env_var("season"), raising=False)
+    monkeypatch.setenv(SELF_ARN_PREFIX_ENV, "arn:aws:lambda:eu-central-1:123456789012:function:")
+    monkeypatch.setenv("AWS_LAMBDA_FUNCTION_NAME", "Tavla-dev-Season-abc")
+    assert target_arn("season") == "arn:aws:lambda:eu-central-1:123456789012:function:Tavla-dev-Season-abc"
+    monkeypatch.setenv(arn_env_var("noshow"), "arn:aws:lambda:eu-central-1:123456789012:function:NoShow")
+    assert target_arn("noshow").endswith(":function:NoShow")
