@@ -11,7 +11,7 @@ import os
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-import boto3
+from tavla import aws
 
 if TYPE_CHECKING:
     from mypy_boto3_events import EventBridgeClient
@@ -30,11 +30,14 @@ NOSHOW_RULED = "NoShowRuled"
 PLAYERS_MERGED = "PlayersMerged"
 # the season's leaders invited to the Super Final (R10.4): notify tells them
 SUPER_FINAL_INVITED = "SuperFinalInvited"
+# an admin set a season's dates or numbers (R10.4): the season function recounts its points
+# and standings at once and schedules its close at the end date
+SEASON_CHANGED = "SeasonChanged"
 
 
 @cache
 def _client() -> EventBridgeClient:
-    return boto3.client("events")
+    return aws.session().client("events")
 
 
 def put_on_bus(detail_type: str, detail: dict[str, Any]) -> None:
