@@ -37,7 +37,8 @@ import requests
 
 SEVEN_POINTS = {"default": 7, "semi_final": 7, "final": 7}
 # what `make bench` runs: 20 at once still, fields small enough for a loaded 2-core machine
-# (20 x 64 took ~15 min there; run it with the flags above when the machine is free)
+# (20 x 64 took over 20 min there: 5-7 min to enter 1,344 players, ~10 min for the Saturday;
+# run it with the flags above when the machine is free)
 SMALL = ["--tournaments", "20", "--players", "16"]
 
 

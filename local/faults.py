@@ -139,9 +139,10 @@ class FaultSwitch:
             return KINDS[int(state[_KIND]) - 1]
 
     def install(self, events: Any = None) -> None:
-        """Hook the DynamoDB writes of every client this process creates from now on (the
-        platform's one session, `tavla.aws`), or of the client whose `meta.events` is given;
-        first in line, so no other before-send handler (moto's) answers before the fault."""
+        """Hook the DynamoDB writes of every client this process creates from now on (from
+        `tavla.aws`'s one session, as every handler's client is), or of the client whose
+        `meta.events` is given; first in line, so no other before-send handler (moto's)
+        answers before the fault."""
         if events is None:
             from tavla import aws
 
