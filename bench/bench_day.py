@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import logging
 import os
 import random
 import statistics
@@ -215,6 +216,7 @@ def run(players: int, rounds: int, sample: int, concurrent: int, clients: int, w
     try:
         os.environ.update(handler_environment(stack.endpoints["DynamoDB Local"], stack.endpoints["moto"]))
         os.environ["POWERTOOLS_METRICS_DISABLED"] = "true"  # the figures, not the EMF lines, on stdout
+        logging.getLogger("tavla").setLevel(logging.WARNING)  # nor a timing line per AWS call
         reset_clients()  # clients cached by an earlier benchmark point at its moto
         client = Client(stack)
         body = tournament_body(capacity=players, format="swiss", swiss_rounds=rounds, name="Bench Day")
