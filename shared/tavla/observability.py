@@ -41,6 +41,7 @@ PROMOTED = "Promotions"  # a waiting player given a main-list place
 CONTENTION_RETRIES = "ContentionRetries"  # a transaction lost to a concurrent one, retried
 REJECTED = "Rejections"  # a 4xx or 503 answer; dimension `code`, the API's error code
 NOSHOW_FORFEIT = "NoShowForfeits"  # an absent player forfeited at a deadline (R6.1, R7.6)
+EVENT_PUBLISHED = "EventsPublished"  # an outbox item put on the bus by the publisher
 
 # The stack sets both; the defaults keep a function without them (a test) from failing a request.
 SERVICE = os.environ.get("POWERTOOLS_SERVICE_NAME", "tavla")

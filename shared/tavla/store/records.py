@@ -305,8 +305,9 @@ class FinalRecord(_Record):
     """A finished tournament's final standings (R10.1, R10.2), stored once by the finish.
 
     `events` are the standings of each event as the API shows them (JSON values);
-    `announced` turns true once `TournamentFinished` is on the bus, so a finish retried after
-    a failure between the write and the event announces it then, and never twice.
+    `announced`: `TournamentFinished` is written (in the outbox, with the standings themselves
+    since events are written with their change); a finish stored before that announces it on
+    the next finish, once.
     """
 
     tournament_id: str
