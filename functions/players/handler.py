@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from aws_lambda_powertools.event_handler.openapi.params import Path, Query
-
-from tavla import clock
+from tavla import clock, params
 from tavla.contract import errors
 from tavla.errors import (
     Conflict,
@@ -113,9 +111,9 @@ def get_privacy_notice() -> PrivacyNotice:
 
 @app.get("/players/<tavla_id>", tags=["players"], responses=errors(PlayerNotFound, InvalidCursor))
 def get_player(
-    tavla_id: Annotated[str, Path(max_length=32)],
-    limit: Annotated[int, Query(ge=1, le=100)] = 100,
-    before: Annotated[str | None, Query(min_length=1, max_length=400)] = None,
+    tavla_id: Annotated[str, params.Path(max_length=32)],
+    limit: Annotated[int, params.Query(ge=1, le=100)] = 100,
+    before: Annotated[str | None, params.Query(min_length=1, max_length=400)] = None,
 ) -> PlayerPage:
     """A player's public profile.
 

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, TypeAlias
 
-from aws_lambda_powertools.event_handler.openapi.params import Path, Query
-
-from tavla import clock
+from tavla import clock, params
 from tavla.contract import errors
 from tavla.errors import Forbidden, InvalidCursor, SeasonClosed, SeasonNotFound
 from tavla.http import SIGNED_IN, caller, make_resolver
@@ -16,16 +14,16 @@ from tavla.services import ratings, season
 
 app = make_resolver()
 
-SeasonId = Annotated[str, Path(max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
-Filter = Annotated[str | None, Query(min_length=1, max_length=120)]
+SeasonId: TypeAlias = 'Annotated[str, params.Path(max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]'
+Filter: TypeAlias = "Annotated[str | None, params.Query(min_length=1, max_length=120)]"
 
 
 @app.get("/ratings", tags=["season"], responses=errors(InvalidCursor))
 def get_ratings(
     club: Filter = None,
     city: Filter = None,
-    limit: Annotated[int, Query(ge=1, le=200)] = 50,
-    after: Annotated[str | None, Query(max_length=512)] = None,
+    limit: Annotated[int, params.Query(ge=1, le=200)] = 50,
+    after: Annotated[str | None, params.Query(max_length=512)] = None,
 ) -> RatingPage:
     """The national rating list.
 
@@ -39,10 +37,12 @@ def get_ratings(
 
 @app.get("/seasons", tags=["season"])
 def list_seasons(
-    year: Annotated[int | None, Query(ge=2000, le=2100)] = None,
-    federation: Annotated[str | None, Query(min_length=1, max_length=40, pattern=r"^[a-z0-9-]+$")] = None,
-    limit: Annotated[int, Query(ge=1, le=100)] = 50,
-    offset: Annotated[int, Query(ge=0, le=10_000)] = 0,
+    year: Annotated[int | None, params.Query(ge=2000, le=2100)] = None,
+    federation: Annotated[
+        str | None, params.Query(min_length=1, max_length=40, pattern=r"^[a-z0-9-]+$")
+    ] = None,
+    limit: Annotated[int, params.Query(ge=1, le=100)] = 50,
+    offset: Annotated[int, params.Query(ge=0, le=10_000)] = 0,
 ) -> SeasonList:
     """The seasons.
 
@@ -82,8 +82,8 @@ def put_season(season_id: SeasonId, body: SeasonBody) -> Season:
 @app.get("/seasons/<season_id>/standings", tags=["season"], responses=errors(SeasonNotFound))
 def get_standings(
     season_id: SeasonId,
-    limit: Annotated[int, Query(ge=1, le=500)] = 100,
-    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+    limit: Annotated[int, params.Query(ge=1, le=500)] = 100,
+    offset: Annotated[int, params.Query(ge=0, le=1_000_000)] = 0,
 ) -> SeasonStandingsPage:
     """The season standings.
 

@@ -11,7 +11,7 @@ import os
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-import boto3
+from tavla import aws
 
 if TYPE_CHECKING:
     from mypy_boto3_events import EventBridgeClient
@@ -37,7 +37,7 @@ SEASON_CHANGED = "SeasonChanged"
 
 @cache
 def _client() -> EventBridgeClient:
-    return boto3.client("events")
+    return aws.session().client("events")
 
 
 def put_on_bus(detail_type: str, detail: dict[str, Any]) -> None:

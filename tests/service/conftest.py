@@ -134,7 +134,7 @@ def reset_clients() -> None:
     """Forget cached AWS clients and parameters, as a new execution environment would."""
     from aws_lambda_powertools.utilities import parameters
 
-    from tavla import events, schedules
+    from tavla import aws, events, schedules
     from tavla.services import notify
     from tavla.store import dynamo
 
@@ -144,6 +144,7 @@ def reset_clients() -> None:
     notify._sns.cache_clear()
     notify._ses.cache_clear()
     parameters.clear_caches()
+    aws.forget_clients()
 
 
 @dataclass

@@ -14,9 +14,7 @@ from datetime import datetime
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-import boto3
-
-from tavla import events
+from tavla import aws, events
 from tavla.store import matches as match_store
 from tavla.store import notifications as notification_store
 from tavla.store import outbox
@@ -34,12 +32,12 @@ SMS_SENDER_ID_ENV = "NOTIFY_SMS_SENDER_ID"  # the stage's alphanumeric sender id
 
 @cache
 def _sns() -> SNSClient:
-    return boto3.client("sns")
+    return aws.session().client("sns")
 
 
 @cache
 def _ses() -> SESClient:
-    return boto3.client("ses")
+    return aws.session().client("ses")
 
 
 @dataclass(frozen=True)

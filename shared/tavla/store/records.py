@@ -372,6 +372,21 @@ class LedgerEntryRecord(_Record):
     flags: tuple[str, ...] = ()
     expected_amount: int | None = None
     provider_ref: str | None = None
+    statement_line: str | None = None  # a bank payment: the checksum of the line that paid it
+
+
+@dataclass(frozen=True)
+class CheckoutRecord(_Record):
+    """A card checkout the platform started (R3.3): the only sessions whose payments count,
+    for this player and tournament, in this currency, whatever the webhook's metadata says."""
+
+    provider: str
+    session_id: str
+    tournament_id: str
+    tavla_id: str
+    amount: int
+    currency: str
+    started_at: str
 
 
 @dataclass(frozen=True)
@@ -390,6 +405,7 @@ class BankLineRecord(_Record):
     code: str | None = None
     text: str | None = None
     payer: str | None = None
+    bank_ref: str | None = None  # the bank's own id of the transaction, where the format has one
 
 
 # -- ratings and the season --------------------------------------------------------
