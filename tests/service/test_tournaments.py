@@ -451,12 +451,12 @@ def test_a_change_cannot_move_a_time_into_the_past(api: Api) -> None:
 
 def test_an_optional_setting_set_and_then_cleared_is_gone(api: Api) -> None:
     """R2.1: an organiser may take back an optional setting (null clears it), e.g. the season."""
-    season = {"name": "Season 2027", "starts_on": "2027-01-01", "ends_on": "2027-12-31"}
+    dates = {"name": "Season 2027", "starts_on": "2027-01-01", "ends_on": "2027-12-31"}
     put = api.call(
         "PUT",
         "/seasons/{season_id}",
         params={"season_id": "s2027"},
-        body=season,
+        body=dates,
         user="fed",
         groups=("admins",),
     )
