@@ -451,6 +451,16 @@ def test_a_change_cannot_move_a_time_into_the_past(api: Api) -> None:
 
 def test_an_optional_setting_set_and_then_cleared_is_gone(api: Api) -> None:
     """R2.1: an organiser may take back an optional setting (null clears it), e.g. the season."""
+    dates = {"name": "Season 2027", "starts_on": "2027-01-01", "ends_on": "2027-12-31"}
+    put = api.call(
+        "PUT",
+        "/seasons/{season_id}",
+        params={"season_id": "s2027"},
+        body=dates,
+        user="fed",
+        groups=("admins",),
+    )
+    assert put.status == 200, put.body  # a tournament declares only a season that exists (R10.4)
     tid = create_tournament(api)
     path, params = "/tournaments/{tournament_id}", {"tournament_id": tid}
     for season in ("s2027", None):
