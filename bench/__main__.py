@@ -17,6 +17,8 @@ BENCHMARKS = (
     "bench_coldstart",
     # a synthetic national season on DynamoDB Local (small by default; see its --help)
     "bench_season",
+    # many knockouts played at once over the local stack's HTTP, then one alone (see its --help)
+    "bench_saturday",
 )
 
 

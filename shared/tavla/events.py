@@ -1,4 +1,8 @@
-"""Domain events on the platform's EventBridge bus (the notify function turns them into messages)."""
+"""Domain events on the platform's EventBridge bus (the notify function turns them into messages).
+
+Services never put an event on the bus: they write it with their change (`store.outbox`), and
+the one publisher (`services.publisher`, fed by the table's stream) calls `put_on_bus`.
+"""
 
 from __future__ import annotations
 
@@ -33,8 +37,8 @@ def _client() -> EventBridgeClient:
     return aws.session().client("events")
 
 
-def publish(detail_type: str, detail: dict[str, Any]) -> None:
-    """Put one event on the bus; raises if EventBridge refused it."""
+def put_on_bus(detail_type: str, detail: dict[str, Any]) -> None:
+    """Put one event on the bus; raises if EventBridge refused it (the publisher's caller retries)."""
     response = _client().put_events(
         Entries=[
             {

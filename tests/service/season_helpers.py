@@ -28,7 +28,7 @@ Published = list[tuple[str, dict[str, Any]]]
 def bus(monkeypatch: pytest.MonkeyPatch) -> Published:
     """Every event put on the bus, in order; `deliver` hands them to the functions."""
     seen: Published = []
-    monkeypatch.setattr(events, "publish", lambda kind, detail: seen.append((kind, detail)))
+    monkeypatch.setattr(events, "put_on_bus", lambda kind, detail: seen.append((kind, detail)))
     return seen
 
 

@@ -35,7 +35,7 @@ Published = list[tuple[str, dict[str, Any]]]
 def published(monkeypatch: pytest.MonkeyPatch) -> Published:
     """Every event put on the bus, in order (the bus itself is not read back)."""
     seen: Published = []
-    monkeypatch.setattr(events, "publish", lambda kind, detail: seen.append((kind, detail)))
+    monkeypatch.setattr(events, "put_on_bus", lambda kind, detail: seen.append((kind, detail)))
     return seen
 
 

@@ -87,7 +87,7 @@ class Day:
 @pytest.fixture
 def published(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
     sent: list[tuple[str, dict[str, Any]]] = []
-    monkeypatch.setattr(events, "publish", lambda kind, detail: sent.append((kind, detail)))
+    monkeypatch.setattr(events, "put_on_bus", lambda kind, detail: sent.append((kind, detail)))
     return sent
 
 

@@ -16,6 +16,7 @@ from tavla.models.day import MatchView, PlayerRef, ResultView, RoundSummary
 from tavla.rules.day import DaySettings, Draw, DrawInputs, Fixture, SlotState
 from tavla.rules.double_elimination import Source
 from tavla.rules.entrants import Entrant, MatchRecord
+from tavla.rules.points import MatchPoints, table_points
 from tavla.store.records import FieldRecord, FixtureRecord, RoundRecord, TournamentRecord
 
 # a match's state once a player or the referee may no longer change how it went
@@ -48,7 +49,14 @@ def settings_of(tournament: TournamentRecord) -> DaySettings:
         swiss_rounds=s.get("swiss_rounds"),
         consolation="consolation" in kinds and s.get("format", "single_elimination") == "single_elimination",
         last_chance="last_chance" in kinds and s.get("format", "single_elimination") == "single_elimination",
+        lives_pairing="equal_lives_first" if s.get("format") == "lives" else None,
     )
+
+
+def match_points_of(tournament: TournamentRecord) -> MatchPoints:
+    """What a win, a loss and a forfeit are worth in its Swiss or league table (R5.6)."""
+    s = tournament.settings
+    return table_points(s.get("format") == "swiss", s.get("match_points"))
 
 
 def table_count(tournament: TournamentRecord, players: int) -> int:

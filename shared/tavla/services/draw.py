@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from datetime import datetime
 
-from tavla import events, observability
+from tavla import observability
 from tavla.caller import Caller
 from tavla.errors import (
     AppealOpen,
@@ -32,7 +32,7 @@ from tavla.errors import (
 from tavla.models.day import Rounds, RoundView
 from tavla.rules import day as rules_day
 from tavla.rules.tables import TablePlan, seat
-from tavla.services import day
+from tavla.services import day, progress
 from tavla.services.access import require_organiser
 from tavla.store import draws as draw_store
 from tavla.store import players as player_store
@@ -197,17 +197,12 @@ def draw_next(
         digest=round_record.digest,
         **({"division": key} if key else {}),
     )
-    draw_store.publish(tournament, round_record, tables, previous, change)
+    # the round's calls are written with the round: notices and deadlines follow from them
+    called = (
+        [progress.called_event(tournament_id, sorted(calls, key=calls.__getitem__), now)] if calls else []
+    )
+    draw_store.publish(tournament, round_record, tables, previous, change, called)
     observability.count(observability.DRAW_PUBLISHED)
-    if calls:
-        events.publish(
-            events.MATCHES_CALLED,
-            {
-                "tournament_id": tournament_id,
-                "at": now.isoformat(),
-                "codes": sorted(calls, key=calls.__getitem__),
-            },
-        )
     people = day.names(field)
     return RoundView(
         **day.round_summary(round_record).model_dump(),

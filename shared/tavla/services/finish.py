@@ -34,7 +34,7 @@ from tavla.rules import day as rules_day
 from tavla.services import categories, day
 from tavla.services.access import require_organiser, require_staff
 from tavla.services.board import event_tables, published
-from tavla.store import audit
+from tavla.store import audit, outbox
 from tavla.store import finish as finish_store
 from tavla.store import players as player_store
 from tavla.store import registrations as registration_store
@@ -43,7 +43,7 @@ from tavla.store.records import FINISHED, FieldRecord, FinalRecord, FixtureRecor
 
 
 def finish(caller: Caller, tournament_id: str, now: datetime) -> FinalStandings:
-    """Finish the tournament: final standings stored, `TournamentFinished` published (idempotent)."""
+    """Finish the tournament: final standings stored with `TournamentFinished` (idempotent)."""
     current, tournament, records = published(tournament_id)
     organiser = require_organiser(tournament, caller)
     if tournament.status == FINISHED:
@@ -61,17 +61,19 @@ def finish(caller: Caller, tournament_id: str, now: datetime) -> FinalStandings:
         finished_at=now.isoformat(),
         events=tuple(e.model_dump(mode="json") for e in standings),
         finished_by={k: v for k, v in (("role", organiser.role), ("tavla_id", organiser.tavla_id)) if v},
+        announced=True,  # its event is written with it
     )
     change = audit_entry(organiser, "finished", now, events=[e.event for e in standings])
     eligibility = categories.snapshot(tournament)  # R11.4: frozen with the standings
     try:
-        finish_store.finish(tournament, record, change, eligibility)
+        finish_store.finish(
+            tournament, record, change, eligibility, [_finished(tournament, current.field, record)]
+        )
     except finish_store.NotRunning:
         stored = finish_store.final(tournament_id)
         if stored is None:
             raise NotFinished("The tournament changed while it was being finished: look again.") from None
-        return _view(stored)  # finished at the same moment by another request, which announces it
-    _announce(tournament, current.field, record)
+        return _view(stored)  # finished at the same moment by another request, with its event
     return _view(record)
 
 
@@ -98,12 +100,13 @@ def _played_out(
 
 
 def _again(tournament: TournamentRecord, field: FieldRecord | None) -> FinalStandings:
-    """A finish repeated: the stored standings; announced now if the first finish could not."""
+    """A finish repeated: the stored standings; announced now if finished before its event was
+    written with it."""
     stored = finish_store.final(tournament.id)
     if stored is None:
         raise NotFinished("The tournament is finished but has no stored standings.")
     if not stored.announced:
-        _announce(tournament, field, stored)
+        finish_store.announce(tournament.id, [_finished(tournament, field, stored)])
     return _view(stored)
 
 
@@ -140,9 +143,11 @@ def finished_event(
     }
 
 
-def _announce(tournament: TournamentRecord, field: FieldRecord | None, record: FinalRecord) -> None:
-    events.publish(events.TOURNAMENT_FINISHED, finished_event(tournament, field, record))
-    finish_store.mark_announced(tournament.id)
+def _finished(tournament: TournamentRecord, field: FieldRecord | None, record: FinalRecord) -> outbox.Event:
+    # one finish, one event, whichever request writes it
+    return outbox.Event(
+        events.TOURNAMENT_FINISHED, finished_event(tournament, field, record), key=tournament.id
+    )
 
 
 # -- the federation report ------------------------------------------------------------------

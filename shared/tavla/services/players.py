@@ -23,6 +23,7 @@ from tavla.models.players import (
 from tavla.models.season import PlayerPage, RatingLine
 from tavla.rules.rating import PROVISIONAL_MATCHES, START_RATING
 from tavla.store import notifications as notification_store
+from tavla.store import outbox
 from tavla.store import players as player_store
 from tavla.store import ratings as rating_store
 from tavla.store import registrations as registration_store
@@ -163,8 +164,10 @@ def merge(caller: Caller, keep: str, merge_id: str, now: datetime) -> MyProfile:
         tavla_id=keep,
         **{k: getattr(kept_contacts, k) or getattr(merged_contacts, k) for k in PRIVATE},
     )
-    player_store.merge(kept, merged, moving, merged_contacts, contacts, now)
     # ratings and season points follow the merge (R1.1), off this request
-    events.publish(events.PLAYERS_MERGED, {"keep": keep, "merged": merge_id, "at": now.isoformat()})
+    merge_event = outbox.Event(
+        events.PLAYERS_MERGED, {"keep": keep, "merged": merge_id, "at": now.isoformat()}
+    )
+    player_store.merge(kept, merged, moving, merged_contacts, contacts, now, [merge_event])
     profile, contacts = player_store.get_profile_and_contacts(keep)
     return _mine(profile, contacts)

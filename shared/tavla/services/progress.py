@@ -7,8 +7,8 @@ over, the reset final dropped), forfeits the matches of players who withdrew or 
 disqualified as soon as they are due (R8.2, R8.3), frees the tables of matches that are over
 and seats what can be played next (R6), and writes all of it in one transaction, each match
 on the version it was read at. A concurrent change makes it read again and retry.
-Then the events: `ResultConfirmed` for every result that became official, `MatchesCalled`
-for every match put on a table.
+The events go in the same transaction (`store.outbox`): `ResultConfirmed` for every result
+that became official, `MatchesCalled` for every match put on a table.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from tavla.rules.tables import TablePlan, release, seat
 from tavla.services import day
 from tavla.store import draws as draw_store
 from tavla.store import matches as match_store
+from tavla.store import outbox
 from tavla.store.records import (
     FINISHED,
     AuditRecord,
@@ -219,15 +220,23 @@ def settle(
             records[c] = replace(records[c], state="called", table=table, called_at=now.isoformat())
         changed = [(r, view.records[c].version) for c, r in records.items() if r != view.records[c]]
         tables = _tables_record(tournament_id, plan, view.tables)
+        confirmed = _confirmed(view.records, records)
+        announced = _events(tournament_id, confirmed, calls, now)
         try:
-            match_store.settle(tournament_id, changed, tables, list(audit(before, records[code])), extra)
+            match_store.settle(
+                tournament_id, changed, tables, list(audit(before, records[code])), extra, announced
+            )
         except StaleMatch:
             if attempt == ATTEMPTS - 1:
                 raise Busy("Many changes to this tournament at once: try again.") from None
             observability.count(observability.CONTENTION_RETRIES)
             time.sleep(rng.uniform(0, min(0.5, 0.02 * 2**attempt)))
             continue
-        return _announce(tournament_id, code, view.records, records, calls, now)
+        if confirmed:
+            observability.count(observability.RESULT_CONFIRMED, len(confirmed))
+        return Settled(
+            match=records[code], confirmed=tuple(confirmed), called=tuple(records[c] for c in calls)
+        )
     raise Busy("Many changes to this tournament at once: try again.")  # pragma: no cover
 
 
@@ -248,35 +257,31 @@ def _tables_record(
     return record, previous
 
 
-def _announce(
-    tournament_id: str,
-    code: str,
-    before: Mapping[str, FixtureRecord],
-    after: Mapping[str, FixtureRecord],
-    calls: Mapping[str, int],
-    now: datetime,
-) -> Settled:
-    confirmed = [
+def _confirmed(
+    before: Mapping[str, FixtureRecord], after: Mapping[str, FixtureRecord]
+) -> list[FixtureRecord]:
+    """The results that become official (or change, an appeal decided) with this change."""
+    return [
         r
         for c, r in after.items()
         if r.state == day.OFFICIAL and (before[c].state != day.OFFICIAL or before[c].result != r.result)
     ]
-    for r in confirmed:
-        observability.count(observability.RESULT_CONFIRMED)
-        events.publish(events.RESULT_CONFIRMED, result_event(tournament_id, r))
+
+
+def _events(
+    tournament_id: str, confirmed: Iterable[FixtureRecord], calls: Mapping[str, int], now: datetime
+) -> list[outbox.Event]:
+    """What the change tells the rest of the platform, written with it."""
+    out = [outbox.Event(events.RESULT_CONFIRMED, result_event(tournament_id, r)) for r in confirmed]
     if calls:
-        events.publish(
-            events.MATCHES_CALLED,
-            {
-                "tournament_id": tournament_id,
-                "at": now.isoformat(),
-                "codes": sorted(calls, key=calls.__getitem__),
-            },
-        )
-    return Settled(
-        match=after[code],
-        confirmed=tuple(confirmed),
-        called=tuple(after[c] for c in calls),
+        out.append(called_event(tournament_id, sorted(calls, key=calls.__getitem__), now))
+    return out
+
+
+def called_event(tournament_id: str, codes: list[str], now: datetime) -> outbox.Event:
+    """`MatchesCalled`: the players are told their table, the no-show deadlines are set (R6)."""
+    return outbox.Event(
+        events.MATCHES_CALLED, {"tournament_id": tournament_id, "at": now.isoformat(), "codes": codes}
     )
 
 

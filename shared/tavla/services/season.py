@@ -36,6 +36,7 @@ from tavla.rules.season_table import Award, Meeting, SeasonRow, final_lives, inv
 from tavla.rules.standings import Standing
 from tavla.services import day
 from tavla.store import draws as draw_store
+from tavla.store import outbox
 from tavla.store import players as player_store
 from tavla.store import season as store
 from tavla.store.records import FixtureRecord, SeasonRecord, SeasonStandingsRecord
@@ -291,16 +292,21 @@ def invite(caller: Caller, season_id: str, now: datetime) -> SuperFinal:
     if not caller.is_admin:
         raise Forbidden("Only platform admins may send the Super Final invitations.")
     final = super_final(season_id)
-    events.publish(
-        events.SUPER_FINAL_INVITED,
-        {
-            "season_id": season_id,
-            "at": now.isoformat(),
-            "invited": [
-                {"tavla_id": r.tavla_id, "place": r.place, "lives": final.lives[r.tavla_id]}
-                for r in final.invited
-            ],
-        },
+    # the invitations are the whole change: the event alone is written
+    outbox.write(
+        [
+            outbox.Event(
+                events.SUPER_FINAL_INVITED,
+                {
+                    "season_id": season_id,
+                    "at": now.isoformat(),
+                    "invited": [
+                        {"tavla_id": r.tavla_id, "place": r.place, "lives": final.lives[r.tavla_id]}
+                        for r in final.invited
+                    ],
+                },
+            )
+        ]
     )
     return final
 

@@ -4,6 +4,7 @@ Main table:
 - a player's public profile ........ PLAYER#<tavla_id> / PROFILE
 - a signed-in user's Tavla ID ....... USER#<sub> / IDENTITY
 - a player's notifications ......... PLAYER#<tavla_id> / NOTE#<time>#<id>
+- a notification given (once) ...... PLAYER#<tavla_id> / NOTIFIED#<id>
 - a tournament ..................... TOURNAMENT#<id> / META (gsi1: TOURNAMENTS / <start>#<id>)
 - a registration ................... TOURNAMENT#<id> / REG#<tavla_id> (gsi1: PLAYER#<tavla_id> / <start>#<id>)
 - the waiting list ................. same items, LSI `waitlist` on wait_q (waiting only)
@@ -22,6 +23,8 @@ Main table:
 - a provider event, once (webhook) . TOURNAMENT#<id> / PROVIDER_EVENT#<provider>#<event id>
 - a bank statement line ............ TOURNAMENT#<id> / BANKLINE#<checksum>
 - an organiser's CSV column mapping  USER#<sub> / STATEMENT_MAPPING
+- a domain event not yet on the bus  OUTBOX#<event id> / EVENT  (written with its change; the
+                                      table's stream moves it to the bus, then it is deleted)
 
 - a player's rating history (R10.3)  PLAYER#<tavla_id> / RATING#<ledger key>
 - the rating lists (R10.3) ........... the profile carries rating_list=NATIONAL, club, city and
@@ -147,6 +150,19 @@ def bank_line(tournament_id: str, checksum: str) -> dict[str, Any]:
 
 def statement_mapping(sub: str) -> dict[str, Any]:
     return _key(f"USER#{sub}", "STATEMENT_MAPPING")
+
+
+OUTBOX_PREFIX = "OUTBOX#"
+
+
+def notified(tavla_id: str, note_id: str) -> dict[str, Any]:
+    """That a notice was given: an event delivered again (at another time) finds it."""
+    return _key(player_pk(tavla_id), f"NOTIFIED#{note_id}")
+
+
+def outbox(event_id: str) -> dict[str, Any]:
+    """An event waiting for the publisher: its own partition, so writes of events never queue on one key."""
+    return _key(f"{OUTBOX_PREFIX}{event_id}", "EVENT")
 
 
 def checkin_code(code: str) -> dict[str, Any]:

@@ -285,6 +285,8 @@ class FixtureRecord(_Record):
     finished_at: str | None = None
     official_at: str | None = None
     appeal: str | None = None  # the open appeal's id: the result is frozen (R9.2)
+    # Tavla ID -> the result (fingerprint) that player's decided appeal ended (R9.3, R9.5)
+    appeals_heard: Mapping[str, str] = field(default_factory=dict)
     started_at: str | None = None
     division: str | None = None  # of a tournament of several divisions (R3.7)
 
@@ -303,8 +305,9 @@ class FinalRecord(_Record):
     """A finished tournament's final standings (R10.1, R10.2), stored once by the finish.
 
     `events` are the standings of each event as the API shows them (JSON values);
-    `announced` turns true once `TournamentFinished` is on the bus, so a finish retried after
-    a failure between the write and the event announces it then, and never twice.
+    `announced`: `TournamentFinished` is written (in the outbox, with the standings themselves
+    since events are written with their change); a finish stored before that announces it on
+    the next finish, once.
     """
 
     tournament_id: str
