@@ -22,6 +22,7 @@ from tavla.events import (
     PLAYERS_MERGED,
     REGISTRATION_PROMOTED,
     RESULT_CONFIRMED,
+    SEASON_CHANGED,
     SUPER_FINAL_INVITED,
     TOURNAMENT_FINISHED,
 )
@@ -281,10 +282,13 @@ FUNCTIONS: tuple[Function, ...] = (
     Function(
         name="season",
         module="functions.season.handler",
-        description="Season points of each finished tournament, once; merges move them",
+        description="Season points of each finished tournament, once; merges move them; "
+        "a changed season recounted; the season closed at its end date",
         tables={MAIN.name: "read_write"},
         http=False,
-        events=(TOURNAMENT_FINISHED, PLAYERS_MERGED),
+        events=(TOURNAMENT_FINISHED, PLAYERS_MERGED, SEASON_CHANGED),
+        scheduled=True,  # the season's close at its end date (a one-time schedule)
+        schedules=("season",),  # ... which it creates when the season is set
         # h-scale: each finished tournament re-ranks the season into its standings snapshot: at
         # national size ~16 MB of entries parsed and ranked (~30 s on a loaded core), one at a
         # time (two at once would only collide on the snapshot's version and rank again)

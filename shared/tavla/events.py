@@ -30,6 +30,9 @@ NOSHOW_RULED = "NoShowRuled"
 PLAYERS_MERGED = "PlayersMerged"
 # the season's leaders invited to the Super Final (R10.4): notify tells them
 SUPER_FINAL_INVITED = "SuperFinalInvited"
+# an admin set a season's dates or numbers (R10.4): the season function recounts its points
+# and standings at once and schedules its close at the end date
+SEASON_CHANGED = "SeasonChanged"
 
 
 @cache

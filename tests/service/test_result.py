@@ -207,7 +207,7 @@ def test_the_referee_records_penalty_points_and_a_time_loss(api: Api) -> None:
         "forfeit": False,
         "how": "time",
     }
-    actions = [r.action for r in audit_store.records(day.tid, 20)]
+    actions = [r.action for r in audit_store.records(day.tid, 20)[0]]
     assert {"penalty_points", "time_loss", "game_recorded", "result_confirmed"} <= set(actions)
 
 

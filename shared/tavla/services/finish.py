@@ -34,6 +34,7 @@ from tavla.rules import day as rules_day
 from tavla.services import categories, day
 from tavla.services.access import require_organiser, require_staff
 from tavla.services.board import event_tables, published
+from tavla.spreadsheet import cell
 from tavla.store import audit, outbox
 from tavla.store import finish as finish_store
 from tavla.store import players as player_store
@@ -133,6 +134,8 @@ def finished_event(
         "season_id": tournament.settings.get("season_id"),
         "disqualified": sorted(field.disqualified) if field else [],
         "season_event": _event(day.divisions(tournament)[0], "main"),
+        # each division's Main, highest first: the season's coefficient for each (R3.7, R10.4)
+        "season_events": [_event(d, "main") for d in day.divisions(tournament)],
         "events": {
             _event(e.get("division"), str(e["event"])): [
                 {"tavla_id": r["player"]["tavla_id"], "place": r["place"], "place_to": r["place_to"]}
@@ -252,17 +255,6 @@ CSV_COLUMNS = (
     "actor",
     "details",
 )
-# Cells a spreadsheet would run as a formula (names are typed by players): shown as text.
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    text = value if isinstance(value, str) else str(value)
-    return "'" + text if text.startswith(_FORMULA_START) else text
 
 
 def _details(value: Mapping[str, Any]) -> str:
@@ -338,12 +330,12 @@ def report_csv(report: Report) -> str:
     result (a decided match: event, round, match, home, away, winner, points, forfeit, how),
     standing (event, tavla_id, name, place, details = tie-break figures), refused_entry,
     withdrawn_player, disqualified_player, and action (an audit record: at, action, match,
-    tavla_id, actor, details as JSON). Cells that a spreadsheet would take for a formula are
-    prefixed with a quote.
+    tavla_id, actor, details as JSON). Every cell goes through `spreadsheet.cell`: a
+    formula start, at the beginning or after any separator, is prefixed with a quote.
     """
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\r\n")
     writer.writeheader()
     for row in csv_rows(report):
-        writer.writerow({c: _cell(row.get(c)) for c in CSV_COLUMNS})
+        writer.writerow({c: cell(row.get(c)) for c in CSV_COLUMNS})
     return out.getvalue()

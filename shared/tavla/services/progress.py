@@ -301,6 +301,9 @@ def result_event(tournament_id: str, record: FixtureRecord) -> dict[str, object]
         "away_points": result.get("away_points"),
         "forfeit": bool(result.get("forfeit", False)),
         "official_at": record.official_at,
+        # the match's version this change was made on: a later change of the match carries a
+        # higher one, so a late copy of an overturned result can be told from its correction
+        "version": record.version,
     }
 
 

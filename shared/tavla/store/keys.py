@@ -141,6 +141,11 @@ def provider_event(tournament_id: str, provider: str, event_id: str) -> dict[str
     return _key(tournament_pk(tournament_id), f"PROVIDER_EVENT#{provider}#{event_id}")
 
 
+def checkout(provider: str, session_id: str) -> dict[str, Any]:
+    """A started checkout, found by the provider's session id alone (the webhook's only clue)."""
+    return _key(f"CHECKOUT#{provider}#{session_id}", "CHECKOUT")
+
+
 BANKLINE_PREFIX = "BANKLINE#"
 
 
