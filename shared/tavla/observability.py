@@ -7,7 +7,7 @@ A handler module ends with `handler = entry(app)` (HTTP) or `handler = event_ent
   bus events;
 - a line per AWS call with its timing (`tavla.aws`), and an X-Ray segment per invocation
   from Lambda's active tracing. The X-Ray SDK is not imported: it builds a botocore session
-  when imported, about 0.18 s of every cold start (docs/decisions/cold-start-without-xray-sdk.md);
+  when imported, about 0.18 s of every cold start (docs/decisions/0019-cold-start-without-xray-sdk.md);
 - CloudWatch metrics in EMF log lines, flushed after the invocation: the counts services
   add with `count()`, and every refused HTTP request by its error code, counted here once.
 Responses are not logged: they carry phone numbers and e-mail addresses.

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from botocore.awsrequest import AWSResponse
+from botocore.compat import HTTPHeaders
 from botocore.exceptions import ClientError
 
 from tavla import observability
@@ -140,7 +141,7 @@ def test_an_aws_call_that_aws_refuses_is_logged_with_its_error_code(api: Api, lo
 def test_a_call_that_botocore_retried_is_logged_once_with_its_retries(api: Api, logs: io.StringIO) -> None:
     """A call whose first attempt failed (a 500) and whose retry succeeded: one line, one retry."""
     client = dynamo.client()
-    failures = [AWSResponse("https://dynamodb", 500, {}, _Raw())]
+    failures = [AWSResponse("https://dynamodb", 500, HTTPHeaders(), _Raw())]
 
     def fail_once(**_: Any) -> AWSResponse | None:
         return failures.pop() if failures else None
