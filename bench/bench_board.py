@@ -29,6 +29,7 @@ from botocore.client import BaseClient
 
 from bench.bench_calls import _aws, _count
 from bench.typical_requests import Answer, _recording
+from tavla.rules.states import State
 
 PLAYERS = 64
 REQUESTS = 1_000
@@ -84,7 +85,7 @@ def _mid_day(api: Any) -> str:
 
     def live(match: FixtureRecord, _: progress.DayView) -> FixtureRecord:
         present = {"home": NOW.isoformat(), "away": NOW.isoformat()}
-        return replace(match, state="playing", present=present, score=(2, 1))
+        return replace(match, state=State.PLAYING, present=present, score=(2, 1))
 
     called = [r.code for r in draw_store.fixtures(tournament_id, 1) if r.state == "called"]
     for code in called[:8]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tavla import ids
 from tavla.caller import Caller
@@ -39,6 +39,8 @@ from tavla.errors import (
     NotYourMatch,
 )
 from tavla.models.appeals import AppealBody, AppealView, DecisionBody, NewResult
+from tavla.rules.results import Result
+from tavla.rules.states import APPEALABLE, State
 from tavla.services import day, progress
 from tavla.services.access import player_actor, require_staff, role_in
 from tavla.store import appeals as appeal_store
@@ -50,8 +52,6 @@ from tavla.store.records import AppealRecord, FixtureRecord, TournamentRecord
 if TYPE_CHECKING:
     from tavla.rules.profiles import RuleProfile
 
-# a match whose players are known and that was, or is being, played
-APPEALABLE = frozenset({"called", "playing", "finished", "disputed", "official"})
 APPEAL_MARK = "A"
 
 _system_random = random.SystemRandom()
@@ -115,7 +115,7 @@ def lodge(
         appellant=me,
         opponent=match.away if me == match.home else match.home,
         lodged_at=now.isoformat(),
-        result_before=dict(match.result) if match.result else None,
+        result_before=match.result.as_json() if match.result else None,
     )
 
     def change(current: FixtureRecord, view: progress.DayView) -> FixtureRecord:
@@ -179,21 +179,14 @@ def _committee(
     return "committee", outcome, members, votes
 
 
-def new_result(match: FixtureRecord, given: NewResult) -> dict[str, Any]:
+def new_result(match: FixtureRecord, given: NewResult) -> Result:
     """The result a decision sets (how: decision): the points given, or the winner by length-0."""
     if match.home is None or match.away is None:
         raise InvalidDecision("The match has no players yet.")
     if given.home_points is None or given.away_points is None:
         if given.winner not in (match.home, match.away):
             raise InvalidDecision(f"{given.winner} does not play this match.")
-        home_points = match.length if given.winner == match.home else 0
-        return {
-            "winner": given.winner,
-            "home_points": home_points,
-            "away_points": match.length - home_points,
-            "forfeit": False,
-            "how": "decision",
-        }
+        return Result.awarded(match.home, match.away, match.length, given.winner)
     from tavla.rules.match import ImpossibleScore, check_final_score  # heavy: loaded when needed
 
     home, away = given.home_points, given.away_points
@@ -201,10 +194,10 @@ def new_result(match: FixtureRecord, given: NewResult) -> dict[str, Any]:
         check_final_score(match.length, home, away)
     except ImpossibleScore as impossible:
         raise InvalidDecision(str(impossible)) from None
-    winner = match.home if home > away else match.away
-    if given.winner is not None and given.winner != winner:
+    result = Result.by_score(match.home, match.away, (home, away), "decision")
+    if given.winner is not None and given.winner != result.winner:
         raise InvalidDecision("The winner given is not the one the points give.")
-    return {"winner": winner, "home_points": home, "away_points": away, "forfeit": False, "how": "decision"}
+    return result
 
 
 def decide(caller: Caller, appeal_id: str, body: DecisionBody, now: datetime) -> AppealView:
@@ -230,7 +223,7 @@ def decide(caller: Caller, appeal_id: str, body: DecisionBody, now: datetime) ->
         route=route,
         members=members,
         votes=votes,
-        new_result=result,
+        new_result=result.as_json() if result else None,
         decided_at=now.isoformat(),
         decided_by=actor.tavla_id or actor.role,
     )
@@ -241,7 +234,7 @@ def decide(caller: Caller, appeal_id: str, body: DecisionBody, now: datetime) ->
         if result is None:
             return replace(current, appeal=None)
         progress.require_unlocked(current, view.records.values())
-        return replace(current, appeal=None, state=day.OFFICIAL, result=result, official_at=now.isoformat())
+        return replace(current, appeal=None, state=State.OFFICIAL, result=result, official_at=now.isoformat())
 
     match_id = day.match_id(tournament_id, appeal.code)
     audits = [
@@ -256,8 +249,8 @@ def decide(caller: Caller, appeal_id: str, body: DecisionBody, now: datetime) ->
             route=route,
             members=list(members) or None,
             votes=list(votes) or None,
-            result_before=dict(seen.match.result) if seen.match.result else None,
-            new_result=result,
+            result_before=seen.match.result.as_json() if seen.match.result else None,
+            new_result=result.as_json() if result else None,
         )
     ]
     progress.settle(

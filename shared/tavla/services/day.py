@@ -12,22 +12,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from tavla.models.day import MatchView, PlayerRef, ResultView, RoundSummary
-from tavla.rules.day import DaySettings, Draw, DrawInputs, Fixture, SlotState
+from tavla.models.day import Declaration, MatchView, PlayerRef, ResultView, RoundSummary
+from tavla.rules.day import DaySettings, Draw, DrawInputs, Fixture
 from tavla.rules.double_elimination import Source
 from tavla.rules.entrants import Entrant, MatchRecord
+from tavla.rules.model import MATCH_ID_SEPARATOR as MATCH_ID_SEPARATOR
+from tavla.rules.model import bracket_of
+from tavla.rules.model import match_id as match_id
+from tavla.rules.states import State
 from tavla.store.records import FieldRecord, FixtureRecord, RoundRecord, TournamentRecord
-
-# a match's state once a player or the referee may no longer change how it went
-OFFICIAL = "official"
-UNPLAYED = frozenset({"bye", "void", "not_needed"})
-IN_PLAY = frozenset({"called", "playing", "finished", "disputed"})
-MATCH_ID_SEPARATOR = "."
-
-
-def match_id(tournament_id: str, code: str) -> str:
-    """The public id of a match: its tournament and its code (main.R2.3), so one read finds it."""
-    return f"{tournament_id}{MATCH_ID_SEPARATOR}{code}"
 
 
 def split_match_id(value: str) -> tuple[str, str] | None:
@@ -90,9 +83,7 @@ def division_of(draw: RoundRecord | Draw) -> str | None:
 
 def out_of_play(field: FieldRecord | None) -> set[str]:
     """Players no longer paired: withdrawn or disqualified (R8.2, R8.3)."""
-    if field is None:
-        return set()
-    return set(field.withdrawn) | set(field.disqualified)
+    return field.out_of_play if field is not None else set()
 
 
 def _source(data: Mapping[str, Any]) -> Source:
@@ -136,33 +127,19 @@ def results_of(records: Iterable[FixtureRecord]) -> tuple[dict[str, str], dict[s
     winners: dict[str, str] = {}
     scores: dict[str, MatchRecord] = {}
     for r in records:
-        if r.state != OFFICIAL or r.result is None or r.home is None or r.away is None:
+        if r.state != State.OFFICIAL or r.result is None or r.home is None or r.away is None:
             continue
-        winner = str(r.result["winner"])
-        winners[r.code] = winner
+        winners[r.code] = r.result.winner
         scores[r.code] = MatchRecord(
             round=r.round,
             home=r.home,
             away=r.away,
-            home_points=int(r.result.get("home_points", 0)),
-            away_points=int(r.result.get("away_points", 0)),
-            winner=winner,
-            forfeit=bool(r.result.get("forfeit", False)),
+            home_points=r.result.home_points,
+            away_points=r.result.away_points,
+            winner=r.result.winner,
+            forfeit=r.result.forfeit,
         )
     return winners, scores
-
-
-def state_after_flow(slot: SlotState, current: str | None) -> str:
-    """A stored match's state once the rules have said where its slot stands."""
-    if slot.status == "waiting":
-        return "waiting"
-    if slot.status == "walkover":
-        return "bye"
-    if slot.status in ("void", "not_needed"):
-        return slot.status
-    if slot.status == "played":
-        return OFFICIAL
-    return current if current in (*IN_PLAY, "queued") else "queued"
 
 
 def names(field: FieldRecord | None) -> dict[str, PlayerRef]:
@@ -187,6 +164,7 @@ def match_view(tournament_id: str, record: FixtureRecord, people: Mapping[str, P
         return None if player is None else people.get(player, PlayerRef(tavla_id=player))
 
     result = record.result
+    bracket, bracket_round = bracket_of(record.event, record.label)
     return MatchView(
         id=match_id(tournament_id, record.code),
         code=record.code,
@@ -196,6 +174,9 @@ def match_view(tournament_id: str, record: FixtureRecord, people: Mapping[str, P
         round=record.round,
         label=record.label,
         board=record.board,
+        bracket=bracket,
+        bracket_round=bracket_round,
+        slot=record.board,
         stage=record.stage,
         length=record.length,
         state=record.state,
@@ -211,16 +192,26 @@ def match_view(tournament_id: str, record: FixtureRecord, people: Mapping[str, P
         score=live_score(record),
         games=len(record.games),
         result=ResultView(
-            winner=str(result["winner"]),
-            home_points=int(result.get("home_points", 0)),
-            away_points=int(result.get("away_points", 0)),
-            forfeit=bool(result.get("forfeit", False)),
-            how=str(result.get("how", "score")),
+            winner=result.winner,
+            home_points=result.home_points,
+            away_points=result.away_points,
+            forfeit=result.forfeit,
+            how=result.how,
         )
         if result
         else None,
         official_at=datetime.fromisoformat(record.official_at) if record.official_at else None,
         appeal_open=record.appeal is not None,
+        declared=[
+            Declaration(
+                side=side,
+                home_points=int(declared["home_points"]),
+                away_points=int(declared["away_points"]),
+                at=datetime.fromisoformat(declared["at"]) if declared.get("at") else None,
+            )
+            for side in ("home", "away")
+            if (declared := record.reports.get(side)) is not None
+        ],
         version=record.version,
     )
 

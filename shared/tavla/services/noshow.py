@@ -28,13 +28,13 @@ from typing import Any
 from tavla import events, observability, schedules
 from tavla.errors import StaleMatch
 from tavla.rules.lateness import LatenessPolicy, LatenessVerdict, late_arrival, lateness_policy
+from tavla.rules.states import State
 from tavla.services import progress
 from tavla.store import matches as match_store
 from tavla.store.audit import entry as audit_entry
 from tavla.store.records import SYSTEM, AuditRecord, FixtureRecord, TournamentRecord
 
 TARGET = "noshow"  # the registry function the schedules invoke
-CALLED = "called"  # the one state in which players are awaited at their table
 SIDES = ("home", "away")
 BOTH_ABSENT = "both_absent"
 ATTEMPTS = 3
@@ -53,7 +53,7 @@ def absent_sides(match: FixtureRecord) -> list[str]:
 
 def awaited(match: FixtureRecord) -> bool:
     """Called to a table, with a player still not there."""
-    return match.state == CALLED and match.called_at is not None and bool(absent_sides(match))
+    return match.state == State.CALLED and match.called_at is not None and bool(absent_sides(match))
 
 
 def verdict(policy: LatenessPolicy, match: FixtureRecord, at: datetime, *, arrived: bool) -> LatenessVerdict:
@@ -161,7 +161,7 @@ def _forfeit(tournament_id: str, code: str, side: str, v: LatenessVerdict, now: 
         penalised = _penalised(match, v, [side])
         return replace(
             penalised,
-            state="official",
+            state=State.OFFICIAL,
             result=progress.forfeit_result(match, loser, "noshow"),
             official_at=now.isoformat(),
         )

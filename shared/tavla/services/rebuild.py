@@ -20,7 +20,8 @@ from typing import Any
 from tavla.observability import logger
 from tavla.rules.rating_ledger import LedgerEntry, RatingStep, replay
 from tavla.rules.season_table import Award
-from tavla.services import day, progress, ratings, season
+from tavla.rules.states import State
+from tavla.services import progress, ratings, season
 from tavla.services.finish import finished_event
 from tavla.store import draws as draw_store
 from tavla.store import finish as finish_store
@@ -28,7 +29,7 @@ from tavla.store import players as player_store
 from tavla.store import ratings as rating_store
 from tavla.store import season as season_store
 from tavla.store import tournaments as tournament_store
-from tavla.store.records import FixtureRecord, RatedMatchRecord, TournamentRecord
+from tavla.store.records import FINISHED, FixtureRecord, RatedMatchRecord, TournamentRecord
 
 
 @dataclass
@@ -114,7 +115,7 @@ def ledger_of(matches: Mapping[str, list[FixtureRecord]], aliases: Mapping[str, 
     entries = []
     for tid, records in matches.items():
         for r in records:
-            if r.state != day.OFFICIAL:
+            if r.state != State.OFFICIAL:
                 continue
             entry = ratings.entry_of(progress.result_event(tid, r), aliases)
             if entry is not None:
@@ -183,7 +184,7 @@ def wanted_awards(
     wanted: dict[str, dict[str, dict[str, Award]]] = defaultdict(lambda: defaultdict(dict))
     for t in tournaments:
         season_id = t.settings.get("season_id")
-        if t.status != "finished" or not season_id or (only is not None and season_id != only):
+        if t.status != FINISHED or not season_id or (only is not None and season_id != only):
             continue
         final = finish_store.final(t.id)
         if final is None:
