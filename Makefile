@@ -31,7 +31,7 @@ test: setup lint ci-lint web ## every test: rules, services, infrastructure, end
 test-fast: setup ## rules and services only
 	$(BIN)/pytest -n auto --dist worksteal tests/unit tests/service
 
-screenshots: setup web ## the README's screenshots (docs/screenshots), taken again by the browser tests
+screenshots: setup web ## the screenshots of docs/web.md (docs/screenshots), taken again by the browser tests
 	TAVLA_SCREENSHOTS=$(CURDIR)/docs/screenshots $(BIN)/pytest -p no:cacheprovider -n auto tests/e2e/web
 
 lint: setup

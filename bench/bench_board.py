@@ -55,7 +55,7 @@ def _field(api: Any) -> str:
     """A tournament and its field of 64 (names, ratings, clubs), as the first draw leaves it."""
     from tavla.store import keys
     from tavla.store.dynamo import client, serialize, table_name
-    from tavla.store.records import FieldRecord
+    from tavla.store.records import FieldRecord, item_of
     from tavla.store.schema import MAIN
     from tests.service.helpers import create_tournament
 
@@ -65,7 +65,7 @@ def _field(api: Any) -> str:
         for i in range(PLAYERS)
     )
     field = FieldRecord(tournament_id=tournament_id, fixed_at="2026-12-01T09:00:00+00:00", entrants=entrants)
-    item = {**keys.plain(keys.field(tournament_id)), **field.to_item(), "entrants": list(entrants)}
+    item = {**keys.plain(keys.field(tournament_id)), **item_of(field), "entrants": list(entrants)}
     client().put_item(TableName=table_name(MAIN), Item=serialize(item))
     return tournament_id
 

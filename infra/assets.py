@@ -12,7 +12,7 @@ synth` beside them run, never copy into each other's half-built trees.
 
 Everything ships with bytecode compiled by the runtime's own Python version: Lambda's `/opt`
 and `/var/task` are read-only, so a module without a usable `.pyc` is compiled from source
-at every cold start (measured: see the README's cold-start section). The `.pyc` files are
+at every cold start (measured: docs/performance.md, cold start). The `.pyc` files are
 hash-based and unchecked: the deployment zip does not keep modification times, which a
 timestamp-based `.pyc` would be compared against, and the code never changes in place.
 """

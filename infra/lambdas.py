@@ -20,7 +20,7 @@ from infra import assets
 from infra.registry import Function
 
 # The newest runtime whose bytecode the build can compile: a `.pyc` of another minor version
-# is ignored, and then every cold start compiles the layer from source (README: cold start).
+# is ignored, and then every cold start compiles the layer from source (docs/performance.md).
 RUNTIME = lambda_.Runtime.PYTHON_3_13
 # What cdk-nag asks for (the newest Python runtime CDK knows); see the suppression below.
 NEWEST_PYTHON = getattr(
@@ -93,7 +93,7 @@ class Lambdas(Construct):
                         "id": "AwsSolutions-L1",
                         "reason": f"{RUNTIME.name}, not {NEWEST_PYTHON.name}: the newest runtime whose "
                         "bytecode the build compiles; without it every cold start compiles the layer "
-                        "from source (README, cold start).",
+                        "from source (docs/decisions/0001-bytecode-python-3-13-runtime.md).",
                     }
                 ],
             )

@@ -27,6 +27,7 @@ from typing import Any
 
 from infra.registry import FUNCTIONS, Function
 from local.env import function_arn, function_name
+from local.faults import FaultSwitch
 from tavla import clock
 
 log = logging.getLogger("local.lambdas")
@@ -75,6 +76,7 @@ def _context(function: Function) -> LambdaContext:
 # ---- inside a worker process ----
 
 _applied_offset = timedelta(0)
+_faults: FaultSwitch | None = None
 
 
 def _sync_clock(offset: timedelta) -> None:
@@ -89,6 +91,8 @@ def _invoke_here(name: str, event: dict[str, Any], offset: timedelta) -> tuple[b
     """Run one invocation; (True, result, seconds) or (False, traceback text, seconds)."""
     function = next(f for f in FUNCTIONS if f.name == name)
     _sync_clock(offset)
+    if _faults is not None:
+        _faults.invoking = name
     started = time.monotonic()
     try:
         module = importlib.import_module(function.module)
@@ -97,10 +101,14 @@ def _invoke_here(name: str, event: dict[str, Any], offset: timedelta) -> tuple[b
         return False, traceback.format_exc(), time.monotonic() - started
 
 
-def _worker_setup() -> None:
+def _worker_setup(faults: FaultSwitch | None) -> None:
     """Leave Ctrl-C to the stack (it stops the pool), and exit when the stack's process is
-    gone (even killed), as its sandboxes would."""
+    gone (even killed), as its sandboxes would; hook the DynamoDB writes to the fault switch."""
+    global _faults
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if faults is not None:
+        faults.install()
+        _faults = faults
     parent = os.getppid()
 
     def watch() -> None:
@@ -124,8 +132,9 @@ def _warm(modules: list[str]) -> int:
 class Environments:
     """A pool of execution environments shared by all functions (each imports every module)."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, faults: FaultSwitch | None = None) -> None:
         self.size = size
+        self.faults = faults
         self._offset = timedelta(0)
         self._lock = threading.Lock()
         self._pool = self._new_pool()
@@ -133,7 +142,10 @@ class Environments:
     def _new_pool(self) -> ProcessPoolExecutor:
         # spawn, not fork: this process runs threads (moto, HTTP) whose locks fork would copy.
         return ProcessPoolExecutor(
-            max_workers=self.size, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_setup
+            max_workers=self.size,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_worker_setup,
+            initargs=(self.faults,),
         )
 
     def warm(self) -> None:

@@ -4,7 +4,8 @@ Requests are served concurrently, one thread each; the handlers themselves run i
 Lambda environments (`local.lambdas`). Local-only routes: `POST /dev/token` (mint a JWT),
 `POST /dev/tick` (fire due schedules), `POST /dev/clock` (advance the platform's clock, then
 tick and deliver), `POST /dev/drain` (deliver pending bus events), `GET /dev/sms` (what SNS
-sent), `GET /dev/dead-letters` (schedules and events parked after their retries), `GET /docs`
+sent), `GET /dev/dead-letters` (schedules and events parked after their retries), `POST /dev/faults`
+and `GET /dev/faults` (DynamoDB write faults, `local.faults`), `GET /docs`
 (Swagger UI from node_modules) and the JWKS of the local token issuer. `GET /` and the built
 files beside it (`web/dist/`: index.html, sw.js, the manifest, `/assets/...`) are the mobile web
 front end, built by `make run`; the API's paths never collide with them.
@@ -37,6 +38,7 @@ from local.apigw import (
 )
 from local.auth import Authority, InvalidToken, authorizer_context
 from local.bus import Bus
+from local.faults import FaultRequestError, FaultSwitch
 from local.lambdas import Environments, HandlerError
 from local.scheduler import Scheduler
 from tavla import clock
@@ -78,6 +80,8 @@ class Gateway:
             ("GET", "/dev/dead-letters"): lambda _: _json(
                 200, {"parked": platform.scheduler.dead_letters.list()}
             ),
+            ("POST", "/dev/faults"): self._faults,
+            ("GET", "/dev/faults"): lambda _: _json(200, self._switch().describe()),
             ("GET", "/.well-known/jwks.json"): lambda _: _json(200, platform.authority.jwks()),
             ("GET", "/docs"): lambda _: self._file(DOCS_PAGE),
             ("GET", "/"): lambda _: self._site("index.html"),
@@ -151,6 +155,21 @@ class Gateway:
         fired = self.platform.scheduler.advance(timedelta(seconds=seconds))
         delivered = self.platform.bus.drain()
         return _json(200, {"now": clock.now().isoformat(), "fired": fired, "delivered": delivered})
+
+    def _switch(self) -> FaultSwitch:
+        switch = self.platform.environments.faults
+        if switch is None:
+            raise RuntimeError("the Lambda environments were started without a fault switch")
+        return switch
+
+    def _faults(self, body: bytes) -> HttpResponse:
+        try:
+            request = parse_json(body.decode("utf-8", errors="replace") or "{}")
+            return _json(200, self._switch().set(request))
+        except json.JSONDecodeError:
+            return error(400, "malformed_json", "The request body is not valid JSON.")
+        except FaultRequestError as refused:
+            return error(422, "validation_error", str(refused))
 
     def _asset(self, name: str) -> HttpResponse:
         path = npm.SWAGGER_UI / name

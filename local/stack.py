@@ -96,11 +96,12 @@ def start(
     from local.auth import Authority
     from local.bus import Bus
     from local.deadletters import DeadLetters
+    from local.faults import FaultSwitch
     from local.lambdas import Environments
     from local.scheduler import Scheduler
     from local.server import Gateway, LocalServer, Platform
 
-    environments = Environments(args.workers)
+    environments = Environments(args.workers, FaultSwitch())
     cleanups.append(environments.stop)
     warming = threading.Thread(target=environments.warm, name="warm")
     warming.start()  # importing the handlers in every environment overlaps the JVM's start

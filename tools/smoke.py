@@ -18,7 +18,7 @@ Signing in:
   Cognito users are created by admin calls (no invitation sent), signed in with
   ADMIN_USER_PASSWORD_AUTH, and deleted at the end; the caller's AWS credentials need
   cognito-idp:AdminCreateUser, AdminSetUserPassword, AdminAddUserToGroup,
-  AdminInitiateAuth and AdminDeleteUser on the stage's user pool (README: deploy).
+  AdminInitiateAuth and AdminDeleteUser on the stage's user pool (docs/deploy.md).
 """
 
 from __future__ import annotations

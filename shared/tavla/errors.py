@@ -302,6 +302,12 @@ class AppealDecided(Conflict):
     code = "appeal_decided"
 
 
+class AppealExhausted(Conflict):
+    """This side's appeal against this result was decided: that ends the grievance (R9.3, R9.5)."""
+
+    code = "appeal_exhausted"
+
+
 class InvalidCommittee(Invalid):
     """The committee's size or votes do not fit the rule profile (R9.5)."""
 

@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from botocore.exceptions import ClientError, ConnectionClosedError, ConnectTimeoutError, ReadTimeoutError
 
 from tavla.caller import Caller
 from tavla.contract import CACHE_MAX_AGE, MALFORMED_JSON, ROUTE_NOT_FOUND, VALIDATION_ERROR, Resolver
-from tavla.errors import DomainError, RuleBroken, Unauthorized, UnsupportedMediaType
+from tavla.errors import Busy, DomainError, RuleBroken, Unauthorized, UnsupportedMediaType
 from tavla.rules.errors import RuleViolation
 
 if TYPE_CHECKING:
@@ -152,6 +153,31 @@ def cached(max_age: int) -> list[Callable[..., Response[Any]]]:
     return [CacheFor(max_age)]
 
 
+# AWS's "not now", once botocore's own retries (`store.dynamo.ATTEMPTS`) are spent: nothing
+# was written (a write is one call, a change one transaction), so the client is told to send
+# the same request again after Retry-After rather than shown a 500.
+TEMPORARY_AWS_ERRORS = frozenset(
+    {
+        "ProvisionedThroughputExceededException",
+        "ThrottlingException",
+        "RequestLimitExceeded",
+        "TransactionConflictException",
+        "TransactionInProgressException",
+        "InternalServerError",
+        "ServiceUnavailable",
+    }
+)
+# The request or its answer was lost on the way: the write may have landed. Every write of the
+# API is idempotent (a condition, a version, an Idempotency-Key), so sending it again is safe.
+LOST_ON_THE_WAY: list[type[Exception]] = [ReadTimeoutError, ConnectTimeoutError, ConnectionClosedError]
+AWS_BUSY_MESSAGE = "The platform is very busy right now: try again in a moment."
+
+
+def _busy() -> Response[str]:
+    busy = Busy(AWS_BUSY_MESSAGE)
+    return error_response(busy.status, busy.code, busy.message, busy.headers)
+
+
 def _describe(errors: Any) -> str:
     parts = []
     for error in errors:
@@ -177,6 +203,16 @@ def make_resolver() -> JsonResolver:
     @app.exception_handler(DomainError)
     def _domain(error: DomainError) -> Response[str]:
         return error_response(error.status, error.code, error.message, error.headers)
+
+    @app.exception_handler(ClientError)
+    def _aws(error: ClientError) -> Response[str]:
+        if str(error.response.get("Error", {}).get("Code")) in TEMPORARY_AWS_ERRORS:
+            return _busy()
+        raise error  # anything else is a bug: a 500 with its trace in the log
+
+    @app.exception_handler(LOST_ON_THE_WAY)
+    def _lost(_: Exception) -> Response[str]:
+        return _busy()
 
     @app.exception_handler(RuleViolation)
     def _rule(error: RuleViolation) -> Response[str]:

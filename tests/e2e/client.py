@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -16,6 +16,7 @@ from tests.e2e.conftest import Stack
 class Reply:
     status: int
     body: Any
+    headers: dict[str, str] = field(default_factory=dict, compare=False)
 
     @property
     def error(self) -> str:
@@ -58,7 +59,8 @@ class Client:
             headers=headers,
             timeout=120,
         )
-        return Reply(response.status_code, response.json() if response.content else None)
+        body = response.json() if response.content else None
+        return Reply(response.status_code, body, {k.lower(): v for k, v in response.headers.items()})
 
     def parallel(self, calls: list[tuple[Any, ...]], workers: int = 50) -> list[Reply]:
         """Fire the calls at once (threads), replies in the order of the calls."""

@@ -112,6 +112,14 @@ class Stack:
         response.raise_for_status()
         return int(response.json()["delivered"])
 
+    def faults(self, **fault: Any) -> dict[str, Any]:
+        """Switch the DynamoDB write faults (`local.faults`); no argument: off. Returns the
+        switch's state as it was, with how many writes it saw and failed."""
+        was = requests.get(f"{self.url}/dev/faults", timeout=10).json()
+        response = requests.post(f"{self.url}/dev/faults", json=fault, timeout=10)
+        response.raise_for_status()
+        return dict(was)
+
     def sms(self) -> list[dict[str, str]]:
         response = requests.get(f"{self.url}/dev/sms", timeout=10)
         response.raise_for_status()

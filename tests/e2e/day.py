@@ -14,9 +14,22 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from tests.e2e.client import Client, tournament
+from tests.e2e.client import Client, players, tournament
 
 Pick = Callable[[dict[str, Any]], str]  # a match (as published) -> the winner's Tavla ID
+SEVEN_POINTS = {"default": 7, "semi_final": 7, "final": 7}
+
+
+def checked_in_field(client: Client, organiser: str, prefix: str, count: int) -> tuple[str, dict[str, str]]:
+    """A platform-profile knockout of 7-point matches with `count` players registered and
+    checked in, not drawn yet; (its id, user by Tavla ID)."""
+    tid = tournament(client, organiser, capacity=count, rule_profile="platform", match_lengths=SEVEN_POINTS)
+    entrants = players(client, prefix, count)
+    for user, tavla_id in entrants.items():
+        assert client.call("POST", f"/tournaments/{tid}/registrations", user=user).status == 201
+        reply = client.call("POST", f"/tournaments/{tid}/checkins", {"tavla_id": tavla_id}, user=organiser)
+        assert reply.status == 200, reply.body
+    return tid, {t: u for u, t in entrants.items()}
 
 
 class TournamentDay:
@@ -66,7 +79,7 @@ class TournamentDay:
     # -- the day ----------------------------------------------------------------------------
 
     def draw(self) -> Any:
-        return self.client.call("POST", f"/tournaments/{self.id}/rounds", user=self.organiser)
+        return self._retried("POST", f"/tournaments/{self.id}/rounds", None, self.organiser)
 
     def round(self, number: int) -> dict[str, Any]:
         reply = self.client.call("GET", f"/tournaments/{self.id}/rounds/{number}")

@@ -36,6 +36,17 @@ def test_every_registry_route_exists_with_its_authorization_and_no_other(real: S
     assert "JWT" in actual.values() and "NONE" in actual.values()
 
 
+def test_the_local_stacks_own_routes_do_not_exist_in_the_cloud(real: Synthesized) -> None:
+    """`/dev/...` (tokens, the clock, DynamoDB write faults) are the local stack's alone."""
+    keys = [
+        r["Properties"]["RouteKey"]
+        for r in real.resources.values()
+        if r["Type"] == "AWS::ApiGatewayV2::Route"
+    ]
+    assert keys and not [k for k in keys if k.split(" ")[-1].startswith("/dev/")]
+    assert "POST /dev/faults" not in keys and "$default" not in keys  # nothing catches it either
+
+
 def test_each_route_invokes_the_function_that_declares_it(real: Synthesized) -> None:
     integration_target = {
         key: render(r["Properties"]["IntegrationUri"])

@@ -102,3 +102,39 @@ def raw_call(api: Api, method: str, template: str, **request: Any) -> dict[str, 
     module = importlib.import_module(function.module)
     response: dict[str, Any] = module.handler(event, LambdaContext(function.name))
     return response
+
+
+def swiss_tie_break_day(api: Api, **settings: Any) -> tuple[str, tuple[str, str, str, str]]:
+    """R10.2's example, a 2-round Swiss of W, X, Y, Z played out: round 1 X beats Y 7-6 and W
+    beats Z 7-0; round 2 W beats X 7-0 and Y beats Z 7-0. Returns the tournament and (w, x, y, z)."""
+    from tests.service.day_helpers import checked_in_field, draw
+
+    tournament_id, _ = checked_in_field(api, 4, format="swiss", swiss_rounds=2, **settings)
+    assert draw(api, tournament_id).status == 201
+    first = records(tournament_id)
+    x, y = first["main.S1.1"].home, first["main.S1.1"].away
+    w, z = first["main.S1.2"].home, first["main.S1.2"].away
+    assert w and x and y and z
+    settle(tournament_id, "main.S1.1", True, 7, 6)
+    settle(tournament_id, "main.S1.2", True, 7, 0)
+    assert draw(api, tournament_id).status == 201
+    for match in [r for r in records(tournament_id).values() if r.draw == 2]:
+        winner = w if w in (match.home, match.away) else y
+        settle(tournament_id, match.code, match.home == winner, *((7, 0) if match.home == winner else (0, 7)))
+    return tournament_id, (w, x, y, z)
+
+
+def table_figures(event: dict[str, Any]) -> dict[str, tuple[Any, ...]]:
+    """A table event's rows as published: player -> (place, points, head-to-head, its point
+    difference, overall point difference, Buchholz), R10.2."""
+    return {
+        row["player"]["tavla_id"]: (
+            row["label"],
+            row["points"],
+            row["head_to_head"],
+            row["head_to_head_difference"],
+            row["point_difference"],
+            row["buchholz"],
+        )
+        for row in event["rows"]
+    }

@@ -17,6 +17,8 @@ from tests.service.board_helpers import (
     raw_call,
     records,
     settle,
+    swiss_tie_break_day,
+    table_figures,
 )
 from tests.service.conftest import Api
 from tests.service.day_helpers import checked_in_field, draw
@@ -67,30 +69,10 @@ def test_swiss_places_follow_the_tie_break_chain(api: Api) -> None:
     both have 1 point; Y's point difference (+6) is better than X's (-6), but X beat Y, so X
     is second.
     """
-    tournament_id, _ = checked_in_field(api, 4, format="swiss", swiss_rounds=2)
-    assert draw(api, tournament_id).status == 201
-    first = records(tournament_id)
-    x, y = first["main.S1.1"].home, first["main.S1.1"].away
-    w, z = first["main.S1.2"].home, first["main.S1.2"].away
-    settle(tournament_id, "main.S1.1", True, 7, 6)
-    settle(tournament_id, "main.S1.2", True, 7, 0)
-    assert draw(api, tournament_id).status == 201
-    for match in [r for r in records(tournament_id).values() if r.draw == 2]:
-        winner = w if w in (match.home, match.away) else y
-        settle(tournament_id, match.code, match.home == winner, *((7, 0) if match.home == winner else (0, 7)))
+    tournament_id, (w, x, y, z) = swiss_tie_break_day(api)
     [main] = _get(api, STANDINGS, tournament_id)["events"]
     assert main["system"] == "table"
-    figures = {
-        row["player"]["tavla_id"]: (
-            row["label"],
-            row["points"],
-            row["head_to_head"],
-            row["head_to_head_difference"],
-            row["point_difference"],
-            row["buchholz"],
-        )
-        for row in main["rows"]
-    }
+    figures = table_figures(main)
     assert [row["player"]["tavla_id"] for row in main["rows"]] == [w, x, y, z]
     assert figures == {
         w: ("1", 2, 0, 0, 14, 1),

@@ -1,5 +1,5 @@
-"""Cold start: what an HTTP function's init phase must not import (measured costs in the
-README's cold-start section). A fresh interpreter imports each handler and lists what it
+"""Cold start: what an HTTP function's init phase must not import (measured costs in
+docs/performance.md and the CHANGELOG). A fresh interpreter imports each handler and lists what it
 loaded, so a new eager import of one of these fails here before `make bench` sees it."""
 
 from __future__ import annotations

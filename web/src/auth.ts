@@ -1,7 +1,7 @@
 // Where the sign-in token lives: in memory, mirrored to sessionStorage so a reload of the
 // same tab keeps the player signed in. Never localStorage: sessionStorage dies with the tab
 // and is not shared with other tabs, so a phone passed around at the venue, or a tab left
-// open on a shared screen, does not keep someone's token for days (README "Front end").
+// open on a shared screen, does not keep someone's token for days (docs/decisions/0008-token-in-session-storage.md).
 const KEY = "tavla.token";
 let token: string | null = sessionStorage.getItem(KEY);
 const listeners = new Set<() => void>();

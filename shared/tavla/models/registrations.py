@@ -42,6 +42,8 @@ class Entry(ApiModel):
     position: int
     checked_in: bool = False
     division: str = Field(default="main", description="the division entered (R3.7)")
+
+
 class EntryWithContacts(Entry):
     phone: str | None = None
     email: str | None = None

@@ -172,6 +172,24 @@ class Division(StrictModel):
     early_bird_fee: Money | None = None
 
 
+class MatchPointsSetting(StrictModel):
+    """What a match is worth in a league or Swiss table (R5.6, R10.2); unset on the page: a
+    league counts 2 / 1 / 0, a Swiss 1 / 0 / 0 (a Swiss BYE counts as a win)."""
+
+    win: int = Field(default=2, ge=0, le=10)
+    loss: int = Field(default=1, ge=0, le=10)
+    forfeit: int = Field(default=0, ge=0, le=10, description="to the player who forfeited (R8.1)")
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Self:
+        if not self.win > self.loss >= self.forfeit:
+            raise ValueError(
+                f"a win ({self.win}) must be worth more than a loss ({self.loss}), "
+                f"and a loss at least a forfeit ({self.forfeit})"
+            )
+        return self
+
+
 class TournamentSettings(StrictModel):
     """Everything of R2.1 an organiser may set; the rule profile supplies the rest (R2.2)."""
 
@@ -197,6 +215,9 @@ class TournamentSettings(StrictModel):
     clock: ClockSettings | None = None
     lives: int | None = Field(default=None, ge=1, le=10)
     swiss_rounds: int | None = Field(default=None, ge=1, le=20)
+    match_points: MatchPointsSetting | None = Field(
+        default=None, description="league / Swiss table points (R5.6); unset: the format's defaults"
+    )
     tables: int | None = Field(
         default=None, ge=1, le=2048, description="the venue's tables; unset: one for every two players"
     )
@@ -261,6 +282,7 @@ class TournamentUpdate(StrictModel):
     clock: ClockSettings | None = None
     lives: int | None = Field(default=None, ge=1, le=10)
     swiss_rounds: int | None = Field(default=None, ge=1, le=20)
+    match_points: MatchPointsSetting | None = None
     tables: int | None = Field(default=None, ge=1, le=2048)
     seeding: SeedingMode | None = None
     club_protection: bool | None = None

@@ -31,14 +31,14 @@ import hashlib
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence, Set
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from tavla.rules.double_elimination import Source, draw_double_elimination
 from tavla.rules.entrants import Entrant, MatchRecord, Pairing
 from tavla.rules.errors import RuleViolation
-from tavla.rules.points import LEAGUE_POINTS, SWISS_POINTS
+from tavla.rules.points import LEAGUE_POINTS, SWISS_POINTS, MatchPoints
 from tavla.rules.round_robin import draw_round_robin
 from tavla.rules.seeding import SeedingMode
 from tavla.rules.side_brackets import SideBracketPlan, draw_side_bracket, last_chance_field
@@ -92,6 +92,9 @@ class DaySettings(BaseModel):
     consolation: bool = False  # side events fed from the Main (R5.8), single elimination only
     last_chance: bool = False
     side_plan: SideBracketPlan = SideBracketPlan()
+    # lives: the pairing order of R5.7 (equal lives, then no rematch); unset in draws published
+    # before it was recorded, which paired rematch-free first and recompute so (R5.1)
+    lives_pairing: Literal["equal_lives_first"] | None = None
 
     def rounds_of_swiss(self, players: int) -> int:
         """The page's number of Swiss rounds (else ceil(log2(players)), enough for one winner).
@@ -177,9 +180,12 @@ def digest(inputs: DrawInputs) -> str:
     """A SHA-256 fingerprint of a draw's inputs (canonical JSON), shown on the published round."""
     # a draw of a single-division tournament leaves `division` out: digests published before
     # divisions existed stay what they were
-    unset = {"division"} if inputs.division is None else None
+    # nor do settings added later, while unset (`lives_pairing`)
+    unset: dict[str, Any] = {"division": True} if inputs.division is None else {}
+    if inputs.settings.lives_pairing is None:
+        unset["settings"] = {"lives_pairing"}
     canonical = json.dumps(
-        inputs.model_dump(mode="json", exclude=unset), sort_keys=True, separators=(",", ":")
+        inputs.model_dump(mode="json", exclude=unset or None), sort_keys=True, separators=(",", ":")
     )
     return hashlib.sha256(canonical.encode()).hexdigest()
 
@@ -341,7 +347,15 @@ def compute_draw(inputs: DrawInputs, seed: int) -> Draw:
     else:
         from tavla.rules.lives import pair_lives_round  # networkx: paid by lives draws only
 
-        lives = pair_lives_round(field, inputs.history, inputs.round, seed, s.lives, set(inputs.withdrawn))
+        lives = pair_lives_round(
+            field,
+            inputs.history,
+            inputs.round,
+            seed,
+            s.lives,
+            set(inputs.withdrawn),
+            equal_lives_first=s.lives_pairing == "equal_lives_first",
+        )
         fixtures = _pairing_fixtures("V", inputs.round, lives.pairings)
     if inputs.division is not None:
         fixtures = _in_division(inputs.division, fixtures)
@@ -573,13 +587,16 @@ def event_standings(
     players: Sequence[str],
     records: Sequence[MatchRecord],
     disqualified: Set[str] = frozenset(),
+    points: MatchPoints | None = None,
 ) -> list[Standing]:
-    """An event's standings by its format (R10.1, R10.2): knockout places or the table chain."""
+    """An event's standings by its format (R10.1, R10.2): knockout places or the table chain,
+    counted with the page's `points` (R5.6), else the format's defaults."""
     if event != "main" or settings.format == "single_elimination":
         return knockout_standings(players, records, disqualified, lives=1)
     if settings.format == "double_elimination":
         return knockout_standings(players, records, disqualified, lives=2)
     if settings.format == "lives":
         return knockout_standings(players, records, disqualified, lives=settings.lives)
-    points = SWISS_POINTS if settings.format == "swiss" else LEAGUE_POINTS
+    if points is None:
+        points = SWISS_POINTS if settings.format == "swiss" else LEAGUE_POINTS
     return list(table_standings(players, records, points, disqualified))

@@ -4,9 +4,14 @@
   player -> starting lives gives them (e.g. following the season ranking).
 * Each loss (a forfeit too) costs one life; a BYE costs none and counts as a win.
 * Each round pairs the players still in: players with the same number of lives meet; when
-  a lives group is odd its odd player meets the nearest lives group. Rematches are avoided
-  whenever the field allows it (a soft rule here: fewest rematches first, then the smallest
-  total lives difference). Engine: `tavla.rules.line_matching`.
+  a lives group is odd one of its players meets the next lives group. Equal lives come
+  before avoiding a rematch (R5.7): the pairing has the smallest total lives difference
+  possible (a player changes group only to even out an odd group), and among those the
+  fewest rematches, so a rematch inside a group happens only when the group leaves no other
+  way. Engine: `tavla.rules.line_matching`, exact weighted matching where it cannot avoid a
+  rematch.
+* Draws published before that order was recorded paired the other way round (fewest
+  rematches first, then lives): `equal_lives_first=False` recomputes them (R5.1).
 * With an odd number still in, the BYE goes to a player with the fewest lives; among those,
   one who has not had a bye yet (the fewest byes), and among those the lowest-ranked (rank:
   lives, then rating, then a seeded draw).
@@ -24,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tavla.rules.entrants import Entrant, MatchRecord, Pairing
 from tavla.rules.errors import RuleViolation
-from tavla.rules.line_matching import NoPerfectMatching, min_cost_line_matching
+from tavla.rules.line_matching import NoPerfectMatching, matching_cost, min_cost_line_matching
 
 __all__ = [
     "LivesError",
@@ -87,12 +92,14 @@ def pair_lives_round(
     seed: int,
     starting_lives: StartingLives,
     withdrawn: Collection[str] = frozenset(),
+    equal_lives_first: bool = True,
 ) -> LivesRound:
     """Pair round `round_number` of a lives event among the players still in (R5.7).
 
     Guarantees: only players with lives left play; the BYE (odd number still in) goes to a
-    player with the fewest lives, preferring one without a bye; the pairing has the fewest
-    rematches possible and, among those, the smallest total lives difference; tables are
+    player with the fewest lives, preferring one without a bye; the pairing has the smallest
+    total lives difference possible and, among those, the fewest rematches (with
+    `equal_lives_first=False`, the rule of older draws: the other way round); tables are
     numbered 1.. from the players with the most lives. Deterministic for the same input.
     Players who `withdrew` (or were disqualified, R8.2, R8.3) are paired no more, whatever
     their lives. Raises `LivesError` for bad input, or when fewer than two players remain.
@@ -121,10 +128,7 @@ def pair_lives_round(
     levels = [lives[p] for p in field]
     met = _met(records)
     forbidden = [(i, j) for i, a in enumerate(field) for j in range(i + 1, len(field)) if field[j] in met[a]]
-    try:
-        pairs = min_cost_line_matching(levels, forbidden)
-    except NoPerfectMatching:
-        pairs = _fewest_rematches(levels, {(i, j) for i, j in forbidden})
+    pairs = (_equal_lives_first if equal_lives_first else _rematches_first)(levels, forbidden)
     ordered = sorted(pairs, key=lambda p: (-max(levels[p[0]], levels[p[1]]), p[0]))
     boards = [Pairing(table=t, home=field[a], away=field[b]) for t, (a, b) in enumerate(ordered, start=1)]
     if bye is not None:
@@ -178,15 +182,54 @@ def _met(records: list[MatchRecord]) -> dict[str, set[str]]:
     return met
 
 
-def _fewest_rematches(levels: list[int], forbidden: set[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Exact: fewest rematches first, then the smallest total lives difference (cubic)."""
+Pairs = list[tuple[int, int]]
+
+
+def _rematches_first(levels: list[int], forbidden: list[tuple[int, int]]) -> Pairs:
+    """The rule of older draws: no rematch while any pairing avoids one, then nearest lives."""
+    try:
+        return min_cost_line_matching(levels, forbidden)
+    except NoPerfectMatching:
+        return _exact(levels, set(forbidden), lives_weight=1, rematch_weight=_spread(levels) * len(levels))
+
+
+def _equal_lives_first(levels: list[int], forbidden: list[tuple[int, int]]) -> Pairs:
+    """R5.7: the smallest total lives difference, then the fewest rematches.
+
+    The smallest total lives difference of any pairing is the parity bound (each gap between
+    two lives groups is crossed once when the players above it are odd in number, else not
+    at all); the fast engine's rematch-free pairing is the answer whenever it reaches that
+    bound. Otherwise the exact matching weighs one life of difference above every rematch.
+    """
+    try:
+        pairs = min_cost_line_matching(levels, forbidden)
+        if matching_cost(levels, pairs) == _parity_bound(levels):
+            return pairs
+    except NoPerfectMatching:
+        pass
+    return _exact(levels, set(forbidden), lives_weight=len(levels), rematch_weight=1)
+
+
+def _spread(levels: list[int]) -> int:
+    return max(levels) - min(levels) + 1
+
+
+def _parity_bound(levels: list[int]) -> int:
+    """The smallest total lives difference of any pairing of `levels` (rematches allowed)."""
+    ordered = sorted(levels, reverse=True)
+    return sum(ordered[i] - ordered[i + 1] for i in range(0, len(ordered) - 1, 2))
+
+
+def _exact(
+    levels: list[int], forbidden: set[tuple[int, int]], *, lives_weight: int, rematch_weight: int
+) -> Pairs:
+    """Exact minimum of lives_weight * lives difference + rematch_weight * rematches (cubic)."""
     n = len(levels)
-    spread = max(levels) - min(levels) + 1
-    rematch_cost = spread * n  # one rematch weighs more than any total lives difference
+    top = lives_weight * _spread(levels) + rematch_weight  # above any pair's cost: weights > 0
     graph = nx.Graph()
     for i in range(n):
         for j in range(i + 1, n):
-            cost = abs(levels[i] - levels[j]) + (rematch_cost if (i, j) in forbidden else 0)
-            graph.add_edge(i, j, weight=rematch_cost + spread - cost)
+            cost = lives_weight * abs(levels[i] - levels[j]) + (rematch_weight if (i, j) in forbidden else 0)
+            graph.add_edge(i, j, weight=top - cost)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     return sorted((min(a, b), max(a, b)) for a, b in matching)

@@ -150,6 +150,8 @@ class FixtureRecord:
     finished_at: str | None = None
     official_at: str | None = None
     appeal: str | None = None  # the open appeal's id: the result is frozen (R9.2)
+    # Tavla ID -> the result (fingerprint) that player's decided appeal ended (R9.3, R9.5)
+    appeals_heard: Mapping[str, str] = field(default_factory=dict)
     started_at: str | None = None
     division: str | None = None  # of a tournament of several divisions (R3.7)
 

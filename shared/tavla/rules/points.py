@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from pydantic import BaseModel, ConfigDict
 
 
@@ -21,3 +23,18 @@ class MatchPoints(BaseModel):
 
 SWISS_POINTS = MatchPoints()
 LEAGUE_POINTS = MatchPoints(win=2, loss=1, forfeit=0, bye=0)
+
+
+def table_points(swiss: bool, page: Mapping[str, int] | None = None) -> MatchPoints:
+    """The points a Swiss or league table counts: the page's win / loss / forfeit (R5.6), else
+    the format's defaults. A Swiss BYE counts as a win (R5.5); a league BYE earns nothing."""
+    default = SWISS_POINTS if swiss else LEAGUE_POINTS
+    if not page:
+        return default
+    win = int(page.get("win", default.win))
+    return MatchPoints(
+        win=win,
+        loss=int(page.get("loss", default.loss)),
+        forfeit=int(page.get("forfeit", default.forfeit)),
+        bye=win if swiss else 0,
+    )

@@ -12,6 +12,11 @@
   five, simple majority (R9.5; `rules.profiles.decide_committee_appeal`). Staff record the
   members and their votes; no player of the match and no staff member of the tournament sits
   on it. "upheld" means the appellant is right (the referee's decision is overturned).
+- A decision ends the grievance (R9.3, R9.5; `rules.grievances`): the match records who has
+  been heard on which result (`appeals_heard`), written with the decision; a later appeal by
+  the same side on the same result is refused (`AppealExhausted`). Both checks run inside
+  `progress.settle`, whose match write is conditioned on the version read, so of two
+  concurrent appeals (or an appeal racing a decision) at most one passes.
 - A decision that sets a new result goes through `progress.settle`: the bracket re-advances
   from it (unless a dependent match has started, R9.4). Both players are told in-app.
 
@@ -29,6 +34,7 @@ from tavla import ids
 from tavla.caller import Caller
 from tavla.errors import (
     AppealDecided,
+    AppealExhausted,
     AppealNotFound,
     AppealOpen,
     AppealWindowClosed,
@@ -39,6 +45,7 @@ from tavla.errors import (
     NotYourMatch,
 )
 from tavla.models.appeals import AppealBody, AppealView, DecisionBody, NewResult
+from tavla.rules import grievances
 from tavla.rules.results import Result
 from tavla.rules.states import APPEALABLE, State
 from tavla.services import day, progress
@@ -121,6 +128,10 @@ def lodge(
     def change(current: FixtureRecord, view: progress.DayView) -> FixtureRecord:
         if current.appeal:
             raise AppealOpen("An appeal on this match is open already: it is decided first (R9.2).")
+        if not grievances.may_appeal(me, current.result, current.appeals_heard):
+            raise AppealExhausted(
+                "Your appeal against this result has been decided: the decision is final (R9.3, R9.5)."
+            )
         window_closes(current, view, profile, now)
         return replace(current, appeal=record.id)
 
@@ -231,10 +242,22 @@ def decide(caller: Caller, appeal_id: str, body: DecisionBody, now: datetime) ->
     def change(current: FixtureRecord, view: progress.DayView) -> FixtureRecord:
         if current.appeal != appeal.id:
             raise AppealDecided("This appeal has been decided: the decision is final (R9.3).")
+        players = (current.home or "", current.away or "")
         if result is None:
-            return replace(current, appeal=None)
+            heard = grievances.heard_after(
+                current.appeals_heard, appeal.appellant, players, current.result, False
+            )
+            return replace(current, appeal=None, appeals_heard=heard)
         progress.require_unlocked(current, view.records.values())
-        return replace(current, appeal=None, state=State.OFFICIAL, result=result, official_at=now.isoformat())
+        heard = grievances.heard_after(current.appeals_heard, appeal.appellant, players, result, True)
+        return replace(
+            current,
+            appeal=None,
+            state=State.OFFICIAL,
+            result=result,
+            official_at=now.isoformat(),
+            appeals_heard=heard,
+        )
 
     match_id = day.match_id(tournament_id, appeal.code)
     audits = [

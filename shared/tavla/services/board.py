@@ -38,7 +38,7 @@ def event_tables(
     by division (R3.7)."""
     if field is None or not draws:
         return []
-    settings = day.settings_of(tournament)
+    settings, points = day.settings_of(tournament), day.match_points_of(tournament)
     winners, scores = day.results_of(records)
     fixtures = [f for d in draws for f in d.fixtures]
     states = rules_day.flow(fixtures, winners)
@@ -52,7 +52,9 @@ def event_tables(
                 continue
             players = [e.player_id for e in drawn[0].inputs.field]
             played = rules_day.records_of([f for d in drawn for f in d.fixtures], states, scores)
-            rows = rules_day.event_standings(settings, event, players, played, disqualified & set(players))
+            rows = rules_day.event_standings(
+                settings, event, players, played, disqualified & set(players), points
+            )
             table = event == "main" and settings.format in ("swiss", "round_robin")
             out.append(
                 EventStandings(

@@ -19,6 +19,7 @@ from tavla.rules.entrants import Entrant, MatchRecord
 from tavla.rules.model import MATCH_ID_SEPARATOR as MATCH_ID_SEPARATOR
 from tavla.rules.model import bracket_of
 from tavla.rules.model import match_id as match_id
+from tavla.rules.points import MatchPoints, table_points
 from tavla.rules.states import State
 from tavla.store.records import FieldRecord, FixtureRecord, RoundRecord, TournamentRecord
 
@@ -41,7 +42,14 @@ def settings_of(tournament: TournamentRecord) -> DaySettings:
         swiss_rounds=s.get("swiss_rounds"),
         consolation="consolation" in kinds and s.get("format", "single_elimination") == "single_elimination",
         last_chance="last_chance" in kinds and s.get("format", "single_elimination") == "single_elimination",
+        lives_pairing="equal_lives_first" if s.get("format") == "lives" else None,
     )
+
+
+def match_points_of(tournament: TournamentRecord) -> MatchPoints:
+    """What a win, a loss and a forfeit are worth in its Swiss or league table (R5.6)."""
+    s = tournament.settings
+    return table_points(s.get("format") == "swiss", s.get("match_points"))
 
 
 def table_count(tournament: TournamentRecord, players: int) -> int:

@@ -25,7 +25,7 @@ from typing import Any
 from tavla.errors import DrawInProgress
 from tavla.rules.results import Result
 from tavla.rules.states import State
-from tavla.store import audit, keys
+from tavla.store import audit, keys, outbox
 from tavla.store.dynamo import Item, batch_get, client, deserialize, serialize, table_name
 from tavla.store.records import (
     AuditRecord,
@@ -233,8 +233,10 @@ def publish(
     tables: TablesRecord,
     previous_tables_version: int | None,
     change: AuditRecord,
+    events: Sequence[outbox.Event] = (),
 ) -> None:
-    """Make the reserved draw visible: the round, the draw count and the table plan at once."""
+    """Make the reserved draw visible: the round, the draw count, the table plan and the
+    round's events (the matches called) at once."""
     tx = Transaction()
     tx.put("round", MAIN, _round_item(round_record), condition="attribute_not_exists(pk)")
     tx.update(
@@ -248,6 +250,7 @@ def publish(
     )
     put_tables(tx, tables, previous_tables_version)
     audit.record(tx, tournament.id, change)
+    outbox.add(tx, events)
     try:
         tx.run()
     except Cancelled as cancelled:

@@ -16,6 +16,7 @@ from tavla.store.schema import TableSpec
 
 Item = dict[str, Any]
 
+ATTEMPTS = 4  # botocore's attempts at one call (the first and 3 retries)
 _serializer = TypeSerializer()
 _deserializer = TypeDeserializer()
 
@@ -24,10 +25,17 @@ _deserializer = TypeDeserializer()
 def client() -> Any:
     """One client per process, created on first use so that import stays cheap.
 
+    Throttling and lost requests are retried by botocore (standard mode) at most 4 times in all:
+    its backoff sleeps then add up to 7 s at worst (1 + 2 + 4), inside an HTTP function's 10 s,
+    after which the API answers 503 with Retry-After (`tavla.http`). `max_attempts: 5` meant 6
+    attempts and up to 31 s of sleeps: the Lambda would time out first, a 500, not a 503.
+
     Typed as Any: the store builds transaction items as plain dicts, which the stubs'
     TypedDicts cannot follow through helper functions.
     """
-    return boto3.client("dynamodb", config=Config(retries={"mode": "standard", "max_attempts": 5}))
+    return boto3.client(
+        "dynamodb", config=Config(retries={"mode": "standard", "total_max_attempts": ATTEMPTS})
+    )
 
 
 def table_name(spec: TableSpec) -> str:

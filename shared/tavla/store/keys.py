@@ -22,6 +22,8 @@ Main table:
 - a provider event, once (webhook) . TOURNAMENT#<id> / PROVIDER_EVENT#<provider>#<event id>
 - a bank statement line ............ TOURNAMENT#<id> / BANKLINE#<checksum>
 - an organiser's CSV column mapping  USER#<sub> / STATEMENT_MAPPING
+- a domain event not yet on the bus  OUTBOX#<event id> / EVENT  (written with its change; the
+                                      table's stream moves it to the bus, then it is deleted)
 
 - a player's rating history (R10.3)  PLAYER#<tavla_id> / RATING#<ledger key>
 - the rating lists (R10.3) ........... the profile carries rating_list=NATIONAL, club, city and
@@ -147,6 +149,14 @@ def bank_line(tournament_id: str, checksum: str) -> dict[str, Any]:
 
 def statement_mapping(sub: str) -> dict[str, Any]:
     return _key(f"USER#{sub}", "STATEMENT_MAPPING")
+
+
+OUTBOX_PREFIX = "OUTBOX#"
+
+
+def outbox(event_id: str) -> dict[str, Any]:
+    """An event waiting for the publisher: its own partition, so writes of events never queue on one key."""
+    return _key(f"{OUTBOX_PREFIX}{event_id}", "EVENT")
 
 
 def checkin_code(code: str) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from tavla.errors import StaleMatch, TournamentOver
 from tavla.rules.model import DayChange
-from tavla.store import audit, keys
+from tavla.store import audit, keys, outbox
 from tavla.store.draws import field_from_item, fixture_from_item, fixture_item, put_tables
 from tavla.store.dynamo import batch_get
 from tavla.store.records import (
@@ -76,12 +76,19 @@ def _put(tx: Transaction, name: str, record: FixtureRecord, seen: int | None) ->
     )
 
 
-def save(record: FixtureRecord, seen: int, changes: Sequence[AuditRecord] = ()) -> FixtureRecord:
-    """Write the match as changed, on condition nobody wrote it since version `seen` was read."""
+def save(
+    record: FixtureRecord,
+    seen: int,
+    changes: Sequence[AuditRecord] = (),
+    events: Sequence[outbox.Event] = (),
+) -> FixtureRecord:
+    """Write the match as changed (and its events), on condition nobody wrote it since version
+    `seen` was read."""
     tx = Transaction()
     _put(tx, "match", record, seen)
     for change in changes:
         audit.record(tx, record.tournament_id, change)
+    outbox.add(tx, events)
     try:
         tx.run()
     except Cancelled as cancelled:
@@ -104,8 +111,10 @@ def settle(
     tables: tuple[TablesRecord, int | None] | None,
     changes: Sequence[AuditRecord],
     extra: Callable[[Transaction], None] | None = None,
+    events: Sequence[outbox.Event] = (),
 ) -> None:
-    """Write matches (each on the version it was read at), the table plan and audit records at once,
+    """Write matches (each on the version it was read at), the table plan, audit records and the
+    events (results confirmed, matches called) at once,
     while the tournament is not finished (its final standings are the record: TournamentOver).
 
     `extra` adds the items that change with them (an appeal lodged or decided, `store.appeals`).
@@ -127,6 +136,7 @@ def settle(
         put_tables(tx, tables[0], tables[1])
     for change in changes:
         audit.record(tx, tournament_id, change)
+    outbox.add(tx, events)
     try:
         tx.run()
     except Cancelled as cancelled:

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from tavla.errors import Conflict, PhoneTaken, PlayerNotFound, ProfileExists, ProfileMissing
-from tavla.store import keys
+from tavla.store import keys, outbox
 from tavla.store import registrations as registration_store
 from tavla.store.dynamo import Item, batch_get, batch_get_tables, client, deserialize, table_name
 from tavla.store.records import ContactsRecord, ProfileRecord, RegistrationRecord
@@ -187,9 +187,11 @@ def merge(
     merged_contacts: ContactsRecord,
     contacts: ContactsRecord,
     now: datetime,
+    events: Sequence[outbox.Event] = (),
 ) -> None:
     """Move the merged player's entries, sign-in, contacts and phone claim to `kept` in one
-    transaction (R1.1). `contacts` are the kept player's contacts after the merge."""
+    transaction (R1.1), with the merge's events. `contacts` are the kept player's contacts after
+    the merge."""
     keep_id, merge_id = kept.tavla_id, merged.tavla_id
     tx = Transaction()
     for entry in moving:
@@ -229,6 +231,7 @@ def merge(
         )
     elif old_phone:
         _release(tx, old_phone, merge_id)
+    outbox.add(tx, events)
     if len(tx) > 100:
         raise Conflict("Too many entries to merge in one step; contact support.")
     try:

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from tavla.errors import AlreadyRegistered, NotRegistered, RegistrationClosed
-from tavla.store import audit, keys
+from tavla.store import audit, keys, outbox
 from tavla.store.dynamo import Item, client, deserialize, table_name
 from tavla.store.records import AuditRecord, RegistrationRecord, TournamentRecord
 from tavla.store.schema import MAIN
@@ -352,8 +352,10 @@ def promote(
     heads: Sequence[RegistrationRecord],
     now: datetime,
     changes: Sequence[AuditRecord] = (),
+    events: Sequence[outbox.Event] = (),
 ) -> None:
-    """Promote the head of the waiting list into places that are free (capacity raised).
+    """Promote the head of the waiting list into places that are free (capacity raised), with
+    the events that tell them.
 
     `seen` is the tournament as read; raises Contended when its counters moved meanwhile.
     """
@@ -378,6 +380,7 @@ def promote(
     )
     for change in changes:
         audit.record(tx, seen.id, change)
+    outbox.add(tx, events)
     try:
         tx.run()
     except Cancelled as cancelled:
@@ -391,8 +394,10 @@ def withdraw(
     now: datetime,
     changes: Sequence[AuditRecord] = (),
     extra: Callable[[Transaction], None] | None = None,
+    events: Sequence[outbox.Event] = (),
 ) -> None:
-    """Remove a main-list player and, in the same transaction, promote `promote` (if given);
+    """Remove a main-list player and, in the same transaction, promote `promote` (if given) with
+    the event that tells them;
     `extra` adds what is written with the withdrawal (the refund it gives, `store.payments`).
 
     Raises Contended when `promote` was promoted or left meanwhile (read the head again),
@@ -436,6 +441,7 @@ def withdraw(
         extra(tx)
     for change in changes:
         audit.record(tx, tournament_id, change)
+    outbox.add(tx, events)
     try:
         tx.run()
     except Cancelled as cancelled:

@@ -21,12 +21,15 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
+from tavla.errors import Busy
 from tavla.store.dynamo import Item, client, deserialize, error_code, serialize, table_name, values
 from tavla.store.schema import TableSpec
 
 MAX_ITEMS = 100  # DynamoDB's limit per transaction
 CONFLICT_RETRIES = 3  # a cancellation by TransactionConflict alone (no condition false) is retried
 _CONDITION_FAILED = "ConditionalCheckFailed"
+# per-item reasons of a cancellation nobody's request is to blame for ("None": the item was fine)
+_TEMPORARY = frozenset({"None", "TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded"})
 
 
 class Cancelled(Exception):
@@ -53,6 +56,11 @@ class Cancelled(Exception):
         return any(r.get("Code") == "TransactionConflict" for r in self.reasons.values())
 
     @property
+    def temporary(self) -> bool:
+        """Cancelled by a conflict or by throttling alone: nothing about the request is wrong."""
+        return all(r.get("Code") in _TEMPORARY for r in self.reasons.values())
+
+    @property
     def any_failed(self) -> bool:
         return any(r.get("Code") == _CONDITION_FAILED for r in self.reasons.values())
 
@@ -65,6 +73,16 @@ class Transaction:
 
     def __len__(self) -> int:
         return len(self._items)
+
+    def new_items(self, table: TableSpec) -> list[Item]:
+        """The items this transaction puts into `table`, as plain values (what the table's stream
+        shows as new images once it ran)."""
+        name = table_name(table)
+        return [
+            deserialize(op["Put"]["Item"])
+            for _, op in self._items
+            if op.get("Put", {}).get("TableName") == name
+        ]
 
     def put(
         self,
@@ -167,7 +185,11 @@ class Transaction:
                 if error_code(error) != "TransactionCanceledException" or not reasons:
                     raise
                 cancelled = Cancelled(dict(zip(names, reasons, strict=False)))
-                if cancelled.any_failed or not cancelled.conflicted or attempt == CONFLICT_RETRIES:
+                if cancelled.any_failed or not cancelled.temporary:
                     raise cancelled from error
+                if attempt == CONFLICT_RETRIES or not cancelled.conflicted:
+                    # nothing was written and nothing refused it: the same request may succeed
+                    # in a moment; a 503 with Retry-After, never a refusal by the caller's site
+                    raise Busy("This tournament is very busy right now: try again.") from cancelled
             # another transaction held one of the items and nothing was written: write again
             time.sleep(0.02 * (attempt + 1))

@@ -24,7 +24,7 @@ from tests.e2e.conftest import ROOT, Stack
 
 CHROMIUM = Path(os.environ.get("TAVLA_CHROMIUM", "/usr/bin/chromium"))
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-# `make screenshots` points this at docs/screenshots (the README's); a plain test run keeps its
+# `make screenshots` points this at docs/screenshots (shown in docs/web.md); a plain test run keeps its
 # pictures in build/ so that running the tests leaves the working tree as it was.
 SCREENSHOTS = Path(os.environ.get("TAVLA_SCREENSHOTS") or ROOT / "build" / "screenshots")
 SITE = ROOT / "web" / "dist"
@@ -166,7 +166,7 @@ def camera_video(text: str, path: Path, width: int = 640, height: int = 480) -> 
 
 
 def screenshot(page: Page, name: str) -> Path:
-    """A phone-size screenshot (Greek): <SCREENSHOTS>/<name>.png (`make screenshots`: the README's)."""
+    """A phone-size screenshot (Greek): <SCREENSHOTS>/<name>.png (`make screenshots`: docs/screenshots)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=False)

@@ -1,7 +1,7 @@
 """The mobile web front end in a real browser, at a phone's size, against the local stack.
 
 Every screen is checked with axe-core in Greek and in English (0 serious or critical
-violations), and the main screens are saved to docs/screenshots/ (Greek) for the README.
+violations), and the main screens are saved to docs/screenshots/ (Greek) for docs/web.md.
 """
 
 from __future__ import annotations

@@ -299,3 +299,30 @@ def test_the_web_front_end_is_served_at_the_root_beside_the_api(tmp_path, monkey
     assert serve("POST", "/sw.js", [], b"", "127.0.0.1").status == 404
     assert serve("GET", "/tournaments/t1", [], b"", "127.0.0.1").status == 200
     assert recording.events[0]["routeKey"] == "GET /tournaments/{id}"
+
+
+def test_dev_faults_switches_the_environments_fault_switch_and_refuses_nonsense(tmp_path):
+    """`POST /dev/faults` sets the DynamoDB write faults every environment shares; `GET` reads them."""
+    from local.faults import FaultSwitch
+
+    switch = FaultSwitch()
+    front = gateway(tmp_path, SimpleNamespace(faults=switch))
+    body = b'{"kind": "conflict", "next": 2, "function": "draw", "operations": ["TransactWriteItems"]}'
+    reply = front.handle("POST", "/dev/faults", [], body, "127.0.0.1")
+    assert reply.status == 200
+    assert json.loads(reply.body) == {
+        "kind": "conflict",
+        "next": 2,
+        "skip": 0,
+        "function": "draw",
+        "operations": ["TransactWriteItems"],
+        "seen": 0,
+        "injected": 0,
+    }
+    switch.invoking = "draw"
+    assert switch.take("TransactWriteItems") == "conflict"
+    assert json.loads(front.handle("GET", "/dev/faults", [], b"", "127.0.0.1").body)["injected"] == 1
+    for bad, status in ((b'{"kind": "meteor", "next": 1}', 422), (b"{", 400), (b"[]", 422)):
+        assert front.handle("POST", "/dev/faults", [], bad, "127.0.0.1").status == status
+    assert json.loads(front.handle("POST", "/dev/faults", [], b"{}", "127.0.0.1").body)["kind"] is None
+    assert switch.take("TransactWriteItems") is None

@@ -25,6 +25,7 @@ from tavla.rules.day import (
 )
 from tavla.rules.entrants import Entrant, MatchRecord
 from tavla.rules.errors import RuleViolation
+from tests.unit.rules.test_lives import FIVE, TWO_ROUNDS
 
 
 def _field(n: int, seed: int = 1) -> list[Entrant]:
@@ -95,6 +96,7 @@ FORMATS = [
     DaySettings(format="double_elimination"),
     DaySettings(format="swiss", swiss_rounds=5),
     DaySettings(format="lives", lives=3),
+    DaySettings(format="lives", lives=3, lives_pairing="equal_lives_first"),
     DaySettings(format="round_robin"),
 ]
 
@@ -164,6 +166,33 @@ def test_a_draw_without_a_division_keeps_its_digest() -> None:
     del stored["division"]  # what a round published before divisions holds
     assert digest(DrawInputs.model_validate(stored)) == digest(inputs)
     assert digest(inputs) != digest(inputs.model_copy(update={"division": "open"}))
+
+
+def test_a_lives_draw_published_before_the_pairing_order_was_recorded_still_verifies() -> None:
+    """R5.1, R5.7: a lives round published without `lives_pairing` keeps its digest (the
+    SHA-256 of the JSON it was published with) and recomputes under the older order; a new
+    round records the order, so its digest covers it."""
+    import hashlib
+    import json
+
+    new = DrawInputs(
+        number=3,
+        round=3,
+        settings=DaySettings(format="lives", lives=2, lives_pairing="equal_lives_first"),
+        field=tuple(FIVE),
+        history=tuple(TWO_ROUNDS),
+    )
+    published = new.model_dump(mode="json", exclude={"division": True, "settings": {"lives_pairing"}})
+    old = DrawInputs.model_validate(published)
+    as_published = json.dumps(published, sort_keys=True, separators=(",", ":"))
+    assert digest(old) == hashlib.sha256(as_published.encode()).hexdigest()
+    assert digest(new) != digest(old)
+
+    def pairs(inputs: DrawInputs) -> set[frozenset[str | None]]:
+        return {frozenset((f.home.player, f.away.player)) for f in compute_draw(inputs, 0).fixtures}
+
+    assert pairs(old) == {frozenset({"P0", "P2"}), frozenset({"P1", "P4"})}
+    assert pairs(new) == {frozenset({"P1", "P2"}), frozenset({"P0", "P4"})}
 
 
 def test_the_digest_changes_with_any_input() -> None:

@@ -37,12 +37,12 @@ def play(rnd: LivesRound, rng: random.Random) -> list[MatchRecord]:
 
 
 def oracle(players: list[str], lives: dict[str, int], met: set[frozenset[str]]) -> tuple[int, int]:
-    """networkx's exact optimum of (rematches, total lives difference), lexicographically."""
+    """networkx's exact optimum of (total lives difference, rematches), lexicographically (R5.7)."""
     graph = nx.Graph()
     for i, a in enumerate(players):
         for b in players[i + 1 :]:
             rematch = frozenset((a, b)) in met
-            graph.add_edge(a, b, weight=10**6 - (10**4 * rematch + abs(lives[a] - lives[b])))
+            graph.add_edge(a, b, weight=10**6 - (10**3 * abs(lives[a] - lives[b]) + rematch))
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     return score(matching, lives, met)
 
@@ -50,9 +50,10 @@ def oracle(players: list[str], lives: dict[str, int], met: set[frozenset[str]]) 
 def score(
     pairs: Iterable[tuple[str, str]], lives: dict[str, int], met: set[frozenset[str]]
 ) -> tuple[int, int]:
+    """(total lives difference, rematches) of a pairing."""
     pairs = list(pairs)
     rematches = sum(1 for p in pairs if frozenset(p) in met)
-    return rematches, sum(abs(lives[a] - lives[b]) for a, b in pairs)
+    return sum(abs(lives[a] - lives[b]) for a, b in pairs), rematches
 
 
 def check_round(entrants: list[Entrant], history: list[MatchRecord], start: int, rnd: LivesRound) -> None:
@@ -81,10 +82,11 @@ def check_round(entrants: list[Entrant], history: list[MatchRecord], start: int,
     start=st.integers(min_value=1, max_value=4),
     seed=st.integers(min_value=0, max_value=10**6),
 )
-def test_every_round_pairs_the_players_still_in_with_the_fewest_rematches_then_nearest_lives(
+def test_every_round_pairs_the_players_still_in_by_equal_lives_then_fewest_rematches(
     n: int, start: int, seed: int
 ) -> None:
-    """R5.7: random events played to the end; every round is checked against an exact matching."""
+    """R5.7: random events played to the end; every round is checked against an exact matching
+    that puts equal lives before avoiding a rematch."""
     entrants = field(n, seed)
     rng = random.Random(seed)
     history: list[MatchRecord] = []
@@ -216,3 +218,78 @@ def test_the_same_input_gives_the_same_pairing() -> None:
         history += play(pair_lives_round(entrants, history, number, 11, 3), rng)
     a = pair_lives_round(entrants, history, 4, 11, 3)
     assert a == pair_lives_round(list(reversed(entrants)), list(reversed(history)), 4, 11, 3)
+
+
+# R5.7's smallest case: five players, two lives, three rounds.
+FIVE = [Entrant(player_id=f"P{i}", rating=1500 - i) for i in range(5)]
+TWO_ROUNDS = [
+    MatchRecord(round=1, home="P0", away="P4", winner="P4"),
+    MatchRecord(round=1, home="P3", away="P2", winner="P2"),
+    MatchRecord(round=1, home="P1", winner="P1"),
+    MatchRecord(round=2, home="P2", away="P4", winner="P2"),
+    MatchRecord(round=2, home="P1", away="P3", winner="P1"),
+    MatchRecord(round=2, home="P0", winner="P0"),
+]
+
+
+def test_equal_lives_meet_even_when_that_is_a_rematch() -> None:
+    """R5.7: after two rounds P1 and P2 have 2 lives, P0 and P4 1 (P3 is out). P0 and P4
+    met in round 1, but equal lives come first: round 3 is P1-P2 and P0-P4 (a rematch inside
+    the one-life group, which leaves no other way), not P2-P0 and P1-P4."""
+    assert lives_remaining(FIVE, TWO_ROUNDS, 2) == {"P0": 1, "P1": 2, "P2": 2, "P3": 0, "P4": 1}
+    rnd = pair_lives_round(FIVE, TWO_ROUNDS, 3, 0, 2)
+    assert {frozenset(p.players) for p in rnd.pairings} == {frozenset({"P1", "P2"}), frozenset({"P0", "P4"})}
+    assert [p.table for p in rnd.pairings if set(p.players) == {"P1", "P2"}] == [1]
+
+
+def test_draws_of_the_older_rule_still_pair_rematch_free_first() -> None:
+    """R5.1: a round drawn under the older order (no rematch first) recomputes as published:
+    P2-P0 and P1-P4."""
+    rnd = pair_lives_round(FIVE, TWO_ROUNDS, 3, 0, 2, equal_lives_first=False)
+    assert {frozenset(p.players) for p in rnd.pairings} == {frozenset({"P0", "P2"}), frozenset({"P1", "P4"})}
+
+
+@st.composite
+def lives_days(draw: st.DrawFn) -> tuple[list[Entrant], list[MatchRecord], int, int]:
+    """A lives event part-played at random: its field, the history so far, lives, next round."""
+    n = draw(st.integers(min_value=2, max_value=14))
+    start = draw(st.integers(min_value=1, max_value=3))
+    seed = draw(st.integers(min_value=0, max_value=10**6))
+    entrants = field(n, seed)
+    rng = random.Random(seed)
+    history: list[MatchRecord] = []
+    rounds = draw(st.integers(min_value=0, max_value=8))
+    number = 0
+    while number < rounds and lives_winner(entrants, history, start) is None:
+        number += 1
+        history += play(pair_lives_round(entrants, history, number, seed + number, start), rng)
+    return entrants, history, start, number + 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(day=lives_days())
+def test_groups_pair_inside_before_a_rematch_is_avoided(
+    day: tuple[list[Entrant], list[MatchRecord], int, int],
+) -> None:
+    """R5.7 on random lives days: (1) at most one player crosses each gap between lives groups,
+    and only when the players above it are odd in number (an odd group is evened out, no
+    more); (2) a pair of equal lives is a rematch only if no pairing with the same crossings
+    has fewer rematches (the group left no other way); (3) the BYE is a player with the
+    fewest lives."""
+    entrants, history, start, number = day
+    lives = lives_remaining(entrants, history, start)
+    if sum(1 for n in lives.values() if n > 0) < 2:
+        return
+    rnd = pair_lives_round(entrants, history, number, number, start)
+    byes = [p.home for p in rnd.pairings if p.away is None]
+    alive = [p for p, n in lives.items() if n > 0]
+    if byes:
+        assert lives[byes[0]] == min(lives[p] for p in alive)
+    games = [(p.home, p.away) for p in rnd.pairings if p.away is not None]
+    seated = [p for p in alive if p not in byes]
+    for level in sorted({lives[p] for p in seated})[:-1]:
+        above = sum(1 for p in seated if lives[p] > level)
+        crossing = sum(1 for a, b in games if min(lives[a], lives[b]) <= level < max(lives[a], lives[b]))
+        assert crossing == above % 2, (level, games)
+    met = {frozenset((r.home, r.away)) for r in history if r.away is not None}
+    assert score(games, lives, met) == oracle(seated, lives, met)

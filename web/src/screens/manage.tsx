@@ -33,6 +33,9 @@ interface Form {
   format: Format;
   lives: string;
   swissRounds: string;
+  pointsWin: string;
+  pointsLoss: string;
+  pointsForfeit: string;
   profile: Profile;
   tables: string;
   approval: boolean;
@@ -53,6 +56,7 @@ type Settings = Pick<
   | "format"
   | "lives"
   | "swiss_rounds"
+  | "match_points"
   | "rule_profile"
   | "tables"
   | "requires_approval"
@@ -73,6 +77,9 @@ function formOf(x: Settings): Form {
     format: (x.format ?? "single_elimination") as Format,
     lives: x.lives ? String(x.lives) : "",
     swissRounds: x.swiss_rounds ? String(x.swiss_rounds) : "",
+    pointsWin: x.match_points ? String(x.match_points.win) : "",
+    pointsLoss: x.match_points ? String(x.match_points.loss) : "",
+    pointsForfeit: x.match_points ? String(x.match_points.forfeit) : "",
     profile: (x.rule_profile ?? "platform") as Profile,
     tables: x.tables ? String(x.tables) : "",
     approval: Boolean(x.requires_approval),
@@ -104,6 +111,13 @@ function changes(before: Form, after: Form): Update | null {
   if (after.format !== before.format) body.format = after.format;
   if (after.lives !== before.lives) body.lives = number(after.lives);
   if (after.swissRounds !== before.swissRounds) body.swiss_rounds = number(after.swissRounds);
+  const points = [after.pointsWin, after.pointsLoss, after.pointsForfeit];
+  if (points.join() !== [before.pointsWin, before.pointsLoss, before.pointsForfeit].join()) {
+    // all three or none (none: the format's defaults, R5.6); the API checks the values
+    if (points.every((typed) => !typed.trim())) body.match_points = null;
+    else if (points.some((typed) => !typed.trim())) return null;
+    else body.match_points = { win: Number(points[0]), loss: Number(points[1]), forfeit: Number(points[2]) };
+  }
   if (after.profile !== before.profile) body.rule_profile = after.profile;
   if (after.tables !== before.tables) body.tables = number(after.tables);
   if (after.approval !== before.approval) body.requires_approval = after.approval;
@@ -232,6 +246,23 @@ export function EditTournament({ id }: { id: string }) {
               {t("field_swiss_rounds")}
               <input name="swiss_rounds" type="number" inputMode="numeric" min={1} max={20} value={f.swissRounds} onInput={set("swissRounds")} />
             </label>
+          )}
+          {(f.format === "swiss" || f.format === "round_robin") && (
+            <>
+              <label>
+                {t("field_points_win")}
+                <input name="points_win" type="number" inputMode="numeric" min={1} max={10} value={f.pointsWin} onInput={set("pointsWin")} />
+              </label>
+              <label>
+                {t("field_points_loss")}
+                <input name="points_loss" type="number" inputMode="numeric" min={0} max={10} value={f.pointsLoss} onInput={set("pointsLoss")} />
+              </label>
+              <label>
+                {t("field_points_forfeit")}
+                <input name="points_forfeit" type="number" inputMode="numeric" min={0} max={10} value={f.pointsForfeit} onInput={set("pointsForfeit")} />
+              </label>
+              <p class="hint">{t("points_hint")}</p>
+            </>
           )}
           <Choice
             label={t("rule_profile")}
