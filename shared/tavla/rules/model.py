@@ -256,9 +256,10 @@ def winners_of(records: Iterable[FixtureRecord]) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class Day:
-    """A tournament's day as read for one change: its field, tables, draws and matches.
+    """A tournament's day as read for one change: its field, tables, matches and their fixtures.
 
-    `table_count` is the venue's tables, used when no table plan is stored yet.
+    `table_count` is the venue's tables, used when no table plan is stored yet; `fixtures` are
+    the published draws' fixtures in draw order (feeders first), what `flow` plays forward.
     """
 
     tournament_id: str
@@ -266,7 +267,7 @@ class Day:
     field: FieldRecord | None
     tables: TablesRecord | None
     matches: Mapping[str, FixtureRecord]
-    draws: Sequence[rules_day.Draw] = ()
+    fixtures: Sequence[rules_day.Fixture] = ()
 
     def put_out(self, tavla_id: str, how: str) -> Day:
         """The day once a player withdrew (`withdrawn`) or was disqualified (R8.2, R8.3)."""
@@ -332,7 +333,7 @@ class Day:
         """
         from tavla.rules.day import flow
 
-        fixtures = [f for d in self.draws for f in d.fixtures] + list(drawn.fixtures)
+        fixtures = [*self.fixtures, *drawn.fixtures]
         states = flow(fixtures, winners_of(self.matches.values()))
         plan, calls = seat(self._plan(), [f.code for f in drawn.fixtures if states[f.code].status == "ready"])
         placed = []
@@ -365,7 +366,7 @@ class Day:
         """Every match as the rules say it stands now; forfeits for players out of play (R8.2)."""
         from tavla.rules.day import flow
 
-        fixtures = [f for d in self.draws for f in d.fixtures]
+        fixtures = self.fixtures
         out = self.field.out_of_play if self.field else set()
         while True:
             states = flow(fixtures, winners_of(records.values()))

@@ -79,7 +79,7 @@ def _tournament_of(value: str) -> str:
 def profile_of(tournament: TournamentRecord) -> RuleProfile:
     from tavla.rules import profiles  # ~60 ms: only the requests that need the rules load them
 
-    return profiles.get_profile(str(tournament.settings.get("rule_profile") or "platform"))
+    return profiles.get_profile(tournament.play.rule_profile)
 
 
 def window_closes(match: FixtureRecord, view: progress.DayView, profile: RuleProfile, now: datetime) -> None:

@@ -7,7 +7,6 @@ so the rules see one consistent picture whichever function asks.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -31,40 +30,33 @@ def split_match_id(value: str) -> tuple[str, str] | None:
 
 def settings_of(tournament: TournamentRecord) -> DaySettings:
     """What the draws need of the tournament's page and its effective rules (R2.1, R2.2)."""
-    s = tournament.settings
-    kinds = {e.get("kind") for e in s.get("side_events") or []}
-    rules = s.get("rules") or {}
+    s = tournament.play
+    knockout = s.format == "single_elimination"
     return DaySettings(
-        format=s.get("format", "single_elimination"),
-        seeding=s.get("seeding", "rating"),
-        club_protection=bool(s.get("club_protection", False)),
-        lives=int(s.get("lives") or rules.get("lives") or 2),
-        swiss_rounds=s.get("swiss_rounds"),
-        consolation="consolation" in kinds and s.get("format", "single_elimination") == "single_elimination",
-        last_chance="last_chance" in kinds and s.get("format", "single_elimination") == "single_elimination",
-        lives_pairing="equal_lives_first" if s.get("format") == "lives" else None,
+        format=s.format,
+        seeding=s.seeding,
+        club_protection=s.club_protection,
+        lives=s.lives,
+        swiss_rounds=s.swiss_rounds,
+        consolation="consolation" in s.side_events and knockout,
+        last_chance="last_chance" in s.side_events and knockout,
+        lives_pairing="equal_lives_first" if s.format == "lives" else None,
     )
 
 
 def match_points_of(tournament: TournamentRecord) -> MatchPoints:
     """What a win, a loss and a forfeit are worth in its Swiss or league table (R5.6)."""
-    s = tournament.settings
-    return table_points(s.get("format") == "swiss", s.get("match_points"))
+    return table_points(tournament.play.format == "swiss", tournament.play.match_points)
 
 
 def table_count(tournament: TournamentRecord, players: int) -> int:
     """The venue's tables: the page's number, else one for every two players of the field."""
-    return int(tournament.settings.get("tables") or max(1, math.ceil(players / 2)))
+    return tournament.play.table_count(players)
 
 
 def match_length(tournament: TournamentRecord, stage: str) -> int:
     """Points to win at this stage (R7.3): semi-finals and final may be longer."""
-    rules = tournament.settings.get("rules") or {}
-    by_stage = {
-        "semi_final": rules.get("semi_final_length"),
-        "final": rules.get("final_length"),
-    }
-    return int(by_stage.get(stage) or rules.get("match_length") or 7)
+    return tournament.play.match_length(stage)
 
 
 def entrants(field: FieldRecord, division: str | None = None) -> list[Entrant]:
@@ -79,7 +71,7 @@ def entrants(field: FieldRecord, division: str | None = None) -> list[Entrant]:
 def divisions(tournament: TournamentRecord) -> list[str | None]:
     """The keys the day is played under: one per division (R3.7), or just None when the
     tournament has a single division (its draws and codes then carry none)."""
-    ids: list[str | None] = [str(d["id"]) for d in tournament.settings.get("divisions") or ()]
+    ids: list[str | None] = list(tournament.play.divisions)
     return ids if len(ids) > 1 else [None]
 
 

@@ -84,7 +84,7 @@ def _division(tournament: TournamentRecord, asked: str | None) -> str | None:
     """The division to draw (R3.7): named when the tournament has several; None when it has one."""
     keys = day.divisions(tournament)
     if keys == [None]:
-        only = str((tournament.settings.get("divisions") or [{"id": "main"}])[0]["id"])
+        only = tournament.play.divisions[0]
         if asked not in (None, only):
             raise Invalid(f"division: this tournament has no division '{asked}'.")
         return None
@@ -171,7 +171,7 @@ def draw_next(
         field=field,
         tables=current.tables,
         matches={r.code: r for r in records},
-        draws=draws,
+        fixtures=[f for d in draws for f in d.fixtures],
     )
     placed = aggregate.publish_draw(
         drawn,

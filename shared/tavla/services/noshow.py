@@ -43,7 +43,7 @@ MAX_STEPS = 20  # a 25-point match under hbf/cnb forfeits at the 13th step
 
 def policy_of(tournament: TournamentRecord) -> LatenessPolicy:
     """The tournament's rule profile's lateness policy (R6.1, R7.6)."""
-    return lateness_policy(str(tournament.settings.get("rule_profile") or "platform"))
+    return lateness_policy(tournament.play.rule_profile)
 
 
 def absent_sides(match: FixtureRecord) -> list[str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -62,7 +62,9 @@ class Settled:
 
 
 def read_day(tournament_id: str) -> DayView:
-    current = draw_store.day(tournament_id)
+    """The tournament, its field, tables and matches; the fixtures come from the matches
+    themselves, so the rounds (and their large public inputs) are not read."""
+    current = draw_store.day(tournament_id, with_rounds=False)
     if current.tournament is None:
         raise TournamentNotFound(f"No tournament {tournament_id}.")
     records = draw_store.fixtures(tournament_id, current.tournament.draws)
@@ -73,7 +75,7 @@ def read_day(tournament_id: str) -> DayView:
         field=current.field,
         tables=current.tables,
         matches={r.code: r for r in records},
-        draws=day.draws_of(current.rounds, records),
+        fixtures=[day.fixture_of(r) for r in sorted(records, key=lambda r: (r.draw, r.position))],
     )
     return DayView(current.tournament, aggregate)
 
@@ -108,6 +110,7 @@ def settle(
         moved = view.day.settle(code, change(before, view), now)
         after = moved.after(code) or before
         moved = moved.with_audit(audit(before, after))
+        seen = next((v for r, v in moved.matches if r.code == code), None)
         try:
             match_store.save_change(tournament_id, moved, extra)
         except StaleMatch:
@@ -117,7 +120,8 @@ def settle(
             time.sleep(rng.uniform(0, min(0.5, 0.02 * 2**attempt)))
             continue
         announce(moved)
-        return Settled(match=after, confirmed=moved.confirmed, called=moved.called)
+        stored = replace(after, version=seen + 1) if seen is not None else after
+        return Settled(match=stored, confirmed=moved.confirmed, called=moved.called)
     raise Busy("Many changes to this tournament at once: try again.")  # pragma: no cover
 
 

@@ -19,7 +19,6 @@ Every change writes an audit record in the same transaction.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from contextlib import suppress
 from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
@@ -86,8 +85,7 @@ def _match(snap: MatchSnapshot) -> FixtureRecord:
 
 def _rules(tournament: TournamentRecord) -> tuple[bool, bool]:
     """Cube in use, Crawford rule: the tournament's effective rules (R2.2, R7.2)."""
-    rules = tournament.settings.get("rules") or {}
-    return bool(rules.get("cube_used", True)), bool(rules.get("crawford", True))
+    return tournament.play.cube_used, tournament.play.crawford
 
 
 def _side_of(match: FixtureRecord, tavla_id: str | None) -> Side | None:
@@ -340,7 +338,7 @@ def report(caller: Caller, match_id: str, body: FinalScore, now: datetime) -> Ma
     _open(match, REPORTING, "declaring the final score")
     score = (body.home_points, body.away_points)
     _check_final(match, score)
-    at_once = bool(tournament.settings.get("results_official_without_referee", False))
+    at_once = tournament.play.results_official_without_referee
 
     def declare(before: FixtureRecord, _day: progress.DayView | None = None) -> FixtureRecord:
         _open(before, REPORTING, "declaring the final score")
@@ -422,7 +420,7 @@ def decided_result(tournament: TournamentRecord, match: FixtureRecord, given: Fi
             return _result(match, score, "decision")
         return _result(match, score, live_how if score == live and agreed is None else "score")
     if match.state == State.DISPUTED:
-        profile = str(tournament.settings.get("rule_profile", "platform"))
+        profile = tournament.play.rule_profile
         prevails = settle_dispute(profile, reports, state.score, live)
         if prevails is None:
             raise DecisionNeeded(
@@ -481,9 +479,12 @@ def confirm(caller: Caller, match_id: str, body: FinalScore | None, now: datetim
             )
         ]
 
-    with suppress(_Unchanged):  # confirmed meanwhile, as asked
-        progress.settle(tournament_id, code, make_official, audit, now)
-    return view(match_id)
+    try:
+        settled = progress.settle(tournament_id, code, make_official, audit, now)
+    except _Unchanged:  # confirmed meanwhile, as asked
+        return view(match_id)
+    # the match as written, shown with the tournament and field already read: no read again
+    return detail(tournament, replace(snap, match=settled.match))
 
 
 # --------------------------------------------------------------------------- the public view

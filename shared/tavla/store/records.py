@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from functools import cached_property
 from typing import Any, Self, TypeVar
 
 from tavla.rules.model import SYSTEM as SYSTEM
@@ -17,6 +18,7 @@ from tavla.rules.model import AuditRecord as AuditRecord
 from tavla.rules.model import FieldRecord as FieldRecord
 from tavla.rules.model import FixtureRecord as FixtureRecord
 from tavla.rules.model import TablesRecord as TablesRecord
+from tavla.rules.play_settings import PlaySettings
 from tavla.store.dynamo import Item
 
 T = TypeVar("T")
@@ -86,6 +88,11 @@ class TournamentRecord:
         "created_at",
         "created_by",
     )
+
+    @cached_property
+    def play(self) -> PlaySettings:
+        """What the day reads of the settings, typed (parsed once per record read)."""
+        return PlaySettings.parse(self.settings)
 
     @property
     def name(self) -> str:

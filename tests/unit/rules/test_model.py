@@ -55,7 +55,7 @@ def _drawn(players: int, tables: int) -> Day:
         empty.field,
         replace(change.tables[0], version=1),
         {r.code: replace(r, version=1) for r, _ in change.matches},
-        (drawn,),
+        drawn.fixtures,
     )
 
 
