@@ -13,10 +13,14 @@ BENCHMARKS = (
     "bench_calls",
     "bench_board",
     "bench_draw",
+    # a 512-player Swiss day on DynamoDB Local: confirmations by round, at once, the board (see its --help)
+    "bench_day",
     "bench_cost",
     "bench_coldstart",
     # a synthetic national season on DynamoDB Local (small by default; see its --help)
     "bench_season",
+    # many knockouts played at once over the local stack's HTTP, then one alone (see its --help)
+    "bench_saturday",
 )
 
 

@@ -51,22 +51,29 @@ def _timed(action: Callable[[], Any], times: int) -> list[float]:
     return samples
 
 
-def _field(api: Any) -> str:
-    """A tournament and its field of 64 (names, ratings, clubs), as the first draw leaves it."""
+def fixed_field(tournament_id: str, players: int) -> None:
+    """The field of `players` (names, ratings, clubs) written as the first draw fixes it:
+    registering and checking in hundreds of players is bench_calls' and bench_draw's business."""
     from tavla.store import keys
     from tavla.store.dynamo import client, serialize, table_name
     from tavla.store.records import FieldRecord, item_of
     from tavla.store.schema import MAIN
-    from tests.service.helpers import create_tournament
 
-    tournament_id = create_tournament(api, capacity=PLAYERS, tables=24)
     entrants = tuple(
         {"player_id": f"P{i:05d}", "rating": 1500.0 + 7 * i, "name": f"Player {i}", "club": f"Club {i % 9}"}
-        for i in range(PLAYERS)
+        for i in range(players)
     )
     field = FieldRecord(tournament_id=tournament_id, fixed_at="2026-12-01T09:00:00+00:00", entrants=entrants)
     item = {**keys.plain(keys.field(tournament_id)), **item_of(field), "entrants": list(entrants)}
     client().put_item(TableName=table_name(MAIN), Item=serialize(item))
+
+
+def _field(api: Any) -> str:
+    """A tournament and its field of 64, as the first draw leaves it."""
+    from tests.service.helpers import create_tournament
+
+    tournament_id = create_tournament(api, capacity=PLAYERS, tables=24)
+    fixed_field(tournament_id, PLAYERS)
     return tournament_id
 
 

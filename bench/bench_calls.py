@@ -14,6 +14,8 @@ from typing import Any
 import boto3
 from moto import mock_aws
 
+from tests.service.helpers import dynamodb_calls
+
 TARGETS = {"register": 2, "check in by Tavla ID": 2, "check in by pass": 2, "withdraw with promotion": 3}
 
 
@@ -46,24 +48,6 @@ def _aws() -> Iterator[None]:
             yield
         finally:
             reset_clients()
-
-
-def dynamodb_calls(action: Callable[[], Any]) -> list[str]:
-    """The DynamoDB operations `action` makes, in order (BatchGetItem, Query, ...)."""
-    from tavla.store.dynamo import client
-
-    calls: list[str] = []
-
-    def hook(event_name: str, **_: Any) -> None:
-        calls.append(event_name.rsplit(".", 1)[-1])
-
-    events = client().meta.events
-    events.register("before-call.dynamodb.*", hook)
-    try:
-        action()
-    finally:
-        events.unregister("before-call.dynamodb.*", hook)
-    return calls
 
 
 def _count(action: Callable[[], Any]) -> int:

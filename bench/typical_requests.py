@@ -18,6 +18,7 @@ from typing import Any
 from botocore.client import BaseClient
 
 from infra.registry import function
+from tavla import clock
 from tavla.events import (
     EVENT_SOURCE,
     MATCHES_CALLED,
@@ -39,6 +40,10 @@ class Recorded:
     answers: list[Answer]
     # the same request made afresh, for one that is valid only near its making (a signed webhook)
     fresh: Callable[[], dict[str, Any]] | None = None
+    # the moment the request was made: the replay's clock is set back to it, or a benchmark
+    # longer than a deadline (the 10-minute no-show deadline) would replay another path
+    # (a refusal, reads that were not recorded); None for a request made afresh
+    made_at: datetime | None = None
 
 
 @contextmanager
@@ -70,7 +75,7 @@ def _record(name: str, event: dict[str, Any]) -> Recorded:
         result = handler(event, _Context(name))
     if isinstance(result, dict) and int(result.get("statusCode", 200)) >= 400:
         raise AssertionError(f"{name}'s typical request failed while recording: {result}")
-    return Recorded(module, event, answers)
+    return Recorded(module, event, answers, made_at=clock.now())
 
 
 @dataclass
@@ -247,7 +252,7 @@ def _money_requests(api: Api, tournament: str) -> dict[str, Recorded]:
                 "POST", "/tournaments/{tournament_id}/payments", params=params, body=venue, user="referee"
             )[1],
         ),
-        "paywebhook": replace(_record("paywebhook", webhook()), fresh=webhook),
+        "paywebhook": replace(_record("paywebhook", webhook()), fresh=webhook, made_at=None),
         # a payment deadline's notice fires: the unpaid players are told
         "unpaid": _record("unpaid", _deadline_notice(api, tournament)),
     }

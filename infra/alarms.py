@@ -39,6 +39,7 @@ from infra.stages import Stage
 PERIOD = Duration.minutes(5)  # SQS publishes its metrics every five minutes
 LATENCY_PERIODS = 3  # p99 above the limit for 15 minutes, not one slow cold start
 TIMEOUT_SHARE = 0.8  # an asynchronous function alarms when its p99 nears its timeout
+OUTBOX_BACKLOG_MS = 5 * 60 * 1000  # an event not on the bus 5 minutes after its change
 
 
 def _sum(namespace: str, metric: str, **dimensions: str) -> cloudwatch.Metric:
@@ -88,7 +89,7 @@ class Alarms(Construct):
         self.dead_letters.add_alarm_action(notify)
         self.errors: dict[str, cloudwatch.Alarm] = {}
         for spec in lambdas.specs:
-            if not (spec.events or spec.cron or spec.scheduled):
+            if not (spec.events or spec.cron or spec.scheduled or spec.drains_outbox):
                 continue
             alarm = cloudwatch.Alarm(
                 self,
@@ -187,6 +188,22 @@ class Alarms(Construct):
                 failed_schedules,
             )
         )
+        for spec in lambdas.specs:
+            if spec.drains_outbox:
+                waiting = lambdas.by_name[spec.name].metric(
+                    "IteratorAge", period=PERIOD, statistic="Maximum", label="oldest outbox record"
+                )
+                self.others.append(
+                    self._alarm(
+                        "OutboxBacklog",
+                        "Domain events written more than 5 minutes ago are still in the outbox: "
+                        "the bus refuses them or the publisher fails. Calls, deadlines and notices "
+                        "wait for them; the stream retries until they go or reach the dead letters.",
+                        waiting,
+                        threshold=OUTBOX_BACKLOG_MS,
+                        comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+                    )
+                )
         for rule in rules:
             rule_id = rule.node.id
             self.others.append(

@@ -22,10 +22,12 @@ from tavla.events import (
     PLAYERS_MERGED,
     REGISTRATION_PROMOTED,
     RESULT_CONFIRMED,
+    SEASON_CHANGED,
     SUPER_FINAL_INVITED,
     TOURNAMENT_FINISHED,
 )
 from tavla.schedules import arn_env_var
+from tavla.store.keys import OUTBOX_PREFIX
 from tavla.store.schema import CONTACTS, IDEMPOTENCY, MAIN, TABLES, TableSpec
 
 Access = Literal["read", "read_write"]
@@ -34,6 +36,8 @@ HttpMethod = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
 __all__ = [
     "EVENT_SOURCE",
     "FUNCTIONS",
+    "OUTBOX_PREFIX",
+    "OUTBOX_TABLE",
     "WORKFLOWS",
     "Function",
     "Route",
@@ -43,6 +47,9 @@ __all__ = [
     "workflow",
 ]
 
+# Services write their domain events into this table with their change; its stream feeds the
+# publisher (`drains_outbox`), which alone puts them on the bus
+OUTBOX_TABLE = MAIN
 PASS_KEY_SECRET = "pass-signing-key"  # logical name of the check-in pass signing secret
 PAYMENT_PROVIDER_SECRET = "payment-provider"  # the card provider's API key and webhook secret
 
@@ -66,7 +73,9 @@ class Function:
     events: tuple[str, ...] = ()  # bus detail-types that trigger it
     cron: str | None = None  # EventBridge cron expression that triggers it
     scheduled: bool = False  # target of one-time EventBridge Scheduler schedules
-    publishes_events: bool = False  # puts domain events on the bus
+    publishes_events: bool = False  # puts domain events on the bus (the outbox's publisher alone)
+    # triggered by the outbox table's stream, new outbox items only (`store.outbox`)
+    drains_outbox: bool = False
     schedules: tuple[str, ...] = ()  # names of functions it creates one-time schedules for
     sends_sms: bool = False
     sends_email: bool = False  # SES, to players who chose e-mail (sender: context `email_from`)
@@ -116,14 +125,12 @@ FUNCTIONS: tuple[Function, ...] = (
         description="Player accounts: Tavla ID, profile, check-in pass, notifications, my data, merge",
         tables={MAIN.name: "read_write", CONTACTS.name: "read_write"},
         reads_pass_key=True,
-        publishes_events=True,  # a merge goes out as PlayersMerged (ratings, season)
     ),
     Function(
         name="tournaments",
         module="functions.tournaments.handler",
         description="Tournament pages, settings and per-tournament staff",
         tables={MAIN.name: "read_write"},
-        publishes_events=True,  # raising capacity promotes waiting players, who are told
         idempotent=True,
     ),
     Function(
@@ -131,7 +138,6 @@ FUNCTIONS: tuple[Function, ...] = (
         module="functions.registrations.handler",
         description="Registration, waiting list, withdrawal with promotion, public entry list",
         tables={MAIN.name: "read_write"},
-        publishes_events=True,
         idempotent=True,
         card_payments=True,  # R3.5: a withdrawal's card refund goes back at once
         schedules=("unpaid",),  # ... and is retried by schedules if the provider fails
@@ -148,7 +154,6 @@ FUNCTIONS: tuple[Function, ...] = (
         module="functions.draw.handler",
         description="Draws: the next round through the API, published atomically; the public rounds",
         tables={MAIN.name: "read_write"},
-        publishes_events=True,
         timeout_seconds=29,
         memory_mb=1024,
     ),
@@ -157,7 +162,6 @@ FUNCTIONS: tuple[Function, ...] = (
         module="functions.result.handler",
         description="Live score, declared and confirmed results; the public match",
         tables={MAIN.name: "read_write"},
-        publishes_events=True,
     ),
     Function(
         name="notify",
@@ -169,13 +173,23 @@ FUNCTIONS: tuple[Function, ...] = (
         sends_sms=True,
         sends_email=True,
     ),
+    Function(
+        name="publisher",
+        module="functions.publisher.handler",
+        description="Domain events written with their change, moved from the table's stream to the bus",
+        tables={MAIN.name: "read_write"},  # reads whether an event is still pending, deletes it once sent
+        http=False,
+        drains_outbox=True,
+        publishes_events=True,
+        timeout_seconds=60,
+        memory_mb=256,
+    ),
     # table call and no-show (R6)
     Function(
         name="presence",
         module="functions.presence.handler",
         description="At the table: presence and excuses, staff calling a match to its table",
         tables={MAIN.name: "read_write"},
-        publishes_events=True,  # a (re-)call goes out as MatchesCalled
         schedules=("noshow",),  # deletes a match's deadline once nobody is awaited
     ),
     Function(
@@ -194,7 +208,6 @@ FUNCTIONS: tuple[Function, ...] = (
         tables={MAIN.name: "read_write"},
         http=False,
         scheduled=True,
-        publishes_events=True,  # a forfeit moves the day on (ResultConfirmed, MatchesCalled); NoShowRuled
         timeout_seconds=29,
         memory_mb=1024,
     ),
@@ -210,7 +223,6 @@ FUNCTIONS: tuple[Function, ...] = (
         description="Finishing a tournament (final standings, TournamentFinished) and the federation report",
         # R11.4: CONTACTS read: the finish freezes category-prize eligibility
         tables={MAIN.name: "read_write", CONTACTS.name: "read"},
-        publishes_events=True,
     ),
     # --- appeals and conduct
     Function(
@@ -218,14 +230,12 @@ FUNCTIONS: tuple[Function, ...] = (
         module="functions.appeal.handler",
         description="Appeals: lodged by a player within the window, decided by the referee or a committee",
         tables={MAIN.name: "read_write"},
-        publishes_events=True,  # a decision that changes a result moves the day on (ResultConfirmed, calls)
     ),
     Function(
         name="conduct",
         module="functions.conduct.handler",
         description="Conduct: penalties by the ladder, withdrawal during the day, disqualification",
         tables={MAIN.name: "read_write"},
-        publishes_events=True,  # forfeits move the day on (ResultConfirmed, calls)
     ),
     # --- money (R3.3-R3.6)
     Function(
@@ -253,7 +263,6 @@ FUNCTIONS: tuple[Function, ...] = (
         tables={MAIN.name: "read_write"},
         http=False,
         scheduled=True,
-        publishes_events=True,  # promoted waiting players are told (RegistrationPromoted)
         card_payments=True,  # R3.5: retries a card refund through the provider
         timeout_seconds=29,
     ),
@@ -273,10 +282,13 @@ FUNCTIONS: tuple[Function, ...] = (
     Function(
         name="season",
         module="functions.season.handler",
-        description="Season points of each finished tournament, once; merges move them",
+        description="Season points of each finished tournament, once; merges move them; "
+        "a changed season recounted; the season closed at its end date",
         tables={MAIN.name: "read_write"},
         http=False,
-        events=(TOURNAMENT_FINISHED, PLAYERS_MERGED),
+        events=(TOURNAMENT_FINISHED, PLAYERS_MERGED, SEASON_CHANGED),
+        scheduled=True,  # the season's close at its end date (a one-time schedule)
+        schedules=("season",),  # ... which it creates when the season is set
         # h-scale: each finished tournament re-ranks the season into its standings snapshot: at
         # national size ~16 MB of entries parsed and ranked (~30 s on a loaded core), one at a
         # time (two at once would only collide on the snapshot's version and rank again)
@@ -289,7 +301,6 @@ FUNCTIONS: tuple[Function, ...] = (
         module="functions.rankings.handler",
         description="The public rating list, seasons, season standings and the Super Final",
         tables={MAIN.name: "read_write"},  # writes: an admin sets a season, invites the Super Final
-        publishes_events=True,  # SuperFinalInvited -> notify
     ),
     # the full rebuild's steps (WORKFLOWS "rebuild"), partitioned to fit Lambda
     Function(

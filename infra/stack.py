@@ -20,7 +20,7 @@ from infra.lambdas import Lambdas
 from infra.notifications import Notifications
 from infra.operations import Backups, Budget, Dashboard
 from infra.pass_key import PassKey
-from infra.registry import FUNCTIONS, WORKFLOWS, Function
+from infra.registry import FUNCTIONS, OUTBOX_TABLE, WORKFLOWS, Function
 from infra.scheduler import Scheduling
 from infra.stage_policy import StagePolicy
 from infra.stages import Stage, from_cdk_json
@@ -52,14 +52,17 @@ class TavlaStack(Stack):
             self.node.set_context("email_from", stage.email_from)
         if stage.sms_sender_id:
             self.node.set_context("sms_sender_id", stage.sms_sender_id)
-        self.tables = Tables(self, "Tables")
+        # the outbox's table has a stream when a function drains it (the publisher)
+        self.tables = Tables(
+            self, "Tables", streamed=[OUTBOX_TABLE.name] if any(f.drains_outbox for f in functions) else []
+        )
         self.lambdas = Lambdas(self, "Functions", functions)
         by_name = self.lambdas.by_name
         for spec in functions:
             for table, access in spec.table_specs():
                 self.tables.grant(by_name[spec.name], table, access)
                 by_name[spec.name].add_environment(table.env_var, self.tables.by_name[table.name].table_name)
-        self.events = Events(self, "Events", self.lambdas)
+        self.events = Events(self, "Events", self.lambdas, self.tables)
         self.scheduling = Scheduling(self, "Scheduler", self.lambdas, self.events.dead_letters)
         # the registry's workflows (the full rebuild) as Step Functions state machines
         self.workflows = Workflows(

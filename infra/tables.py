@@ -6,6 +6,8 @@ action list per declared access level, so IAM says exactly what the registry say
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from aws_cdk import RemovalPolicy
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_iam as iam
@@ -39,11 +41,15 @@ def _key(name: str) -> dynamodb.Attribute:
 class Tables(Construct):
     """One table per schema declaration: on demand, PITR, deletion protection, retained."""
 
-    def __init__(self, scope: Construct, construct_id: str) -> None:
+    def __init__(self, scope: Construct, construct_id: str, streamed: Iterable[str] = ()) -> None:
+        """`streamed`: the tables whose stream (new images) a function reads (the outbox's)."""
         super().__init__(scope, construct_id)
-        self.by_name: dict[str, dynamodb.Table] = {spec.name: self._table(spec) for spec in TABLES}
+        wanted = set(streamed)
+        self.by_name: dict[str, dynamodb.Table] = {
+            spec.name: self._table(spec, spec.name in wanted) for spec in TABLES
+        }
 
-    def _table(self, spec: TableSpec) -> dynamodb.Table:
+    def _table(self, spec: TableSpec, streamed: bool) -> dynamodb.Table:
         table = dynamodb.Table(
             self,
             spec.name.capitalize(),
@@ -57,6 +63,7 @@ class Tables(Construct):
             removal_policy=RemovalPolicy.RETAIN,
             encryption=dynamodb.TableEncryption.AWS_MANAGED,
             time_to_live_attribute=spec.ttl_attribute,
+            stream=dynamodb.StreamViewType.NEW_IMAGE if streamed else None,
         )
         for index in spec.indexes:
             sort_key = _key(index.sort) if index.sort else None

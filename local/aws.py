@@ -33,12 +33,26 @@ from werkzeug.serving import BaseWSGIServer, make_server
 Wsgi = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 MOTO_LOCK = threading.Lock()
+# local-only fault switch (`POST /dev/bus`): while set, EventBridge refuses every entry put on it
+BUS_REFUSING = threading.Event()
+_PUT_EVENTS = "AWSEvents.PutEvents"
+
+
+def _refused(environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
+    """PutEvents answered as EventBridge answers an entry it could not take (FailedEntryCount)."""
+    length = int(environ.get("CONTENT_LENGTH") or 0)
+    entries = json.loads(environ["wsgi.input"].read(length) or b"{}").get("Entries", [])
+    failed = [{"ErrorCode": "InternalFailure", "ErrorMessage": "refused (POST /dev/bus)"} for _ in entries]
+    start_response("200 OK", [("Content-Type", "application/x-amz-json-1.1")])
+    return [json.dumps({"FailedEntryCount": len(failed), "Entries": failed}).encode()]
 
 
 def serialized(app: Wsgi) -> Wsgi:
     """The WSGI app, one request at a time (the body is read out under the lock too)."""
 
     def locked(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        if BUS_REFUSING.is_set() and environ.get("HTTP_X_AMZ_TARGET") == _PUT_EVENTS:
+            return _refused(environ, start_response)
         with MOTO_LOCK:
             result = app(environ, start_response)
             try:

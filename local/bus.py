@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from local.aws import client
 from local.deadletters import DeadLetters
 from local.lambdas import Environments, HandlerError
+from local.outbox import OutboxStream
 from local.periodic import Periodic
 
 if TYPE_CHECKING:
@@ -34,13 +35,15 @@ class Bus:
         queues: dict[str, str],
         environments: Environments,
         dead_letters: DeadLetters | None = None,
+        outbox: OutboxStream | None = None,
     ) -> None:
         self._sqs: SQSClient = client("sqs", moto_url)
         self.dead_letters = dead_letters or DeadLetters()
         self._queues = queues  # function name -> queue URL
         self._environments = environments
+        self._outbox = outbox  # where the events come from: drained first on every pass
         self._lock = threading.Lock()  # one delivery pass at a time (thread or drain)
-        self._periodic = Periodic("bus", 0.05, self.drain, log, idle_interval=0.4)
+        self._periodic = Periodic("bus", 0.05, self._deliver_pending, log, idle_interval=0.4)
         self.delivered = 0
 
     def start(self) -> None:
@@ -49,14 +52,23 @@ class Bus:
     def stop(self) -> None:
         self._periodic.stop()
 
+    def _deliver_pending(self) -> int:
+        return self._drain(eager=False)
+
     def drain(self) -> int:
-        """Deliver everything pending, including events the deliveries put; returns how many."""
+        """Publish what the outbox holds now (a failed batch is tried again at once) and deliver
+        everything pending, including what the deliveries write; returns how many bus events
+        were delivered."""
+        return self._drain(eager=True)
+
+    def _drain(self, *, eager: bool) -> int:
         with self._lock:
             total = 0
             while True:
+                published = self._outbox.drain(eager=True) if eager and self._outbox is not None else 0
                 delivered = sum(self._deliver_batch(f, url) for f, url in self._queues.items())
                 total += delivered
-                if not delivered:
+                if not delivered and not published:
                     return total
 
     def _deliver_batch(self, function: str, queue_url: str) -> int:

@@ -139,15 +139,13 @@ class FaultSwitch:
             return KINDS[int(state[_KIND]) - 1]
 
     def install(self, events: Any = None) -> None:
-        """Hook the DynamoDB writes of every client this process creates from now on (boto3's
-        default session), or of the client whose `meta.events` is given; first in line, so no
-        other before-send handler (moto's) answers before the fault."""
+        """Hook the DynamoDB writes of every client this process creates from now on (the
+        platform's one session, `tavla.aws`), or of the client whose `meta.events` is given;
+        first in line, so no other before-send handler (moto's) answers before the fault."""
         if events is None:
-            import boto3
+            from tavla import aws
 
-            boto3.setup_default_session()
-            assert boto3.DEFAULT_SESSION is not None
-            events = boto3.DEFAULT_SESSION.events
+            events = aws.session().events
         for operation in WRITES:
             events.register_first(f"before-send.dynamodb.{operation}", partial(self._on_send, operation))
 

@@ -3,8 +3,9 @@
 Requests are served concurrently, one thread each; the handlers themselves run in the
 Lambda environments (`local.lambdas`). Local-only routes: `POST /dev/token` (mint a JWT),
 `POST /dev/tick` (fire due schedules), `POST /dev/clock` (advance the platform's clock, then
-tick and deliver), `POST /dev/drain` (deliver pending bus events), `GET /dev/sms` (what SNS
-sent), `GET /dev/dead-letters` (schedules and events parked after their retries), `POST /dev/faults`
+tick and deliver), `POST /dev/drain` (publish the outbox, deliver pending bus events),
+`POST /dev/bus` (the fault switch: the bus refuses every put), `GET /dev/sms` (what SNS sent),
+`GET /dev/dead-letters` (schedules and events parked after their retries), `POST /dev/faults`
 and `GET /dev/faults` (DynamoDB write faults, `local.faults`), `GET /docs`
 (Swagger UI from node_modules) and the JWKS of the local token issuer. `GET /` and the built
 files beside it (`web/dist/`: index.html, sw.js, the manifest, `/assets/...`) are the mobile web
@@ -76,6 +77,7 @@ class Gateway:
             ("POST", "/dev/tick"): lambda _: _json(200, {"fired": platform.scheduler.tick()}),
             ("POST", "/dev/clock"): self._clock,
             ("POST", "/dev/drain"): lambda _: _json(200, {"delivered": platform.bus.drain()}),
+            ("POST", "/dev/bus"): self._bus,
             ("GET", "/dev/sms"): lambda _: _json(200, {"messages": aws.sms_messages()}),
             ("GET", "/dev/dead-letters"): lambda _: _json(
                 200, {"parked": platform.scheduler.dead_letters.list()}
@@ -141,6 +143,22 @@ class Gateway:
         if not all(isinstance(g, str) for g in groups):
             return error(422, "validation_error", "groups must be a list of strings.")
         return _json(200, {"token": self.platform.authority.mint(user.strip(), groups)})
+
+    def _bus(self, body: bytes) -> HttpResponse:
+        """The fault switch: {"refuse": true} makes EventBridge refuse every put until
+        {"refuse": false}; events wait in the outbox meanwhile."""
+        try:
+            request = parse_json(body.decode("utf-8", errors="replace") or "{}")
+        except json.JSONDecodeError:
+            return error(400, "malformed_json", "The request body is not valid JSON.")
+        refuse = request.get("refuse") if isinstance(request, dict) else None
+        if not isinstance(refuse, bool):
+            return error(422, "validation_error", 'Send {"refuse": true} or {"refuse": false}.')
+        if refuse:
+            aws.BUS_REFUSING.set()
+        else:
+            aws.BUS_REFUSING.clear()
+        return _json(200, {"refusing": refuse})
 
     def _clock(self, body: bytes) -> HttpResponse:
         try:

@@ -115,7 +115,10 @@ def start(
     routes = RouteTable.from_registry()
     dead_letters = DeadLetters()
     scheduler = Scheduler(moto.url, environments, dead_letters=dead_letters)
-    bus = Bus(moto.url, queues, environments, dead_letters=dead_letters)
+    from local.outbox import OutboxStream
+
+    outbox = OutboxStream(dynamodb.url, environments, dead_letters)
+    bus = Bus(moto.url, queues, environments, dead_letters=dead_letters, outbox=outbox)
     platform = Platform(routes, Authority(data_dir), environments, scheduler, bus)
     try:
         server = LocalServer(args.port, Gateway(platform))
@@ -129,6 +132,8 @@ def start(
     log.info("%d Lambda environments warm after %.1f s", args.workers, time.monotonic() - started)
     scheduler.start()
     cleanups.append(scheduler.stop)
+    outbox.start()
+    cleanups.append(outbox.stop)
     bus.start()
     cleanups.append(bus.stop)
     demo_token = None

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, TypeAlias
 
-from aws_lambda_powertools.event_handler.openapi.params import Path
-
-from tavla import clock
+from tavla import clock, params
 from tavla.contract import errors
 from tavla.errors import (
     AppealDecided,
@@ -30,8 +28,8 @@ from tavla.services import appeals
 
 app = make_resolver()
 
-MatchId = Annotated[str, Path(max_length=200)]
-AppealId = Annotated[str, Path(max_length=200)]
+MatchId: TypeAlias = "Annotated[str, params.Path(max_length=200)]"
+AppealId: TypeAlias = "Annotated[str, params.Path(max_length=200)]"
 
 
 @app.post(

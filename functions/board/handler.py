@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, TypeAlias
 
-from aws_lambda_powertools.event_handler.openapi.params import Path
-
+from tavla import params
 from tavla.contract import errors
 from tavla.errors import TournamentNotFound
 from tavla.http import cached, make_resolver
@@ -15,7 +14,7 @@ from tavla.services import board
 
 app = make_resolver()
 
-TournamentId = Annotated[str, Path(max_length=64)]
+TournamentId: TypeAlias = "Annotated[str, params.Path(max_length=64)]"
 MAX_AGE = 5  # seconds a phone or CloudFront may show a board before asking again
 
 

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, TypeAlias
 
-from aws_lambda_powertools.event_handler.openapi.params import Path, Query
-
-from tavla import clock
+from tavla import clock, params
 from tavla.contract import errors
 from tavla.errors import (
     AppealOpen,
@@ -27,9 +25,11 @@ from tavla.services import draw
 
 app = make_resolver()
 
-TournamentId = Annotated[str, Path(max_length=64)]
-RoundNumber = Annotated[int, Path(ge=1, le=999)]
-Division = Annotated[str | None, Query(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+TournamentId: TypeAlias = "Annotated[str, params.Path(max_length=64)]"
+RoundNumber: TypeAlias = "Annotated[int, params.Path(ge=1, le=999)]"
+Division: TypeAlias = (
+    'Annotated[str | None, params.Query(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]'
+)
 
 
 @app.post(

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeAlias
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 
-from tavla import clock
+from tavla import clock, params
 from tavla.contract import errors
 from tavla.errors import AppealOpen, NotFinished, NotOrganiser, NotStaff, TournamentNotFound
 from tavla.http import SIGNED_IN, caller, make_resolver
@@ -17,7 +16,7 @@ from tavla.services import finish
 
 app = make_resolver()
 
-TournamentId = Annotated[str, Path(max_length=64)]
+TournamentId: TypeAlias = "Annotated[str, params.Path(max_length=64)]"
 
 REPORT_RESPONSES = errors(TournamentNotFound, NotStaff)
 REPORT_RESPONSES[200] = {
@@ -54,7 +53,7 @@ def finish_tournament(tournament_id: TournamentId) -> FinalStandings:
     responses=REPORT_RESPONSES,
 )
 def federation_report(
-    tournament_id: TournamentId, format: Annotated[Literal["json", "csv"], Query()] = "json"
+    tournament_id: TournamentId, format: Annotated[Literal["json", "csv"], params.Query()] = "json"
 ) -> Response[str]:
     """The federation report.
 

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, TypeAlias, TypeVar
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Path
+from pydantic import BaseModel
 
-from tavla import clock
+from tavla import clock, params
 from tavla.contract import errors
 from tavla.errors import (
+    IdempotencyKeyReused,
     Invalid,
     NoPayment,
     NoPrize,
@@ -21,10 +23,12 @@ from tavla.errors import (
     ProfileMissing,
     ProviderUnavailable,
     RegistrationClosed,
+    RequestInProgress,
     TournamentNotFound,
     TournamentOver,
 )
 from tavla.http import SIGNED_IN, cached, caller, make_resolver
+from tavla.idempotency import IdempotencyKey, once
 from tavla.models.payments import (
     CategoryEligibility,
     CheckoutStarted,
@@ -48,8 +52,9 @@ from tavla.observability import entry
 from tavla.services import payments, prizes, statements, unpaid
 
 app = make_resolver()
+R = TypeVar("R", bound=BaseModel)
 
-TournamentId = Annotated[str, Path(max_length=64)]
+TournamentId: TypeAlias = "Annotated[str, params.Path(max_length=64)]"
 
 EXPORT_RESPONSES = errors(TournamentNotFound, NotOrganiser)
 EXPORT_RESPONSES[200] = {
@@ -70,7 +75,7 @@ def tournament_payments(tournament_id: TournamentId) -> TournamentPayments:
     Amount due (fee by division and early bird), payments, refunds and balance in cents,
     and the totals collected and outstanding (R3.3-R3.5; its referees and organisers).
     """
-    return payments.tournament_payments(caller(app), tournament_id)
+    return payments.tournament_payments(caller(app), tournament_id, clock.now())
 
 
 @app.post(
@@ -78,15 +83,26 @@ def tournament_payments(tournament_id: TournamentId) -> TournamentPayments:
     security=SIGNED_IN,
     tags=["payments"],
     status_code=201,
-    responses=errors(TournamentNotFound, NotStaff, NotRegistered),
+    responses=errors(TournamentNotFound, NotStaff, NotRegistered, RequestInProgress, IdempotencyKeyReused),
 )
-def venue_payment(tournament_id: TournamentId, body: VenuePayment) -> tuple[Ledger, int]:
+def venue_payment(
+    tournament_id: TournamentId, body: VenuePayment, idempotency_key: IdempotencyKey = None
+) -> tuple[Ledger, int]:
     """Record cash or card at the venue.
 
     Its referees and organisers record what the player paid at the referee table; the
-    receipt number is in the ledger (R3.3). Answers the player's ledger.
+    receipt number is in the ledger (R3.3). Answers the player's ledger. With an
+    `Idempotency-Key` header a resent request records nothing more and answers the same.
     """
-    return payments.record_venue_payment(caller(app), tournament_id, body, clock.now()), 201
+    who = caller(app)
+    return _once(
+        "venue_payment",
+        who.sub,
+        idempotency_key,
+        {"tournament_id": tournament_id, "body": body.model_dump(mode="json")},
+        lambda: payments.record_venue_payment(who, tournament_id, body, clock.now()),
+        Ledger,
+    ), 201
 
 
 @app.post(
@@ -103,7 +119,7 @@ def checkout(tournament_id: TournamentId) -> tuple[CheckoutStarted, int]:
     from the client; the payment is recorded when the provider's signed webhook arrives
     (R3.3).
     """
-    return payments.start_checkout(caller(app), tournament_id), 201
+    return payments.start_checkout(caller(app), tournament_id, clock.now()), 201
 
 
 @app.get(
@@ -127,7 +143,7 @@ def export(tournament_id: TournamentId) -> Response[str]:
     )
 
 
-EntryId = Annotated[str, Path(max_length=128, pattern=r"^[A-Za-z0-9_.-]+$")]
+EntryId: TypeAlias = 'Annotated[str, params.Path(max_length=128, pattern=r"^[A-Za-z0-9_.-]+$")]'
 
 
 @app.get(
@@ -150,16 +166,33 @@ def refunds(tournament_id: TournamentId) -> Refunds:
     "/tournaments/<tournament_id>/refunds/<entry_id>/paid",
     security=SIGNED_IN,
     tags=["payments"],
-    responses=errors(TournamentNotFound, NotOrganiser, NoPayment, ProviderUnavailable),
+    responses=errors(
+        TournamentNotFound,
+        NotOrganiser,
+        NoPayment,
+        ProviderUnavailable,
+        RequestInProgress,
+        IdempotencyKeyReused,
+    ),
 )
-def pay_refund(tournament_id: TournamentId, entry_id: EntryId) -> LedgerEntry:
+def pay_refund(
+    tournament_id: TournamentId, entry_id: EntryId, idempotency_key: IdempotencyKey = None
+) -> LedgerEntry:
     """Pay a refund.
 
     A card refund goes back through the payment provider (once, however often this is
     sent); a bank refund is marked paid. Paying a refund already paid changes nothing (its
     organisers, R3.5).
     """
-    return payments.pay_refund(caller(app), tournament_id, entry_id, clock.now())
+    who = caller(app)
+    return _once(
+        "pay_refund",
+        who.sub,
+        idempotency_key,
+        {"tournament_id": tournament_id, "entry_id": entry_id},
+        lambda: payments.pay_refund(who, tournament_id, entry_id, clock.now()),
+        LedgerEntry,
+    )
 
 
 @app.get(
@@ -183,19 +216,33 @@ def prize_table(tournament_id: TournamentId) -> PrizeTable:
     security=SIGNED_IN,
     tags=["payments"],
     status_code=201,
-    responses=errors(TournamentNotFound, NotOrganiser, NotFinished, NoPrize),
+    responses=errors(
+        TournamentNotFound, NotOrganiser, NotFinished, NoPrize, RequestInProgress, IdempotencyKeyReused
+    ),
 )
-def payout(tournament_id: TournamentId, body: Payout) -> tuple[Ledger, int]:
+def payout(
+    tournament_id: TournamentId, body: Payout, idempotency_key: IdempotencyKey = None
+) -> tuple[Ledger, int]:
     """Record a prize paid out.
 
     Its organisers record that they paid a winner their money prize: the amount is the
     prize list's, recorded once in the winner's ledger and the audit trail (R11.5).
     """
-    return prizes.record_payout(caller(app), tournament_id, body, clock.now()), 201
+    who = caller(app)
+    return _once(
+        "payout",
+        who.sub,
+        idempotency_key,
+        {"tournament_id": tournament_id, "body": body.model_dump(mode="json")},
+        lambda: prizes.record_payout(who, tournament_id, body, clock.now()),
+        Ledger,
+    ), 201
 
 
 # --- R11.4: category prizes: who is eligible (private to the organisers)
-EntryTavlaId = Annotated[str, Path(pattern=r"^[A-Za-z0-9]{7}$", description="the player's Tavla ID")]
+EntryTavlaId: TypeAlias = (
+    """Annotated[str, params.Path(pattern=r"^[A-Za-z0-9]{7}$", description="the player's Tavla ID")]"""
+)
 
 
 @app.get(
@@ -265,22 +312,34 @@ def statement_lines(tournament_id: TournamentId) -> StatementImport:
     return statements.statement_lines(caller(app), tournament_id)
 
 
-Checksum = Annotated[str, Path(pattern=r"^[0-9a-f]{32}$")]
+Checksum: TypeAlias = 'Annotated[str, params.Path(pattern=r"^[0-9a-f]{32}$")]'
 
 
 @app.post(
     "/tournaments/<tournament_id>/bank-statements/lines/<checksum>/match",
     security=SIGNED_IN,
     tags=["payments"],
-    responses=errors(TournamentNotFound, NotOrganiser, NoPayment, NotRegistered),
+    responses=errors(
+        TournamentNotFound, NotOrganiser, NoPayment, NotRegistered, RequestInProgress, IdempotencyKeyReused
+    ),
 )
-def match_line(tournament_id: TournamentId, checksum: Checksum, body: ManualMatch) -> Ledger:
+def match_line(
+    tournament_id: TournamentId, checksum: Checksum, body: ManualMatch, idempotency_key: IdempotencyKey = None
+) -> Ledger:
     """Match a statement line by hand.
 
     An unmatched line pays the registration named; the payer's name is then removed (R3.3,
     R12; its organisers). Answers the player's ledger.
     """
-    return statements.match_by_hand(caller(app), tournament_id, checksum, body.tavla_id, clock.now())
+    who = caller(app)
+    return _once(
+        "match_line",
+        who.sub,
+        idempotency_key,
+        {"tournament_id": tournament_id, "checksum": checksum, "tavla_id": body.tavla_id},
+        lambda: statements.match_by_hand(who, tournament_id, checksum, body.tavla_id, clock.now()),
+        Ledger,
+    )
 
 
 @app.put(
@@ -305,7 +364,14 @@ def my_payments() -> MyPayments:
 
     My ledger in every tournament I entered or paid for: what is due, paid, refunded.
     """
-    return payments.my_payments(caller(app))
+    return payments.my_payments(caller(app), clock.now())
+
+
+def _once(
+    action: str, sub: str, key: str | None, request: dict[str, object], run: Callable[[], R], result: type[R]
+) -> R:
+    """A money write once per Idempotency-Key: a resent request answers the first answer."""
+    return once(action, sub, key, request, run, result, app.lambda_context)
 
 
 handler = entry(app)

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from aws_lambda_powertools.event_handler.openapi.params import Path
-
-from tavla import clock
+from tavla import clock, params
 from tavla.contract import errors
 from tavla.errors import (
     Conflict,
     Forbidden,
     Invalid,
+    InvalidCursor,
     PhoneTaken,
     PlayerNotFound,
     ProfileExists,
@@ -110,15 +109,20 @@ def get_privacy_notice() -> PrivacyNotice:
     return players.PRIVACY_NOTICE
 
 
-@app.get("/players/<tavla_id>", tags=["players"], responses=errors(PlayerNotFound))
-def get_player(tavla_id: Annotated[str, Path(max_length=32)]) -> PlayerPage:
+@app.get("/players/<tavla_id>", tags=["players"], responses=errors(PlayerNotFound, InvalidCursor))
+def get_player(
+    tavla_id: Annotated[str, params.Path(max_length=32)],
+    limit: Annotated[int, params.Query(ge=1, le=100)] = 100,
+    before: Annotated[str | None, params.Query(min_length=1, max_length=400)] = None,
+) -> PlayerPage:
     """A player's public profile.
 
     Name, club, city, rating (provisional during the first 30 rated matches) and the latest
-    official matches with the rating before and after each and its K (R10.3); never phone or
-    e-mail (R12.1). A merged-away Tavla ID shows the account it was merged into.
+    official matches with the rating before and after each and its K (R10.3), `limit` at a
+    time: `history_next` is the cursor (`before`) of the older ones; never phone or e-mail
+    (R12.1). A merged-away Tavla ID shows the account it was merged into.
     """
-    return players.public_profile(tavla_id)
+    return players.public_profile(tavla_id, limit, before)
 
 
 @app.post(

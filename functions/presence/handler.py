@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, TypeAlias
 
-from aws_lambda_powertools.event_handler.openapi.params import Path
-
-from tavla import clock
+from tavla import clock, params
 from tavla.contract import errors
 from tavla.errors import (
     Busy,
@@ -27,7 +25,7 @@ from tavla.services import presence
 
 app = make_resolver()
 
-MatchId = Annotated[str, Path(max_length=160)]
+MatchId: TypeAlias = "Annotated[str, params.Path(max_length=160)]"
 
 
 @app.post(

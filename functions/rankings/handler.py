@@ -2,38 +2,54 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, TypeAlias
 
-from aws_lambda_powertools.event_handler.openapi.params import Path, Query
-
-from tavla import clock
+from tavla import clock, params
 from tavla.contract import errors
-from tavla.errors import Forbidden, InvalidCursor, SeasonNotFound
+from tavla.errors import Forbidden, InvalidCursor, SeasonClosed, SeasonNotFound
 from tavla.http import SIGNED_IN, caller, make_resolver
-from tavla.models.season import RatingPage, Season, SeasonBody, SeasonStandingsPage, SuperFinal
+from tavla.models.season import RatingPage, Season, SeasonBody, SeasonList, SeasonStandingsPage, SuperFinal
 from tavla.observability import entry
 from tavla.services import ratings, season
 
 app = make_resolver()
 
-SeasonId = Annotated[str, Path(max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
-Filter = Annotated[str | None, Query(min_length=1, max_length=120)]
+SeasonId: TypeAlias = 'Annotated[str, params.Path(max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]'
+Filter: TypeAlias = "Annotated[str | None, params.Query(min_length=1, max_length=120)]"
 
 
 @app.get("/ratings", tags=["season"], responses=errors(InvalidCursor))
 def get_ratings(
     club: Filter = None,
     city: Filter = None,
-    limit: Annotated[int, Query(ge=1, le=200)] = 50,
-    after: Annotated[str | None, Query(max_length=512)] = None,
+    limit: Annotated[int, params.Query(ge=1, le=200)] = 50,
+    after: Annotated[str | None, params.Query(max_length=512)] = None,
 ) -> RatingPage:
     """The national rating list.
 
     Highest rating first, a page at a time (`next` is the opaque cursor of the next page);
     `club` or `city` gives that club's or city's list. `provisional` marks players with fewer
-    than 30 rated matches (R10.3). Players appear from their first official match.
+    than 30 rated matches (R10.3). Players appear from their first official match: a club's
+    or a city's list leaves out its members who have not played one yet.
     """
     return ratings.rating_page(club, city, limit, after)
+
+
+@app.get("/seasons", tags=["season"])
+def list_seasons(
+    year: Annotated[int | None, params.Query(ge=2000, le=2100)] = None,
+    federation: Annotated[
+        str | None, params.Query(min_length=1, max_length=40, pattern=r"^[a-z0-9-]+$")
+    ] = None,
+    limit: Annotated[int, params.Query(ge=1, le=100)] = 50,
+    offset: Annotated[int, params.Query(ge=0, le=10_000)] = 0,
+) -> SeasonList:
+    """The seasons.
+
+    The latest first, each with its life (`open`, `running`, `closed`); `year` keeps those
+    whose dates touch that year, `federation` one federation's (R10.4).
+    """
+    return season.list_seasons(year, federation, limit, offset, clock.now())
 
 
 @app.get("/seasons/<season_id>", tags=["season"], responses=errors(SeasonNotFound))
@@ -41,27 +57,33 @@ def get_season(season_id: SeasonId) -> Season:
     """A season.
 
     Its dates, base placement points, level coefficients (Local, Regional, National, Major),
-    how many are invited to the Super Final and their starting lives (R10.4, R5.7).
+    how many are invited to the Super Final and their starting lives (R10.4, R5.7); its life:
+    `open` before its start date, `running`, `closed` at the end of its end date (the Super
+    Final's invited list frozen then, `to_invite`).
     """
-    return season.get_season(season_id)
+    return season.get_season(season_id, clock.now())
 
 
-@app.put("/seasons/<season_id>", security=SIGNED_IN, tags=["season"], responses=errors(Forbidden))
+@app.put(
+    "/seasons/<season_id>", security=SIGNED_IN, tags=["season"], responses=errors(Forbidden, SeasonClosed)
+)
 def put_season(season_id: SeasonId, body: SeasonBody) -> Season:
     """Set a season.
 
     Dates and numbers (R10.4; platform admins only). Settings left out are the shipped
     defaults: 1st 100, 2nd 70, 3-4 50, 5-8 30, 9-16 15, 17-32 8, others 3 points; Local x1,
-    Regional x2, National x3, Major x4; 16 invited; final lives 4 (1-4), 3 (5-8), 2.
+    Regional x2, National x3, Major x4; 16 invited; final lives 4 (1-4), 3 (5-8), 2. The
+    season's points and standings are recounted with them at once (a few seconds later);
+    only tournaments finished within its dates count. A closed season no longer changes.
     """
-    return season.put_season(caller(app), season_id, body)
+    return season.put_season(caller(app), season_id, body, clock.now())
 
 
 @app.get("/seasons/<season_id>/standings", tags=["season"], responses=errors(SeasonNotFound))
 def get_standings(
     season_id: SeasonId,
-    limit: Annotated[int, Query(ge=1, le=500)] = 100,
-    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+    limit: Annotated[int, params.Query(ge=1, le=500)] = 100,
+    offset: Annotated[int, params.Query(ge=0, le=1_000_000)] = 0,
 ) -> SeasonStandingsPage:
     """The season standings.
 

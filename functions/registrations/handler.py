@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, TypeAlias
 
-from aws_lambda_powertools.event_handler.openapi.params import Path
-
-from tavla import clock
+from tavla import clock, params
 from tavla.contract import errors
 from tavla.errors import (
     AlreadyRegistered,
@@ -30,7 +28,7 @@ from tavla.services import registrations
 
 app = make_resolver()
 
-TournamentId = Annotated[str, Path(max_length=64)]
+TournamentId: TypeAlias = "Annotated[str, params.Path(max_length=64)]"
 
 
 @app.post(
@@ -88,7 +86,9 @@ def withdraw(tournament_id: TournamentId) -> WithdrawalResult:
     return registrations.withdraw(caller(app), tournament_id, clock.now())
 
 
-PlayerId = Annotated[str, Path(pattern=r"^[A-Za-z0-9]{7}$", description="the player's Tavla ID")]
+PlayerId: TypeAlias = (
+    """Annotated[str, params.Path(pattern=r"^[A-Za-z0-9]{7}$", description="the player's Tavla ID")]"""
+)
 
 
 @app.post(

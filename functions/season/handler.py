@@ -1,17 +1,26 @@
-"""Season points: TournamentFinished and PlayersMerged from the bus (R10.4, R1.1)."""
+"""Season points: TournamentFinished, PlayersMerged and SeasonChanged from the bus, and the
+season's close by its one-time schedule (R10.4, R1.1)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from tavla import events
+from tavla import clock, events
 from tavla.observability import event_entry, logger
-from tavla.services import season
+from tavla.services import rebuild, season
 
 
 def process(event: dict[str, Any]) -> dict[str, Any]:
+    if "close_season" in event:  # the schedule at the season's end date
+        outcome = season.close_season(str(event["close_season"]), clock.now())
+        logger.info("season close", extra={"season_id": event["close_season"], "outcome": outcome})
+        return {"outcome": outcome}
     kind = event.get("detail-type", "")
     detail = event.get("detail") or {}
+    if kind == events.SEASON_CHANGED:
+        season_id = str(detail["season_id"])
+        recounted = rebuild.recount_season(season_id)
+        return {"outcome": season.schedule_close(season_id, clock.now()), "recounted": recounted}
     if kind == events.TOURNAMENT_FINISHED:
         done = season.count_tournament(detail)
         logger.info("season", extra={"outcome": done.outcome, "players": done.players})

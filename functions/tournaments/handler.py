@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, TypeAlias
 
-from aws_lambda_powertools.event_handler.openapi.params import Path, Query
-
-from tavla import clock
+from tavla import clock, params
 from tavla.contract import errors
 from tavla.errors import (
     Busy,
@@ -20,6 +18,7 @@ from tavla.errors import (
     NotStaff,
     PlayerNotFound,
     RequestInProgress,
+    SeasonNotFound,
     TournamentNotFound,
 )
 from tavla.http import SIGNED_IN, cached, caller, make_resolver
@@ -41,7 +40,7 @@ from tavla.services import tournaments
 
 app = make_resolver()
 
-TournamentId = Annotated[str, Path(max_length=64)]
+TournamentId: TypeAlias = "Annotated[str, params.Path(max_length=64)]"
 
 
 @app.post(
@@ -49,7 +48,7 @@ TournamentId = Annotated[str, Path(max_length=64)]
     security=SIGNED_IN,
     tags=["tournaments"],
     status_code=201,
-    responses=errors(Forbidden, Invalid, RequestInProgress, IdempotencyKeyReused),
+    responses=errors(Forbidden, Invalid, SeasonNotFound, RequestInProgress, IdempotencyKeyReused),
 )
 def create_tournament(
     body: TournamentCreate, idempotency_key: IdempotencyKey = None
@@ -74,8 +73,8 @@ def create_tournament(
 
 @app.get("/tournaments", tags=["tournaments"], responses=errors(InvalidCursor))
 def list_tournaments(
-    limit: Annotated[int, Query(ge=1, le=100)] = 50,
-    after: Annotated[str | None, Query(max_length=256)] = None,
+    limit: Annotated[int, params.Query(ge=1, le=100)] = 50,
+    after: Annotated[str | None, params.Query(max_length=256)] = None,
     upcoming: bool = True,
 ) -> Calendar:
     """The tournament calendar.
@@ -105,7 +104,9 @@ def get_tournament(tournament_id: TournamentId) -> Tournament:
     "/tournaments/<tournament_id>",
     security=SIGNED_IN,
     tags=["tournaments"],
-    responses=errors(TournamentNotFound, NotOrganiser, Conflict, DivisionHasEntries, Invalid, Busy),
+    responses=errors(
+        TournamentNotFound, NotOrganiser, Conflict, DivisionHasEntries, Invalid, SeasonNotFound, Busy
+    ),
 )
 def patch_tournament(tournament_id: TournamentId, body: TournamentUpdate) -> Tournament:
     """Change a tournament's settings.
@@ -154,7 +155,7 @@ def put_staff(tournament_id: TournamentId, body: StaffUpdate) -> Staff:
 )
 def put_placement(
     tournament_id: TournamentId,
-    tavla_id: Annotated[str, Path(pattern=r"^[A-Za-z0-9]{7}$", description="the player's Tavla ID")],
+    tavla_id: Annotated[str, params.Path(pattern=r"^[A-Za-z0-9]{7}$", description="the player's Tavla ID")],
     body: PlacementRequest,
 ) -> Placement:
     """Place a player in a division.
@@ -184,15 +185,21 @@ def get_placements(tournament_id: TournamentId) -> Placements:
     "/tournaments/<tournament_id>/audit",
     security=SIGNED_IN,
     tags=["tournaments"],
-    responses=errors(TournamentNotFound, NotStaff),
+    responses=errors(TournamentNotFound, NotStaff, InvalidCursor),
 )
-def get_audit(tournament_id: TournamentId, limit: Annotated[int, Query(ge=1, le=500)] = 100) -> AuditTrail:
+def get_audit(
+    tournament_id: TournamentId,
+    limit: Annotated[int, params.Query(ge=1, le=500)] = 100,
+    after: Annotated[str | None, params.Query(max_length=512)] = None,
+) -> AuditTrail:
     """A tournament's audit trail.
 
     Who did what, when, newest first (its staff only); each actor by Tavla ID and role
-    (organiser, referee, admin, player or system), never by user id.
+    (organiser, referee, admin, player or system), never by user id. A page at a time: pass
+    `next` back as `after` for the following page; a stale or foreign cursor is 422
+    `invalid_cursor`.
     """
-    return tournaments.audit_trail(caller(app), tournament_id, limit)
+    return tournaments.audit_trail(caller(app), tournament_id, limit, after)
 
 
 handler = entry(app)

@@ -16,9 +16,12 @@ import json
 import os
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Annotated, Any, Protocol, TypeVar
 
-from tavla.errors import ForgedWebhook, ProviderUnavailable
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+
+from tavla import aws
+from tavla.errors import ForgedWebhook, MalformedWebhook, ProviderUnavailable
 
 if TYPE_CHECKING:
     import stripe
@@ -35,6 +38,45 @@ COMPLETED = ("checkout.session.completed", "checkout.session.async_payment_succe
 class Checkout:
     session_id: str
     url: str
+
+
+MAX_CENTS = 100_000_000  # the API's largest amount (tavla.models.common.Money)
+Text = Annotated[StrictStr, Field(min_length=1, max_length=255)]
+
+
+class _Lenient(BaseModel):
+    """The provider adds fields over time: unknown ones are ignored, known ones are strict."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+class _Envelope(_Lenient):
+    id: Text
+    type: Text
+    created: StrictInt = Field(ge=0, le=2**40)
+    data: dict[str, Any]
+
+
+class _Session(_Lenient):
+    """A Checkout Session as the webhook carries it: what the payment is checked against."""
+
+    id: Text
+    amount_total: StrictInt = Field(gt=0, le=MAX_CENTS)
+    currency: Annotated[StrictStr, Field(pattern=r"^[A-Za-z]{3}$")]
+    payment_status: StrictStr | None = None
+    metadata: dict[str, StrictStr] = Field(default_factory=dict)
+    payment_intent: Text | None = None
+
+
+_M = TypeVar("_M", bound=BaseModel)
+
+
+def _parsed(model: type[_M], value: Any) -> _M:
+    try:
+        return model.model_validate(value)
+    except ValidationError as error:
+        fields = ", ".join(".".join(str(p) for p in e["loc"]) or "body" for e in error.errors())
+        raise MalformedWebhook(f"The webhook's event is not a well-formed payment ({fields}).") from error
 
 
 @dataclass(frozen=True)
@@ -139,20 +181,24 @@ class StripeProvider:
         if signed_at(signature) > now.timestamp() + SIGNATURE_TOLERANCE_SECONDS:
             # the SDK refuses only old signatures; one dated in the future could be replayed later
             raise ForgedWebhook("The webhook's signature is dated in the future: nothing was recorded.")
-        event = json.loads(payload)
-        if event.get("type") not in COMPLETED:
+        try:
+            raw = json.loads(payload)
+        except ValueError as error:
+            raise MalformedWebhook("The webhook's body is not JSON.") from error
+        event = _parsed(_Envelope, raw)
+        if event.type not in COMPLETED:
             return None
-        session = event["data"]["object"]
-        if session.get("payment_status") != "paid":
+        session = _parsed(_Session, event.data.get("object"))
+        if session.payment_status != "paid":
             return None  # an asynchronous payment still on its way: its success event follows
         return PaidCheckout(
-            event_id=str(event["id"]),
-            session_id=str(session["id"]),
-            amount=int(session["amount_total"]),
-            currency=str(session.get("currency") or "").upper(),
-            metadata={str(k): str(v) for k, v in (session.get("metadata") or {}).items()},
-            paid_at=datetime.fromtimestamp(int(event.get("created") or 0), UTC),
-            payment_ref=str(session["payment_intent"]) if session.get("payment_intent") else None,
+            event_id=event.id,
+            session_id=session.id,
+            amount=session.amount_total,
+            currency=session.currency.upper(),
+            metadata=dict(session.metadata),
+            paid_at=datetime.fromtimestamp(event.created, UTC),
+            payment_ref=session.payment_intent,
         )
 
     def refund(self, *, payment_ref: str, amount: int, idempotency_key: str) -> str:
@@ -191,9 +237,7 @@ def provider(*, timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS, retries: int =
 
     `timeout_seconds` and `retries` bound each API call: a caller that must answer quickly
     (a withdrawal, whose refund is retried later anyway) asks for less."""
-    from aws_lambda_powertools.utilities.parameters import get_secret
-
-    secret = json.loads(str(get_secret(os.environ[SECRET_ENV], max_age=300)))
+    secret = json.loads(aws.secret(os.environ[SECRET_ENV]))
     return StripeProvider(
         str(secret["api_key"]),
         str(secret["webhook_secret"]),

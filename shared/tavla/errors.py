@@ -363,6 +363,14 @@ class ForgedWebhook(BadRequest):
     code = "invalid_signature"
 
 
+class MalformedWebhook(BadRequest):
+    """A correctly signed webhook whose event is not a well-formed payment (an amount that is
+    not a positive whole number of cents, no event id ...): nothing recorded. 400, not 2xx:
+    the body will never become valid, and the provider's dashboard shows the failure."""
+
+    code = "invalid_webhook"
+
+
 class ProviderUnavailable(Unavailable):
     """The payment provider did not answer; the client may retry."""
 
@@ -389,3 +397,9 @@ class SeasonNotFound(NotFound):
     """No such season (R10.4)."""
 
     code = "season_not_found"
+
+
+class SeasonClosed(Conflict):
+    """The season closed at its end date: its dates and numbers no longer change (R10.4)."""
+
+    code = "season_closed"

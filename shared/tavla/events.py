@@ -1,4 +1,8 @@
-"""Domain events on the platform's EventBridge bus (the notify function turns them into messages)."""
+"""Domain events on the platform's EventBridge bus (the notify function turns them into messages).
+
+Services never put an event on the bus: they write it with their change (`store.outbox`), and
+the one publisher (`services.publisher`, fed by the table's stream) calls `put_on_bus`.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,7 @@ import os
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-import boto3
+from tavla import aws
 
 if TYPE_CHECKING:
     from mypy_boto3_events import EventBridgeClient
@@ -25,15 +29,18 @@ NOSHOW_RULED = "NoShowRuled"
 PLAYERS_MERGED = "PlayersMerged"
 # the season's leaders invited to the Super Final (R10.4): notify tells them
 SUPER_FINAL_INVITED = "SuperFinalInvited"
+# an admin set a season's dates or numbers (R10.4): the season function recounts its points
+# and standings at once and schedules its close at the end date
+SEASON_CHANGED = "SeasonChanged"
 
 
 @cache
 def _client() -> EventBridgeClient:
-    return boto3.client("events")
+    return aws.session().client("events")
 
 
-def publish(detail_type: str, detail: dict[str, Any]) -> None:
-    """Put one event on the bus; raises if EventBridge refused it."""
+def put_on_bus(detail_type: str, detail: dict[str, Any]) -> None:
+    """Put one event on the bus; raises if EventBridge refused it (the publisher's caller retries)."""
     response = _client().put_events(
         Entries=[
             {

@@ -14,17 +14,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, TypeAlias, TypeVar
 
-from aws_lambda_powertools.event_handler.openapi.params import Header
 from pydantic import BaseModel
 
+from tavla import params
 from tavla.errors import IdempotencyKeyReused, RequestInProgress
 from tavla.store.dynamo import client, table_name
 from tavla.store.schema import IDEMPOTENCY
 
 # The optional header of create requests, as a handler parameter (validated, documented).
-IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", min_length=8, max_length=128)]
+# A string (see tavla.params), read in the handler's module: it imports `params` and `Annotated`.
+IdempotencyKey: TypeAlias = (
+    'Annotated[str | None, params.Header(alias="Idempotency-Key", min_length=8, max_length=128)]'
+)
 KEPT_SECONDS = 24 * 3600
 
 Result = TypeVar("Result", bound=BaseModel)

@@ -5,12 +5,12 @@ A handler module ends with `handler = entry(app)` (HTTP) or `handler = event_ent
 - JSON logs with the Lambda context and a correlation id: the API Gateway request id for
   HTTP (so one request's lines are found from the id a client reports), the event id for
   bus events;
-- an X-Ray segment with a subsegment per AWS call (botocore patched: the AWS calls are what
-  is worth tracing). Tracing is on in the cloud (active tracing) and off locally and in
-  tests (POWERTOOLS_TRACE_DISABLED);
+- a line per AWS call with its timing (`tavla.aws`), and an X-Ray segment per invocation
+  from Lambda's active tracing. The X-Ray SDK is not imported: it builds a botocore session
+  when imported, about 0.18 s of every cold start (docs/decisions/cold-start-without-xray-sdk.md);
 - CloudWatch metrics in EMF log lines, flushed after the invocation: the counts services
   add with `count()`, and every refused HTTP request by its error code, counted here once.
-Responses are not attached to traces: they carry phone numbers and e-mail addresses.
+Responses are not logged: they carry phone numbers and e-mail addresses.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
-from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.metrics import MetricUnit, single_metric
 
@@ -41,13 +41,13 @@ PROMOTED = "Promotions"  # a waiting player given a main-list place
 CONTENTION_RETRIES = "ContentionRetries"  # a transaction lost to a concurrent one, retried
 REJECTED = "Rejections"  # a 4xx or 503 answer; dimension `code`, the API's error code
 NOSHOW_FORFEIT = "NoShowForfeits"  # an absent player forfeited at a deadline (R6.1, R7.6)
+EVENT_PUBLISHED = "EventsPublished"  # an outbox item put on the bus by the publisher
 
 # The stack sets both; the defaults keep a function without them (a test) from failing a request.
 SERVICE = os.environ.get("POWERTOOLS_SERVICE_NAME", "tavla")
 NAMESPACE = os.environ.get("POWERTOOLS_METRICS_NAMESPACE", "Tavla")
 
 logger = Logger(service=SERVICE)
-tracer = Tracer(service=SERVICE, patch_modules=("botocore",))
 metrics = Metrics(service=SERVICE, namespace=NAMESPACE)
 
 # A request that counted nothing (a read) is normal, not worth a warning per invocation.
@@ -73,10 +73,9 @@ def _count_rejection(response: dict[str, Any]) -> None:
 
 
 def entry(app: APIGatewayHttpResolver) -> Handler:
-    """The Lambda handler of an HTTP function: logged, traced and measured `app.resolve`."""
+    """The Lambda handler of an HTTP function: logged and measured `app.resolve`."""
 
     @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
-    @tracer.capture_lambda_handler(capture_response=False)
     @metrics.log_metrics
     def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         response = app.resolve(event, context)
@@ -87,10 +86,9 @@ def entry(app: APIGatewayHttpResolver) -> Handler:
 
 
 def event_entry(process: Callable[[dict[str, Any]], dict[str, Any]]) -> Handler:
-    """The Lambda handler of an event-triggered function: logged, traced and measured."""
+    """The Lambda handler of an event-triggered function: logged and measured."""
 
     @logger.inject_lambda_context(correlation_id_path=correlation_paths.EVENT_BRIDGE)
-    @tracer.capture_lambda_handler(capture_response=False)
     @metrics.log_metrics
     def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         return process(event)

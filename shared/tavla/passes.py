@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from datetime import datetime, timedelta
 
+from tavla import aws
 from tavla.errors import ForgedPass
 
 PASS_LIFETIME = timedelta(days=30)
@@ -17,9 +18,7 @@ _PURPOSE = "tavla-checkin"
 
 def signing_key() -> str:
     """The HMAC key, fetched from Secrets Manager and cached for five minutes."""
-    from aws_lambda_powertools.utilities.parameters import get_secret
-
-    return str(get_secret(os.environ["PASS_KEY_SECRET_ID"], max_age=300))
+    return aws.secret(os.environ["PASS_KEY_SECRET_ID"])
 
 
 def issue(tavla_id: str, now: datetime, key: str) -> tuple[str, datetime]:

@@ -22,6 +22,8 @@ from datetime import UTC, datetime, timedelta
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from tavla import aws
+
 if TYPE_CHECKING:
     from mypy_boto3_scheduler import EventBridgeSchedulerClient
 
@@ -72,9 +74,7 @@ def at_expression(moment: datetime) -> str:
 
 @cache
 def _client() -> EventBridgeSchedulerClient:
-    import boto3  # here, not at import: only the functions that schedule pay for it
-
-    return boto3.client("scheduler")
+    return aws.session().client("scheduler")
 
 
 def create_once(name: str, at: datetime, target_function: str, payload: dict[str, Any]) -> None:

@@ -26,6 +26,9 @@ class CsvMapping(BaseModel):
     reference: str = Field(min_length=1, max_length=64)
     payer: str | None = Field(default=None, max_length=64)
     currency: str | None = Field(default=None, max_length=64)
+    transaction_id: str | None = Field(
+        default=None, max_length=64, description="the column of the bank's own id of each transaction"
+    )
     date_format: str = Field(default="%Y-%m-%d", max_length=32)
     decimal_comma: bool = False
     delimiter: str = Field(default=",", min_length=1, max_length=1)
@@ -48,6 +51,12 @@ def cents(text: str, decimal_comma: bool = False) -> int:
     return int(value)
 
 
+def value_date(when: datetime) -> date | datetime:
+    """A value date as the bank gave it: an instant with its UTC offset stays an instant (it
+    counts in the tournament's zone); a time without one is the bank's own day, a date."""
+    return when if when.utcoffset() is not None else when.date()
+
+
 def parse_csv(content: str, mapping: CsvMapping) -> list[StatementLine]:
     try:
         return _parse_csv(content, mapping)
@@ -65,16 +74,22 @@ def _parse_csv(content: str, mapping: CsvMapping) -> list[StatementLine]:
     if missing:
         raise Invalid(f"The statement has no column {', '.join(sorted(missing))}.")
     lines = []
+    if mapping.transaction_id and mapping.transaction_id not in (reader.fieldnames or []):
+        raise Invalid(f"The statement has no column {mapping.transaction_id}.")
     for number, row in enumerate(reader, start=2):
         try:
-            when = datetime.strptime((row.get(mapping.value_date) or "").strip(), mapping.date_format).date()
+            when = value_date(
+                datetime.strptime((row.get(mapping.value_date) or "").strip(), mapping.date_format)
+            )
         except ValueError as error:
             raise Invalid(
                 f"Line {number}: '{row.get(mapping.value_date)}' is not a {mapping.date_format} date."
             ) from error
+        bank_ref = (row.get(mapping.transaction_id) or "").strip() if mapping.transaction_id else ""
         lines.append(
             StatementLine(
                 value_date=when,
+                bank_ref=bank_ref[:140] or None,
                 amount=cents(row.get(mapping.amount) or "", mapping.decimal_comma),
                 currency=(row.get(mapping.currency) if mapping.currency else None) or "EUR",
                 reference=row.get(mapping.reference) or "",
@@ -101,8 +116,10 @@ def parse_mt940(content: str) -> list[StatementLine]:
         details = " ".join(
             str(data.get(k) or "") for k in ("transaction_details", "customer_reference", "extra_details")
         )
+        bank_ref = str(data.get("bank_reference") or "").strip()
         lines.append(
             StatementLine(
+                bank_ref=bank_ref or None,
                 value_date=date(data["date"].year, data["date"].month, data["date"].day),
                 amount=cents(str(amount.amount)),
                 currency=str(amount.currency or data.get("currency") or "EUR"),
@@ -126,6 +143,25 @@ def _all(node: Any, name: str) -> list[Any]:
     return [n for n in node.iter() if _local(n.tag) == name]
 
 
+def _text(node: Any) -> str:
+    return (node.text or "").strip() if node is not None else ""
+
+
+def _when(entry: Any) -> date | datetime | None:
+    """The entry's value date (ValDt), else its booking date (BookgDt): each a date (Dt) or an
+    instant (DtTm); an instant without a UTC offset is the bank's own day."""
+    for parent in ("ValDt", "BookgDt"):
+        day, instant = _text(_child(entry, parent, "Dt")), _text(_child(entry, parent, "DtTm"))
+        try:
+            if day:
+                return date.fromisoformat(day[:10])
+            if instant:
+                return value_date(datetime.fromisoformat(instant.replace("Z", "+00:00")))
+        except ValueError as error:
+            raise Invalid(f"'{day or instant}' is not a date.") from error
+    return None
+
+
 def parse_camt053(content: str) -> list[StatementLine]:
     from defusedxml import ElementTree
     from defusedxml.common import DefusedXmlException
@@ -137,10 +173,8 @@ def parse_camt053(content: str) -> list[StatementLine]:
     lines = []
     for entry in _all(root, "Ntry"):
         amount, sign = _child(entry, "Amt"), _child(entry, "CdtDbtInd")
-        when = _child(entry, "ValDt", "Dt")
-        if when is None:  # an Element without children is falsy: compare with None
-            when = _child(entry, "BookgDt", "Dt")
-        if amount is None or when is None or when.text is None:
+        when = _when(entry)
+        if amount is None or when is None:
             continue
         value = cents(amount.text or "")
         if sign is not None and sign.text == "DBIT":
@@ -149,13 +183,14 @@ def parse_camt053(content: str) -> list[StatementLine]:
         payer = _child(entry, "NtryDtls", "TxDtls", "RltdPties", "Dbtr", "Nm")
         if payer is None:
             payer = _child(entry, "NtryDtls", "TxDtls", "RltdPties", "Dbtr", "Pty", "Nm")
-        try:
-            value_date = date.fromisoformat(when.text.strip()[:10])
-        except ValueError as error:
-            raise Invalid(f"'{when.text}' is not a date.") from error
+        bank_ref = next(
+            (n.text.strip() for n in (_child(entry, "AcctSvcrRef"), _child(entry, "NtryRef")) if _text(n)),
+            None,
+        )
         lines.append(
             StatementLine(
-                value_date=value_date,
+                value_date=when,
+                bank_ref=bank_ref,
                 amount=value,
                 currency=str(amount.get("Ccy") or "EUR"),
                 reference=" ".join(r.strip() for r in references if r.strip()),

@@ -20,10 +20,14 @@ Pick = Callable[[dict[str, Any]], str]  # a match (as published) -> the winner's
 SEVEN_POINTS = {"default": 7, "semi_final": 7, "final": 7}
 
 
-def checked_in_field(client: Client, organiser: str, prefix: str, count: int) -> tuple[str, dict[str, str]]:
+def checked_in_field(
+    client: Client, organiser: str, prefix: str, count: int, **settings: Any
+) -> tuple[str, dict[str, str]]:
     """A platform-profile knockout of 7-point matches with `count` players registered and
-    checked in, not drawn yet; (its id, user by Tavla ID)."""
-    tid = tournament(client, organiser, capacity=count, rule_profile="platform", match_lengths=SEVEN_POINTS)
+    checked in, not drawn yet; (its id, user by Tavla ID). `settings`: more of the page's."""
+    tid = tournament(
+        client, organiser, capacity=count, rule_profile="platform", match_lengths=SEVEN_POINTS, **settings
+    )
     entrants = players(client, prefix, count)
     for user, tavla_id in entrants.items():
         assert client.call("POST", f"/tournaments/{tid}/registrations", user=user).status == 201

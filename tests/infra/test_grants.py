@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from infra.registry import OUTBOX_TABLE
 from tavla.store.schema import CONTACTS, TABLES
 from tests.infra.helpers import Synthesized, actions_on, as_list, environment, statements
 
@@ -27,9 +28,24 @@ def _table_resources(synth: Synthesized, spec) -> set[str]:
     return {arn, *(f"{arn}/index/{index.name}" for index in spec.indexes)}
 
 
+# the outbox's publisher reads the table's stream (Lambda's event source mapping polls it with the
+# function's role); ListStreams has no resource-level permission in IAM, so it alone is on "*"
+STREAM_READS = {"dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator"}
+LIST_STREAMS = {"dynamodb:ListStreams"}
+
+
+def _stream_grants(synth: Synthesized, spec) -> dict[str, set[str]]:
+    if not spec.drains_outbox:
+        return {}
+    table = synth.logical_id(synth.stack.tables.by_name[OUTBOX_TABLE.name])
+    return {f"<{table}.StreamArn>": STREAM_READS, "*": LIST_STREAMS}
+
+
 def test_each_function_reaches_exactly_its_declared_tables_and_indexes(each_stack: Synthesized) -> None:
     for spec in each_stack.functions:
         granted = actions_on(each_stack, spec.name, "dynamodb:")
+        streams = _stream_grants(each_stack, spec)
+        assert {r: granted.pop(r, None) for r in streams} == streams, spec.name
         expected = set().union(*(_table_resources(each_stack, t) for t, _ in spec.table_specs()))
         assert set(granted) == expected, spec.name
         for table, access in spec.table_specs():
@@ -47,8 +63,12 @@ def test_each_function_reaches_exactly_its_declared_tables_and_indexes(each_stac
 
 
 def test_no_dynamodb_action_on_a_wildcard_resource(each_stack: Synthesized) -> None:
+    """Only ListStreams, which IAM cannot scope, and only for the outbox's publisher."""
     for spec in each_stack.functions:
-        for resource in actions_on(each_stack, spec.name, "dynamodb:"):
+        for resource, actions in actions_on(each_stack, spec.name, "dynamodb:").items():
+            if resource == "*" and spec.drains_outbox:
+                assert actions == LIST_STREAMS, spec.name
+                continue
             assert "*" not in resource, (spec.name, resource)
 
 

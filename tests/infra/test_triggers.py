@@ -3,9 +3,11 @@ names, with retries and a dead-letter queue; only publishers may put events on t
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from infra.registry import EVENT_SOURCE
+from infra.registry import EVENT_SOURCE, OUTBOX_PREFIX, OUTBOX_TABLE
 from tavla.schedules import DEAD_LETTER_ENV
 from tests.infra.helpers import Synthesized, actions_on, as_list, environment, render
 
@@ -190,3 +192,33 @@ def test_trigger_stack_exercises_every_kind_of_trigger(triggers: Synthesized) ->
     assert any(f.cron for f in triggers.functions)
     assert any(f.scheduled for f in triggers.functions) and any(f.schedules for f in triggers.functions)
     assert any(f.publishes_events for f in triggers.functions)
+
+
+def test_the_outbox_stream_feeds_the_publisher_alone_new_outbox_items_only(each_stack: Synthesized) -> None:
+    """Events written with their change reach the bus through one publisher: the outbox table's
+    stream (new images), filtered to inserted outbox items, partial batch failures, retried up
+    to the event age, then the dead-letter queue."""
+    publishers = [f for f in each_stack.functions if f.drains_outbox]
+    resources = each_stack.resources.values()
+    mappings = [r["Properties"] for r in resources if r["Type"] == "AWS::Lambda::EventSourceMapping"]
+    table = each_stack.logical_id(each_stack.stack.tables.by_name[OUTBOX_TABLE.name])
+    stream = each_stack.resources[table]["Properties"].get("StreamSpecification")
+    if not publishers:
+        assert mappings == [] and stream is None
+        return
+    (publisher,) = publishers
+    assert stream == {"StreamViewType": "NEW_IMAGE"}
+    (mapping,) = mappings
+    assert mapping["FunctionName"] == {"Ref": _function_id(each_stack, publisher.name)}
+    assert mapping["EventSourceArn"] == {"Fn::GetAtt": [table, "StreamArn"]}
+    assert mapping["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+    assert mapping["StartingPosition"] == "TRIM_HORIZON"
+    assert mapping["MaximumRetryAttempts"] >= 1000 and mapping["MaximumRecordAgeInSeconds"] == 6 * 3600
+    queue = each_stack.logical_id(each_stack.stack.events.dead_letters)
+    assert mapping["DestinationConfig"]["OnFailure"]["Destination"] == {"Fn::GetAtt": [queue, "Arn"]}
+    (pattern,) = [json.loads(f["Pattern"]) for f in mapping["FilterCriteria"]["Filters"]]
+    outbox_keys = {"pk": {"S": [{"prefix": OUTBOX_PREFIX}]}}
+    assert pattern == {"eventName": ["INSERT"], "dynamodb": {"Keys": outbox_keys}}
+    assert publisher.publishes_events and [f.name for f in each_stack.functions if f.publishes_events] == [
+        publisher.name
+    ], "no service puts on the bus by itself"

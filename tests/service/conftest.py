@@ -20,7 +20,8 @@ from moto import mock_aws
 
 from infra.registry import FUNCTIONS, Function
 from tavla import clock, schedules
-from tavla.store.schema import TABLES, create_table_args
+from tavla.store.schema import MAIN, TABLES, create_table_args
+from tavla.store.transactions import Transaction
 
 PASS_KEY = "test-pass-signing-key"
 PAYMENT_PROVIDER_SECRET = '{"api_key": "sk_test_tavla", "webhook_secret": "whsec_test_tavla"}'
@@ -77,11 +78,63 @@ def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     clock.reset()
 
 
+class Stream:
+    """The table's stream, played synchronously: the outbox items a transaction wrote go through
+    the publisher as soon as it commits. A put the bus refuses leaves the item in the outbox, as
+    a stream record is retried; `redeliver` hands every waiting item to the publisher again."""
+
+    def __init__(self) -> None:
+        self.paused = False  # items stay in the outbox until `redeliver`
+        self.refused: list[Exception] = []
+
+    def committed(self, tx: Transaction) -> None:
+        if not self.paused:
+            for image in tx.new_items(MAIN):
+                self._deliver(image)
+
+    def _deliver(self, image: dict[str, Any]) -> None:
+        from tavla.services import publisher
+
+        try:
+            publisher.publish(image)
+        except Exception as refused:  # the stream retries the record later
+            self.refused.append(refused)
+
+    def redeliver(self) -> int:
+        """Every event still in the outbox, through the publisher again; how many there were."""
+        from tavla.store import outbox
+
+        waiting = outbox.waiting(limit=10_000)
+        for pending in waiting:
+            self._deliver(
+                {
+                    "pk": f"OUTBOX#{pending.event_id}",
+                    "event_id": pending.event_id,
+                    "detail_type": pending.detail_type,
+                    "detail": json.dumps(pending.detail),
+                }
+            )
+        return len(waiting)
+
+
+@pytest.fixture(autouse=True)
+def stream(monkeypatch: pytest.MonkeyPatch) -> Stream:
+    played = Stream()
+    run = Transaction.run
+
+    def run_then_stream(tx: Transaction) -> None:
+        run(tx)
+        played.committed(tx)
+
+    monkeypatch.setattr(Transaction, "run", run_then_stream)
+    return played
+
+
 def reset_clients() -> None:
     """Forget cached AWS clients and parameters, as a new execution environment would."""
     from aws_lambda_powertools.utilities import parameters
 
-    from tavla import events, schedules
+    from tavla import aws, events, schedules
     from tavla.services import notify
     from tavla.store import dynamo
 
@@ -91,6 +144,7 @@ def reset_clients() -> None:
     notify._sns.cache_clear()
     notify._ses.cache_clear()
     parameters.clear_caches()
+    aws.forget_clients()
 
 
 @dataclass

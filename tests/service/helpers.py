@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -67,3 +68,21 @@ def appoint_referee(api: Api, tournament_id: str, tavla_id: str) -> None:
         body={"staff": [{"tavla_id": tavla_id, "role": "referee"}]},
     )
     assert reply.status == 200, reply.body
+
+
+def dynamodb_calls(action: Callable[[], Any]) -> list[str]:
+    """The DynamoDB operations `action` makes, in order (BatchGetItem, Query, ...)."""
+    from tavla.store.dynamo import client
+
+    calls: list[str] = []
+
+    def hook(event_name: str, **_: Any) -> None:
+        calls.append(event_name.rsplit(".", 1)[-1])
+
+    events = client().meta.events
+    events.register("before-call.dynamodb.*", hook)
+    try:
+        action()
+    finally:
+        events.unregister("before-call.dynamodb.*", hook)
+    return calls

@@ -17,6 +17,16 @@ from tests.service.conftest import PAYMENT_PROVIDER_SECRET, SCHEDULER_GROUP, Api
 from tests.service.helpers import ORGANISER
 
 WEBHOOK_SECRET = json.loads(PAYMENT_PROVIDER_SECRET)["webhook_secret"]
+# a Greek bank's CSV export: `;` between cells, decimal commas, day/month/year
+MAPPING = {
+    "value_date": "Date",
+    "amount": "Amount",
+    "reference": "Description",
+    "payer": "Payer",
+    "decimal_comma": True,
+    "date_format": "%d/%m/%Y",
+    "delimiter": ";",
+}
 
 
 @pytest.fixture

@@ -30,7 +30,7 @@ Published = list[tuple[str, dict[str, Any]]]
 def bus(monkeypatch: pytest.MonkeyPatch) -> Published:
     """Every event put on the bus, in order; `deliver` hands them to the functions."""
     seen: Published = []
-    monkeypatch.setattr(events, "publish", lambda kind, detail: seen.append((kind, detail)))
+    monkeypatch.setattr(events, "put_on_bus", lambda kind, detail: seen.append((kind, detail)))
     return seen
 
 
@@ -53,7 +53,7 @@ def deliver(published: Published, kinds: tuple[str, ...] | None = None) -> list[
             continue
         if kind in (events.RESULT_CONFIRMED, events.PLAYERS_MERGED):
             out.append(ratings_fn.handler(event(kind, detail, n), LambdaContext("ratings")))
-        if kind in (events.TOURNAMENT_FINISHED, events.PLAYERS_MERGED):
+        if kind in (events.TOURNAMENT_FINISHED, events.PLAYERS_MERGED, events.SEASON_CHANGED):
             out.append(season_fn.handler(event(kind, detail, n), LambdaContext("season")))
     published.clear()
     return out
@@ -82,6 +82,19 @@ def decide(tournament_id: str, code: str, home_wins: bool, forfeit: bool = False
     done = progress.settle(tournament_id, code, change, lambda a, b: [], clock.now()).match
     clock.advance(timedelta(minutes=3))
     return done
+
+
+def overturn(match: FixtureRecord, _: progress.DayView) -> FixtureRecord:
+    """The referee's decision on appeal (R9): the other player wins, official now."""
+    assert match.home and match.away and match.result
+    loser = match.away if match.result.winner == match.home else match.home
+    points = {"home_points": match.length, "away_points": 0}
+    if loser == match.away:
+        points = {"home_points": 0, "away_points": match.length}
+    result = {"winner": loser, **points, "how": "decision"}
+    return replace(
+        match, state=State.OFFICIAL, result=Result.from_json(result), official_at=clock.now().isoformat()
+    )
 
 
 def play_out(tournament_id: str, home_wins: Any = lambda m: True) -> None:
@@ -136,3 +149,14 @@ def _id_of_user(user: str) -> str:
     from tavla.store import players as player_store
 
     return player_store.tavla_id_of(user)
+
+
+def wipe_ratings(ids: list[str]) -> None:
+    """Everything the ratings wrote, gone: the ledger and its markers, histories, ratings."""
+    from tavla.rules.rating import RatingState
+    from tavla.store import ratings as rating_store
+
+    ledger = rating_store.ledger_from("2000-01", clock.now())
+    rating_store.repair_ledger([], [], [e.key for e in ledger], [e.match_id for e in ledger])
+    rating_store.write_histories([], [(p, s.key) for p in ids for s in rating_store.history(p)])
+    rating_store.put_profiles_state({p: RatingState() for p in ids})

@@ -126,6 +126,7 @@ POST   /tournaments/{tournament_id}/bank-statements/lines/{checksum}/match  401 
 POST   /webhooks/payments                                       400  400   400  400  400  400  400  400
 # ratings and the season: public lists; admins set seasons and send invitations
 GET    /ratings                                                 200  200   200  200  200  200  200  200
+GET    /seasons                                                 200  200   200  200  200  200  200  200
 GET    /seasons/{season_id}                                     200  200   200  200  200  200  200  200
 PUT    /seasons/{season_id}                                     401  403   403  403  403  403  403  200
 GET    /seasons/{season_id}/standings                           200  200   200  200  200  200  200  200
@@ -449,6 +450,7 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     "POST /webhooks/payments": lambda w: Request(body={"id": "evt_1", "type": "checkout.session.completed"}),
     # ratings and the season
     "GET /ratings": lambda w: Request(),
+    "GET /seasons": lambda w: Request(),
     "GET /seasons/{season_id}": _in_season(),
     "PUT /seasons/{season_id}": _in_season(
         {"name": "Season 2027", "starts_on": "2027-01-01", "ends_on": "2027-12-31"}

@@ -6,7 +6,6 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from bench.bench_calls import dynamodb_calls
 from tavla.rules.states import State
 from tavla.services import progress
 from tavla.store.records import FixtureRecord
@@ -22,6 +21,7 @@ from tests.service.board_helpers import (
 )
 from tests.service.conftest import Api
 from tests.service.day_helpers import checked_in_field, draw
+from tests.service.helpers import dynamodb_calls
 
 BOARD = "/tournaments/{tournament_id}/board"
 STANDINGS = "/tournaments/{tournament_id}/standings"
@@ -190,3 +190,36 @@ def test_a_board_costs_three_dynamodb_calls_whatever_the_field(api: Api) -> None
     calls = dynamodb_calls(lambda: _get(api, BOARD, tournament_id))
     assert calls == ["BatchGetItem", "Query", "Query"]
     assert len(dynamodb_calls(lambda: _get(api, STANDINGS, tournament_id))) == 3
+
+
+def test_the_board_carries_the_round_in_play_and_the_top_of_the_standings(api: Api, monkeypatch: Any) -> None:
+    """R10.1, R5.1: a board stays small as a Swiss grows: round 2 in play shows round 2's matches
+    only (round 1 is at its round's page), the latest round's results stay up until the next
+    draw, and the standings show their top rows with the whole table's size (all of it at the
+    standings route)."""
+    from tavla.services import board
+
+    monkeypatch.setattr(board, "BOARD_ROWS", 3)
+    tournament_id, _ = checked_in_field(api, 8, format="swiss", swiss_rounds=3)
+    assert draw(api, tournament_id).status == 201
+    play_out(tournament_id)
+    between = _get(api, BOARD, tournament_id)
+    [bracket] = between["brackets"]
+    assert [(r["label"], len(r["matches"])) for r in bracket["rounds"]] == [("S1", 4)]
+    assert {m["state"] for m in bracket["rounds"][0]["matches"]} == {"official"}  # round 1's results
+    assert draw(api, tournament_id).status == 201
+    settle(tournament_id, "main.S2.1", True, 7, 2)
+    drawn = _get(api, BOARD, tournament_id)
+    [bracket] = drawn["brackets"]
+    assert [(r["label"], len(r["matches"])) for r in bracket["rounds"]] == [("S2", 4)]
+    assert [m["state"] for m in bracket["rounds"][0]["matches"]].count("official") == 1
+    [main] = drawn["standings"]
+    [whole] = _get(api, STANDINGS, tournament_id)["events"]
+    assert (len(main["rows"]), main["total"], len(whole["rows"]), whole["total"]) == (3, 8, 8, 8)
+    assert main["rows"] == whole["rows"][:3]  # the same places and tie-break figures
+    first = api.call(
+        "GET",
+        "/tournaments/{tournament_id}/rounds/{number}",
+        params={"tournament_id": tournament_id, "number": "1"},
+    ).body
+    assert {m["state"] for m in first["pairings"]} == {"official"} and len(first["pairings"]) == 4

@@ -40,4 +40,7 @@ def test_a_confirmation_makes_a_handful_of_calls(api: Api) -> None:
     with counted() as calls:
         assert day.confirm("main.R1.1").status == 200
     print("calls per confirmation:", sum(calls.values()), dict(calls))
-    assert calls == {"BatchGetItem": 2, "Query": 1, "TransactWriteItems": 1}
+    # the outbox publisher (the table stream's function, run in-process here) reads and deletes
+    # the events' items: its calls are not the confirmation's
+    own = {k: n for k, n in calls.items() if k not in ("GetItem", "DeleteItem")}
+    assert own == {"BatchGetItem": 2, "Query": 1, "TransactWriteItems": 1}

@@ -108,7 +108,7 @@ def test_a_divided_tournament_finishes_when_every_division_is_played_out(
     """R3.7, R10.1, R10.4: one division played out is not the end; once both are, each has its
     own places, and season points come from the highest division's Main only."""
     seen: list[tuple[str, dict[str, Any]]] = []
-    monkeypatch.setattr(events, "publish", lambda kind, detail: seen.append((kind, detail)))
+    monkeypatch.setattr(events, "put_on_bus", lambda kind, detail: seen.append((kind, detail)))
     tournament_id, players = _divided_field(api, {"open": 4, "novice": 2})
     params = {"tournament_id": tournament_id}
     assert _draw(api, tournament_id, "open").status == 201
@@ -126,6 +126,7 @@ def test_a_divided_tournament_finishes_when_every_division_is_played_out(
     assert sorted(places["open"].values()) == [1, 2, 3, 3] and sorted(places["novice"].values()) == [1, 2]
     [announced] = [d for kind, d in seen if kind == events.TOURNAMENT_FINISHED]
     assert announced["season_event"] == "open.main"
+    assert announced["season_events"] == ["open.main", "novice.main"]  # highest division first
     assert set(announced["events"]) == {"open.main", "novice.main"}
 
 
@@ -151,3 +152,29 @@ def test_season_points_come_from_the_highest_division_only() -> None:
     }
     awards = tournament_awards(detail, [], SeasonSettings(), {})
     assert set(awards) == {"O1", "O2"} and awards["O1"].points > awards["O2"].points > 0
+
+
+def test_each_division_earns_at_the_seasons_coefficient_for_it() -> None:
+    """R10.4, R3.7: a season that gives the second division half its places' points: the
+    Novice winner earns half of what the Open winner does; a third division, past the
+    season's list, earns nothing."""
+    from tavla.rules.season import SeasonSettings
+    from tavla.services.season import tournament_awards
+
+    def places(prefix: str) -> list[dict[str, Any]]:
+        return [{"tavla_id": f"{prefix}{n}", "place": n, "place_to": n} for n in (1, 2)]
+
+    detail = {
+        "tournament_id": "T1",
+        "level": "regional",
+        "season_event": "open.main",
+        "season_events": ["open.main", "novice.main", "junior.main"],
+        "events": {"open.main": places("O"), "novice.main": places("N"), "junior.main": places("J")},
+    }
+    settings = SeasonSettings.model_validate({"division_coefficients": ["1", "0.5"]})
+    awards = {p: a.points for p, a in tournament_awards(detail, [], settings, {}).items()}
+    assert awards == {"O1": 200, "O2": 140, "N1": 100, "N2": 70}
+    default = {p: a.points for p, a in tournament_awards(detail, [], SeasonSettings(), {}).items()}
+    assert default == {"O1": 200, "O2": 140}
+    with pytest.raises(ValueError, match="division coefficient"):
+        SeasonSettings.model_validate({"division_coefficients": ["-1"]})

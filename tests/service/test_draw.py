@@ -9,7 +9,7 @@ import pytest
 from tavla.rules.day import DrawInputs, compute_draw, digest
 from tests.service.conftest import Api
 from tests.service.day_helpers import checked_in_field, draw
-from tests.service.helpers import ORGANISER, create_player, register
+from tests.service.helpers import ORGANISER, create_player, dynamodb_calls, register
 
 
 def first_round(api: Api, tournament_id: str) -> Any:
@@ -153,3 +153,29 @@ def test_a_draw_interrupted_before_publishing_converges_to_the_same_round_when_r
             "GET", "/tournaments/{tournament_id}/rounds", params={"tournament_id": tournament_id}
         ).body["rounds"]
     ] == [1]
+
+
+def test_a_round_page_reads_its_own_round_only(api: Api) -> None:
+    """R5.1: round 1's page after round 2 is drawn shows round 1's matches with their results,
+    and reads no more of the table than it did before round 2 (the round's own matches)."""
+    from tests.service.board_helpers import play_out
+
+    tournament_id, _ = checked_in_field(api, 8, format="swiss", swiss_rounds=3)
+    assert draw(api, tournament_id).status == 201
+    params = {"tournament_id": tournament_id, "number": "1"}
+
+    def page() -> Any:
+        return api.call("GET", "/tournaments/{tournament_id}/rounds/{number}", params=params)
+
+    before = dynamodb_calls(page)
+    play_out(tournament_id)
+    assert draw(api, tournament_id).status == 201
+    after = dynamodb_calls(page)
+    first = page().body
+    assert {m["code"].split(".")[1] for m in first["pairings"]} == {"S1"}
+    assert len(first["pairings"]) == 4 and {m["state"] for m in first["pairings"]} == {"official"}
+    assert after == before == ["BatchGetItem", "BatchGetItem"]
+    missing = api.call(
+        "GET", "/tournaments/{tournament_id}/rounds/{number}", params={**params, "number": "3"}
+    )
+    assert missing.status == 404

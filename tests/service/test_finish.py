@@ -35,7 +35,7 @@ Published = list[tuple[str, dict[str, Any]]]
 def published(monkeypatch: pytest.MonkeyPatch) -> Published:
     """Every event put on the bus, in order (the bus itself is not read back)."""
     seen: Published = []
-    monkeypatch.setattr(events, "publish", lambda kind, detail: seen.append((kind, detail)))
+    monkeypatch.setattr(events, "put_on_bus", lambda kind, detail: seen.append((kind, detail)))
     return seen
 
 
@@ -133,7 +133,7 @@ def test_finish_waits_for_an_open_appeal(api: Api, published: Published) -> None
     assert _finished(published) == []
 
 
-def _refused_entry(api: Api, tournament_id: str) -> str:
+def _refused_entry(api: Api, tournament_id: str, name: str = "=HYPERLINK(1)") -> str:
     """A late entry the organiser refuses (R3.7): approval switched on, one registration, refused."""
     reply = api.call(
         "PATCH",
@@ -143,7 +143,7 @@ def _refused_entry(api: Api, tournament_id: str) -> str:
         user=ORGANISER,
     )
     assert reply.status == 200, reply.body
-    refused = create_player(api, "late-comer", name="=HYPERLINK(1)", club="Club Late")
+    refused = create_player(api, "late-comer", name=name, club="Club Late")
     assert register(api, tournament_id, "late-comer").body["status"] == "pending"
     path = "/tournaments/{tournament_id}/registrations/{tavla_id}/refuse"
     reply = api.call(
@@ -210,6 +210,18 @@ def test_the_report_as_csv_is_one_table_with_a_kind_column(api: Api, published: 
     assert entry["tavla_id"] == refused and entry["name"] == "'=HYPERLINK(1)"  # text, never a formula
     refusal = next(r for r in rows if r["kind"] == "action" and r["action"] == "refused")
     assert refusal["tavla_id"] == refused and json.loads(refusal["details"])["division"] == "main"
+
+
+def test_a_separator_in_a_name_cannot_start_a_formula_in_the_report(api: Api) -> None:
+    """R2.3: `Eve;=1+2` is two cells to a spreadsheet splitting on `;` (the Greek locale's
+    separator): the federation report writes it as `Eve;'=1+2`, text in both."""
+    tournament_id, _ = checked_in_field(api, 2)
+    refused = _refused_entry(api, tournament_id, name="Eve;=1+2")
+    answer = raw_call(
+        api, "GET", REPORT, params={"tournament_id": tournament_id}, query={"format": "csv"}, user=ORGANISER
+    )
+    [entry] = [r for r in csv.DictReader(io.StringIO(answer["body"])) if r["kind"] == "refused_entry"]
+    assert (entry["tavla_id"], entry["name"]) == (refused, "Eve;'=1+2")
 
 
 def test_the_referee_may_read_the_report(api: Api) -> None:

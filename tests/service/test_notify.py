@@ -56,7 +56,7 @@ def test_withdrawal_puts_the_promotion_on_the_bus(api: Api, monkeypatch: Any) ->
     published: list[tuple[str, dict[str, Any]]] = []
     from tavla import events
 
-    monkeypatch.setattr(events, "publish", lambda kind, detail: published.append((kind, detail)))
+    monkeypatch.setattr(events, "put_on_bus", lambda kind, detail: published.append((kind, detail)))
     tid = create_tournament(api, capacity=2)
     ids = [create_player(api, f"u{i}") for i in range(3)]
     for i in range(3):
@@ -72,6 +72,7 @@ def test_withdrawal_puts_the_promotion_on_the_bus(api: Api, monkeypatch: Any) ->
                 "tournament_name": "Athens Open",
                 "tavla_id": ids[2],
                 "promoted_at": published[0][1]["promoted_at"],
+                "event_id": published[0][1]["event_id"],  # written with the withdrawal, for consumers
             },
         )
     ]

@@ -9,8 +9,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from botocore.awsrequest import AWSResponse
+from botocore.exceptions import ClientError
 
 from tavla import observability
+from tavla.aws import AWS_CALL
+from tavla.store import dynamo
 from tests.service.conftest import Api
 from tests.service.helpers import create_player, create_tournament, register
 
@@ -95,3 +99,63 @@ def test_a_check_in_is_counted_once_however_often_the_pass_is_scanned(
         )
         assert reply.status == 200, reply.body
     assert _metrics(capsys.readouterr().out) == {("CheckIns", None): 1}
+
+
+def _aws_calls(out: str) -> list[dict[str, Any]]:
+    return [line for line in _lines(out) if line.get("message") == AWS_CALL]
+
+
+def test_each_aws_call_is_logged_with_its_timing_under_the_request_id(api: Api, logs: io.StringIO) -> None:
+    """Operators see what each AWS call of a request cost, found by the request's id."""
+    player = create_player(api, "u1")
+    logs.truncate(0)
+    logs.seek(0)
+    reply = api.call("GET", "/players/{tavla_id}", params={"tavla_id": player})
+    assert reply.status == 200, reply.body
+    calls = _aws_calls(logs.getvalue())
+    assert calls, "no AWS call logged"
+    for call in calls:
+        assert call["correlation_id"] == "req"
+        timing = call["aws"]
+        assert timing["service"] == "dynamodb"
+        assert timing["operation"] in {"GetItem", "Query", "BatchGetItem"}
+        assert isinstance(timing["ms"], float) and timing["ms"] >= 0
+        assert timing["retries"] == 0
+        assert "error" not in timing
+
+
+def test_an_aws_call_that_aws_refuses_is_logged_with_its_error_code(api: Api, logs: io.StringIO) -> None:
+    """A refused call is logged too, with AWS's error code, before the caller sees the error."""
+    logs.truncate(0)
+    logs.seek(0)
+    with pytest.raises(ClientError):
+        dynamo.client().get_item(TableName="no-such-table", Key={"PK": {"S": "x"}, "SK": {"S": "y"}})
+    (call,) = _aws_calls(logs.getvalue())
+    assert call["aws"]["service"] == "dynamodb"
+    assert call["aws"]["operation"] == "GetItem"
+    assert call["aws"]["error"] == "ResourceNotFoundException"
+    assert call["aws"]["retries"] == 0
+
+
+def test_a_call_that_botocore_retried_is_logged_once_with_its_retries(api: Api, logs: io.StringIO) -> None:
+    """A call whose first attempt failed (a 500) and whose retry succeeded: one line, one retry."""
+    client = dynamo.client()
+    failures = [AWSResponse("https://dynamodb", 500, {}, _Raw())]
+
+    def fail_once(**_: Any) -> AWSResponse | None:
+        return failures.pop() if failures else None
+
+    client.meta.events.register_first("before-send.dynamodb.ListTables", fail_once)
+    logs.truncate(0)
+    logs.seek(0)
+    client.list_tables()
+    (call,) = _aws_calls(logs.getvalue())
+    assert (call["aws"]["operation"], call["aws"]["retries"]) == ("ListTables", 1)
+    assert "error" not in call["aws"]
+
+
+class _Raw:
+    """An empty HTTP body, as botocore reads one."""
+
+    def stream(self, **_: Any) -> Iterator[bytes]:
+        yield b""

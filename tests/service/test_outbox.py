@@ -8,6 +8,7 @@ from tavla import events
 from tavla.store import outbox
 from tavla.store.schema import MAIN
 from tavla.store.transactions import Cancelled, Transaction
+from tests.service.conftest import Stream
 
 CALLED = outbox.Event(
     events.MATCHES_CALLED, {"tournament_id": "t1", "at": "2026-12-01T10:00:00+00:00", "codes": ["a"]}
@@ -17,6 +18,12 @@ CALLED = outbox.Event(
 def _change(tx: Transaction, *, exists: bool | None = None) -> None:
     condition = {True: "attribute_exists(pk)", False: "attribute_not_exists(pk)", None: None}[exists]
     tx.put("thing", MAIN, {"pk": "THING#1", "sk": "THING", "n": 1}, condition=condition)
+
+
+@pytest.fixture(autouse=True)
+def no_stream(stream: Stream) -> None:
+    """These tests read the outbox itself: nothing publishes it meanwhile."""
+    stream.paused = True
 
 
 def test_an_event_is_written_with_its_change() -> None:

@@ -263,6 +263,64 @@ def test_a_payment_valued_on_the_last_early_day_earns_the_early_bird_fee(api: Ap
     tid, tavla_id = _entered(
         api, early_bird_fee={"amount": 1500, "currency": "EUR"}, early_bird_deadline=deadline
     )
-    assert ledger_of(api, tid, tavla_id, ORGANISER)["due"]["amount"] == 2000  # nothing paid yet
+    assert ledger_of(api, tid, tavla_id, ORGANISER)["due"]["amount"] == 1500  # still early: early fee
     reply = _venue(api, tid, tavla_id, 1500)
     assert (reply.body["due"]["amount"], reply.body["balance"], reply.body["early_bird"]) == (1500, 0, True)
+
+
+def _early_bird(api: Api) -> tuple[str, str]:
+    """Fee 25.00, early bird 20.00 until 10 days from now (R3.4)."""
+    return _entered(
+        api,
+        entry_fee={"amount": 2500, "currency": "EUR"},
+        early_bird_fee={"amount": 2000, "currency": "EUR"},
+        early_bird_deadline=(datetime.now(UTC) + timedelta(days=8)).isoformat(),
+        starts_at=(datetime.now(UTC) + timedelta(days=12)).isoformat(),
+        registration_closes_at=(datetime.now(UTC) + timedelta(days=11)).isoformat(),
+    )
+
+
+def test_during_the_early_bird_the_page_and_the_checkout_ask_the_early_fee(
+    api: Api, provider: FakeProvider
+) -> None:
+    """R3.4: before the deadline nothing is paid yet, and what is due is the early-bird fee:
+    my payments, the organiser's ledger and the card checkout all say 20.00, not 25.00, and
+    paying it settles the entry (no 5.00 surplus nobody sees)."""
+    tid, tavla_id = _early_bird(api)
+    [mine] = api.call("GET", "/me/payments", user="payer").body["ledgers"]
+    assert (mine["due"]["amount"], mine["outstanding"]["amount"], mine["early_bird"]) == (2000, 2000, True)
+    assert ledger_of(api, tid, tavla_id, ORGANISER)["due"]["amount"] == 2000
+    started = _checkout(api, tid)
+    assert started.body["amount"]["amount"] == 2000
+    payload = provider.completed_event(started.body["session_id"])
+    assert deliver(api, payload, signed(payload)).body["recorded"] is True
+    ledger = ledger_of(api, tid, tavla_id, ORGANISER)
+    assert (ledger["due"]["amount"], ledger["paid"]["amount"], ledger["balance"]) == (2000, 2000, 0)
+    assert ledger["entries"][0]["flags"] == []
+
+
+def test_an_overpaid_card_payment_leaves_a_card_refund_due(api: Api, provider: FakeProvider) -> None:
+    """R3.3, R3.5: the provider reports 25.00 for a 20.00 checkout: 25.00 is recorded, and the
+    5.00 surplus is a refund due on the organiser's list, paid back through the provider."""
+    tid, tavla_id = _entered(api)
+    payload = provider.completed_event(_checkout(api, tid).body["session_id"], amount=2500)
+    assert deliver(api, payload, signed(payload)).body["recorded"] is True
+    listed = api.call(
+        "GET", "/tournaments/{tournament_id}/refunds", params={"tournament_id": tid}, user=ORGANISER
+    )
+    [refund] = listed.body["refunds"]
+    assert (refund["tavla_id"], refund["amount"]["amount"], refund["method"], refund["flags"]) == (
+        tavla_id,
+        500,
+        "provider_refund",
+        ["surplus"],
+    )
+    paid = api.call(
+        "POST",
+        "/tournaments/{tournament_id}/refunds/{entry_id}/paid",
+        params={"tournament_id": tid, "entry_id": refund["id"]},
+        user=ORGANISER,
+    )
+    assert paid.body["status"] == "done" and [r["amount"] for r in provider.refunds.values()] == [500]
+    ledger = ledger_of(api, tid, tavla_id, ORGANISER)
+    assert (ledger["paid"]["amount"], ledger["refunded"]["amount"], ledger["balance"]) == (2500, 500, 0)

@@ -200,3 +200,32 @@ def test_the_nightly_rebuild_finds_and_repairs_a_difference(api: Api, bus: Publi
     assert not found.clean and found.repaired
     assert _ratings(api, ids) == good
     assert rebuild.nightly(clock.now()).clean
+
+
+def test_a_players_history_pages_past_the_latest_results_with_a_cursor(api: Api, bus: Published) -> None:
+    """R10.3: the player's page shows the latest results `limit` at a time and a cursor to the
+    older ones, to the first; a cursor that is not this player's is refused."""
+    _, ids = _played(api)
+    deliver(bus)
+    champion = max(ids, key=lambda p: page(api, p)["rated_matches"])
+    everything = page(api, champion)["history"]
+    assert len(everything) == 3 and page(api, champion)["history_next"] is None
+    seen, before = [], None
+    while True:
+        query = {"limit": "2", **({"before": before} if before else {})}
+        reply = api.call("GET", "/players/{tavla_id}", params={"tavla_id": champion}, query=query)
+        assert reply.status == 200, reply.body
+        seen.extend(reply.body["history"])
+        before = reply.body["history_next"]
+        if before is None:
+            break
+    assert seen == everything
+    first = api.call("GET", "/players/{tavla_id}", params={"tavla_id": champion}, query={"limit": "1"}).body
+    other = next(p for p in ids if p != champion)
+    for bad, who in ((first["history_next"], other), ("bm9wZQ", champion)):
+        reply = api.call("GET", "/players/{tavla_id}", params={"tavla_id": who}, query={"before": bad})
+        assert (reply.status, reply.error) == (422, "invalid_cursor")
+    assert (
+        api.call("GET", "/players/{tavla_id}", params={"tavla_id": champion}, query={"limit": "0"}).status
+        == 422
+    )

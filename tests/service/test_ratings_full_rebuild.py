@@ -12,13 +12,26 @@ import pytest
 from infra.registry import workflow
 from local import workflows
 from tavla import clock
-from tavla.rules.rating import RatingState
-from tavla.services import full_rebuild, rebuild, season
+from tavla.services import full_rebuild, progress, rebuild, season
 from tavla.store import players as player_store
 from tavla.store import ratings as rating_store
 from tavla.store import season as season_store
 from tests.service.conftest import Api, LambdaContext
-from tests.service.season_helpers import Published, _id_of_user, bus, deliver, entered, finish, play_out
+from tests.service.season_helpers import (
+    Published,
+    _id_of_user,
+    bus,
+    decide,
+    deliver,
+    entered,
+    fibs,
+    finish,
+    overturn,
+    page,
+    play_out,
+    results,
+    wipe_ratings,
+)
 
 __all__ = ["bus"]
 
@@ -44,10 +57,7 @@ def _state(api: Api, ids: list[str]) -> dict[str, Any]:
 
 def _wipe(ids: list[str]) -> None:
     """Everything the roll-ups wrote, gone: the ledger and its markers, histories, ratings, awards."""
-    ledger = rating_store.ledger_from("2000-01", clock.now())
-    rating_store.repair_ledger([], [], [e.key for e in ledger], [e.match_id for e in ledger])
-    rating_store.write_histories([], [(p, s.key) for p in ids for s in rating_store.history(p)])
-    rating_store.put_profiles_state({p: RatingState() for p in ids})
+    wipe_ratings(ids)
     for p, awards in season_store.entries("s2027").items():
         season_store.remove_awards("s2027", p, awards)
     season.refresh_standings("s2027")
@@ -107,3 +117,82 @@ def test_a_shard_owns_each_player_once() -> None:
     assert shards == [full_rebuild.shard_of(p, 8) for p in ids]
     assert set(shards) == set(range(8))
     assert max(shards.count(k) for k in range(8)) < 2000 / 8 * 1.2
+
+
+def _while_reading(monkeypatch: pytest.MonkeyPatch, read: str, meanwhile: Any) -> None:
+    """Run `meanwhile` once, just before the rebuild's first `rating_store.<read>` call of a
+    step: the `ratings` function working between the rebuild's reads and its writes."""
+    real = getattr(rating_store, read)
+    armed = [True]
+
+    def hooked(*args: Any, **kwargs: Any) -> Any:
+        if armed[0]:
+            armed[0] = False
+            meanwhile()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(rating_store, read, hooked)
+
+
+def _as_the_record_says(api: Api, ids: list[str], official: list[dict[str, Any]]) -> None:
+    latest = {d["match_id"]: d for d in official}
+    expected = fibs(list(latest.values()))
+    pages = {p: page(api, p) for p in ids}
+    assert {p: (b["rating"], b["rated_matches"]) for p, b in pages.items()} == {
+        p: expected.get(p, (1500.0, 0)) for p in ids
+    }
+    # the history too (the nightly compare reads only the ledger and the ratings)
+    played = {p: sorted(d["match_id"] for d in latest.values() if p in (d["home"], d["away"])) for p in ids}
+    assert {p: sorted(h["match_id"] for h in b["history"]) for p, b in pages.items()} == played
+    report = rebuild.nightly(clock.now(), repair=False)
+    assert report.clean, report.summary()
+
+
+def _semi_finals(api: Api, bus: Published) -> tuple[str, list[str], list[dict[str, Any]]]:
+    """A 4-player knockout with both semi-finals confirmed and rated; their ResultConfirmed."""
+    tid, ids = entered(api, ["a", "b", "c", "d"])
+    decide(tid, "main.R1.1", home_wins=True)
+    decide(tid, "main.R1.2", home_wins=True)
+    official = results(bus)
+    deliver(bus)
+    return tid, ids, official
+
+
+def test_a_result_confirmed_while_the_players_step_runs_is_kept(
+    api: Api, bus: Published, shards: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R10.3: the final is confirmed and rated after a player shard read the ledger and before
+    it wrote: the shard's writes, conditioned on each player's rating sequence read, leave the
+    finalists to a second pass, so the final's result is not lost."""
+    monkeypatch.setattr(full_rebuild, "PLAYER_SHARDS", 1)  # the shard of the finalists, surely
+    tid, ids, official = _semi_finals(api, bus)
+
+    def final() -> None:
+        decide(tid, "main.R2.1", home_wins=False)
+        official.extend(results(bus))
+        deliver(bus)
+
+    _while_reading(monkeypatch, "history", final)
+    state = _run()
+    assert len(official) == 3
+    assert sum(r.get("left_to_ratings", 0) for r in state["players"]) == 0
+    _as_the_record_says(api, ids, official)
+
+
+def test_a_correction_applied_while_the_ledger_step_runs_is_kept(
+    api: Api, bus: Published, shards: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R9, R10.3: an appeal overturns a semi-final after a ledger chunk read the matches and
+    before it wrote: the chunk's write, conditioned on the marker and its version, leaves the
+    correction in place instead of writing the overturned result back."""
+    tid, ids, official = _semi_finals(api, bus)
+
+    def appeal() -> None:
+        progress.settle(tid, "main.R1.1", overturn, lambda a, b: [], clock.now())
+        official.extend(results(bus))
+        deliver(bus)
+
+    _while_reading(monkeypatch, "markers", appeal)
+    _run()
+    assert len(official) == 3
+    _as_the_record_says(api, ids, official)

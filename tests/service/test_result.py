@@ -87,7 +87,7 @@ class Day:
 @pytest.fixture
 def published(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
     sent: list[tuple[str, dict[str, Any]]] = []
-    monkeypatch.setattr(events, "publish", lambda kind, detail: sent.append((kind, detail)))
+    monkeypatch.setattr(events, "put_on_bus", lambda kind, detail: sent.append((kind, detail)))
     return sent
 
 
@@ -207,7 +207,7 @@ def test_the_referee_records_penalty_points_and_a_time_loss(api: Api) -> None:
         "forfeit": False,
         "how": "time",
     }
-    actions = [r.action for r in audit_store.records(day.tid, 20)]
+    actions = [r.action for r in audit_store.records(day.tid, 20)[0]]
     assert {"penalty_points", "time_loss", "game_recorded", "result_confirmed"} <= set(actions)
 
 

@@ -457,3 +457,59 @@ def test_an_optional_setting_set_and_then_cleared_is_gone(api: Api) -> None:
         reply = api.call("PATCH", path, params=params, user=ORGANISER, body={"season_id": season})
         assert reply.status == 200, reply.body
         assert get(api, tid).body["season_id"] == season
+
+
+def _audit_page(api: Api, tid: str, **query: str):
+    return api.call(
+        "GET",
+        "/tournaments/{tournament_id}/audit",
+        params={"tournament_id": tid},
+        user=ORGANISER,
+        query=query,
+    )
+
+
+def test_the_audit_trail_pages_beyond_500_records(api: Api) -> None:
+    """R2.3: a busy day's trail (here 511 records) is read whole, a page at a time, newest first,
+    each record once."""
+    from tavla.store import audit
+    from tavla.store.records import Actor
+    from tavla.store.transactions import Transaction
+
+    tid = create_tournament(api)
+    start = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+    for batch in range(0, 510, 100):
+        tx = Transaction()
+        for i in range(batch, min(batch + 100, 510)):
+            at = start + timedelta(seconds=i)
+            audit.record(tx, tid, audit.entry(Actor(role="system"), "checked_in", at, n=i))
+        tx.run()
+    first = _audit_page(api, tid, limit="500")
+    assert first.status == 200 and len(first.body["records"]) == 500 and first.body["next"]
+    rest = _audit_page(api, tid, limit="500", after=first.body["next"])
+    assert rest.status == 200 and rest.body["next"] is None
+    trail = first.body["records"] + rest.body["records"]
+    numbers = [r["details"]["n"] for r in trail if r["action"] == "checked_in"]
+    assert numbers == list(range(509, -1, -1))  # newest first, none twice, none lost
+    assert [r["action"] for r in trail].count("tournament_created") == 1 and len(trail) == 511
+    small = _audit_page(api, tid, limit="200")
+    assert len(small.body["records"]) == 200
+    following = _audit_page(api, tid, limit="200", after=small.body["next"])
+    assert following.body["records"][0]["details"]["n"] == small.body["records"][-1]["details"]["n"] - 1
+
+
+def test_a_bad_audit_cursor_is_refused(api: Api) -> None:
+    """A forged cursor, or another tournament's, is 422 invalid_cursor, not another trail's page."""
+    tid, other = create_tournament(api), create_tournament(api)
+    appoint_referee(api, other, create_player(api, "cursor-ref"))
+    foreign = _audit_page(api, other, limit="1").body["next"]
+    assert foreign
+    forged = [
+        "not-a-cursor",
+        base64.urlsafe_b64encode(b'{"t": "x"}').decode(),
+        base64.urlsafe_b64encode(f'{{"t": "{tid}", "k": "MATCH#main.R1.1"}}'.encode()).decode(),
+        foreign,
+    ]
+    for cursor in forged:
+        reply = _audit_page(api, tid, after=cursor)
+        assert (reply.status, reply.error) == (422, "invalid_cursor"), cursor

@@ -18,7 +18,7 @@ def test_unpaid_places_go_to_the_waiting_list_at_the_deadline_once(api: Api, mon
     """R3.2, R3.3: payer keeps their place; the unpaid player is told, then released; the
     waiting player is promoted; firing again releases nobody (not even the promoted player)."""
     published: list[str] = []
-    monkeypatch.setattr(events, "publish", lambda kind, detail: published.append(kind))
+    monkeypatch.setattr(events, "put_on_bus", lambda kind, detail: published.append(kind))
     tid = create_tournament(api, capacity=2)
     payer, debtor = create_player(api, "payer"), create_player(api, "debtor")
     waiting = create_player(api, "waiting")

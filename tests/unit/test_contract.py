@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, TypeAlias
 
 import pytest
 
 from infra import openapi
+from tavla import params
 from tavla.contract import errors
 from tavla.errors import Busy, TournamentNotFound
 from tavla.http import MAX_JSON_DEPTH, make_resolver, parse_json
@@ -37,6 +38,24 @@ def event(method: str, path: str, body: str | None = None) -> dict[str, Any]:
 def resolve(app: Any, method: str, path: str, body: str | None = None) -> tuple[int, dict[str, str], Any]:
     reply = app.resolve(event(method, path, body), None)
     return reply["statusCode"], reply.get("headers") or {}, json.loads(reply["body"])
+
+
+ShortId: TypeAlias = "Annotated[str, params.Path(max_length=4)]"  # as the handlers write them
+
+
+def test_the_first_request_of_a_new_resolver_is_validated() -> None:
+    """Validation is switched on after the resolver is built (its middleware comes with the
+    first request, not the import): the very first request is still checked, path and query."""
+    app = make_resolver()
+
+    @app.get("/things/<thing_id>")
+    def thing(thing_id: ShortId, limit: Annotated[int, params.Query(ge=1, le=9)] = 1) -> dict[str, Any]:
+        return {"id": thing_id, "limit": limit}
+
+    status, _, body = resolve(app, "GET", "/things/toolong")
+    assert (status, body["error"]["code"]) == (422, "validation_error")
+    status, _, body = resolve(app, "GET", "/things/ok")
+    assert (status, body) == (200, {"id": "ok", "limit": 1})
 
 
 def test_contention_is_a_temporary_503_with_retry_after() -> None:

@@ -29,6 +29,8 @@ class AuditEntry(ApiModel):
 
 
 class AuditTrail(ApiModel):
-    """A tournament's audit trail, newest first."""
+    """A page of a tournament's audit trail, newest first; `next` is the opaque cursor of the
+    following page (pass it back as `after`), null on the last."""
 
     records: list[AuditEntry]
+    next: str | None = None

@@ -16,6 +16,7 @@ from tavla.models.common import ApiModel
 from tavla.models.day import MatchView, PlayerRef, RoundSummary
 
 EventName = Literal["main", "consolation", "last_chance"]
+BOARD_ROWS = 32  # standings rows per event on the board: a venue screen shows no more
 
 
 class StandingRow(ApiModel):
@@ -45,7 +46,8 @@ class EventStandings(ApiModel):
     )
     event: EventName
     system: Literal["knockout", "table"]
-    rows: list[StandingRow]
+    rows: list[StandingRow] = Field(description="the places in order; on the board, the top rows only")
+    total: int = Field(ge=0, description="rows of the whole table (GET .../standings has them all)")
 
 
 class Standings(ApiModel):
@@ -81,8 +83,10 @@ class Bracket(ApiModel):
 
 class Board(ApiModel):
     """What a venue screen and a phone show: the draw in play, the tables and their queue,
-    every published match (who plays whom, called / present / late, live score, state), and
-    the standings so far. Public: no phone, no e-mail (R12.1)."""
+    the matches of the draws in play and of each event's latest draw (who plays whom, called /
+    present / late, live score, state, result), and the top of the standings so far. Earlier
+    rounds: GET .../rounds/{number}; the whole standings: GET .../standings. Public: no phone,
+    no e-mail (R12.1)."""
 
     tournament_id: str
     name: str
@@ -91,8 +95,10 @@ class Board(ApiModel):
     current: list[RoundSummary] = Field(description="the draws with matches still to decide (else the last)")
     tables: list[TableView]
     queue: list[MatchView] = Field(description="matches waiting for a free table, in call order")
-    brackets: list[Bracket]
-    standings: list[EventStandings]
+    brackets: list[Bracket] = Field(
+        description="the matches of the draws in play and of each event's latest draw, round by round"
+    )
+    standings: list[EventStandings] = Field(description=f"each event's top {BOARD_ROWS} rows and its total")
 
 
 class FinalStandings(ApiModel):

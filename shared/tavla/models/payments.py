@@ -30,6 +30,13 @@ class LedgerEntry(ApiModel):
     status: Literal["done", "due"] = "done"
     flags: list[str] = Field(default_factory=list, description="e.g. amount_mismatch: for the organiser")
     expected: Money | None = Field(default=None, description="what the checkout asked, where it differs")
+    currency: str = Field(
+        default="EUR",
+        description="the currency the money moved in; another than EUR is flagged and not counted",
+    )
+    statement_line: str | None = Field(
+        default=None, description="a bank payment: the checksum of the statement line that paid it"
+    )
 
 
 class SideEventCharge(ApiModel):
@@ -222,6 +229,7 @@ class StatementLineView(ApiModel):
         default=None, description="the check-in code found, or the text while unmatched"
     )
     payer: str | None = None
+    owed: Money | None = Field(default=None, description="underpaid: what the registration still owes")
 
 
 class StatementImport(ApiModel):

@@ -35,6 +35,9 @@ class PlayerPage(PublicProfile):
 
     provisional: bool = Field(description="fewer than 30 rated matches: the rating moves faster")
     history: list[RatingLine] = Field(description="the latest official matches, newest first")
+    history_next: str | None = Field(
+        default=None, description="opaque cursor of the older matches (`?before=`); null: no more"
+    )
 
 
 class RatingRow(ApiModel):
@@ -61,6 +64,13 @@ class SeasonBody(StrictModel):
     name: Name
     starts_on: date
     ends_on: date
+    federation: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=40,
+        pattern=r"^[a-z0-9-]+$",
+        description="the federation whose season it is (`GET /seasons?federation=`)",
+    )
     settings: SeasonSettings = Field(default_factory=SeasonSettings)
 
     @model_validator(mode="after")
@@ -71,7 +81,22 @@ class SeasonBody(StrictModel):
 
 
 class Season(SeasonBody):
+    """A season and where it is in its life: `open` (not started), `running`, `closed` (by
+    schedule at its end date: standings frozen, `to_invite` recorded)."""
+
     id: str
+    status: Literal["open", "running", "closed"]
+    closed_at: str | None = None
+    to_invite: list[str] = Field(
+        default_factory=list, description="the Super Final's invited, as frozen when the season closed"
+    )
+
+
+class SeasonList(ApiModel):
+    """Seasons, the latest first (filtered by year and federation); `total` before paging."""
+
+    seasons: list[Season]
+    total: int
 
 
 class SeasonStandingRow(ApiModel):
@@ -86,6 +111,9 @@ class SeasonStandingRow(ApiModel):
     point_difference: int
     opponents_points: int = Field(description="the sum of the opponents' season points")
     drawn: bool = Field(default=False, description="placed by the recorded draw, the last tie-break")
+    by_tournament: dict[str, int] = Field(
+        default_factory=dict, description="tournament id -> the season points it gave this player"
+    )
 
 
 class SeasonStandingsPage(ApiModel):

@@ -413,12 +413,7 @@ class Day:
     ) -> tuple[DomainEvent, ...]:
         events = [DomainEvent(RESULT_CONFIRMED, result_event(self.tournament_id, r)) for r in confirmed]
         if calls:
-            detail = {
-                "tournament_id": self.tournament_id,
-                "at": now.isoformat(),
-                "codes": sorted(calls, key=calls.__getitem__),
-            }
-            events.append(DomainEvent(MATCHES_CALLED, detail))
+            events.append(called_event(self.tournament_id, sorted(calls, key=calls.__getitem__), now))
         return tuple(events)
 
 
@@ -448,6 +443,13 @@ def _slot_update(
     return update
 
 
+def called_event(tournament_id: str, codes: list[str], now: datetime) -> DomainEvent:
+    """`MatchesCalled`: the players are told their table, the no-show deadlines are set (R6)."""
+    return DomainEvent(
+        MATCHES_CALLED, {"tournament_id": tournament_id, "at": now.isoformat(), "codes": codes}
+    )
+
+
 def result_event(tournament_id: str, record: FixtureRecord) -> dict[str, Any]:
     """What ratings and season points need of an official result (R10.3, R10.4)."""
     result = record.result
@@ -464,4 +466,7 @@ def result_event(tournament_id: str, record: FixtureRecord) -> dict[str, Any]:
         "away_points": result.away_points if result else None,
         "forfeit": bool(result and result.forfeit),
         "official_at": record.official_at,
+        # the match's version this change was made on: a later change of the match carries a
+        # higher one, so a late copy of an overturned result can be told from its correction
+        "version": record.version,
     }

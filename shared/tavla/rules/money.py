@@ -7,8 +7,9 @@ Pure: amounts are integer minor units (cents), dates come in as arguments.
   at 23:59:59 local on the last day is early, one at 00:00:00 the next day is not, whatever
   the UTC offset of that day (daylight saving included). A bank statement gives a date
   only; a card payment gives an instant, turned into the local date.
-* The fee due: the early-bird fee when the payments valued early cover it, else the full
-  fee (a partial early payment does not earn the discount: the rest is at the full price).
+* The fee due on a value date: the early-bird fee while that date is an early day, or when
+  the payments valued early cover it; else the full fee (a partial early payment does not
+  earn the discount once the early bird is over: the rest is at the full price).
 * A division may have its own fees; otherwise the tournament's apply.
 * Side events (R3.6): free for Main players when the organiser says so, else their own fee.
 * The ledger of one registration: due, paid, refunded (money actually given back), refund
@@ -66,12 +67,19 @@ def fee_due(
     early_bird_deadline: datetime | None,
     time_zone: str,
     payments: Sequence[LedgerLine],
+    *,
+    on: datetime | date,
 ) -> int:
-    """The fee this registration owes (R3.4): early bird if the early payments cover it."""
+    """The fee this registration owes on the value date `on` (R3.4): the early-bird fee when
+    the early payments cover it, or while `on` is still an early day (what is left can still
+    be paid early); else the full fee. The page, the checkout and the bank matcher all ask
+    this, each with its own value date (now, or the transfer's)."""
     if entry_fee < 0 or (early_bird_fee is not None and early_bird_fee < 0):
         raise ValueError("a fee cannot be negative")
     if early_bird_fee is None or early_bird_deadline is None:
         return entry_fee
+    if is_early(on, early_bird_deadline, time_zone):
+        return early_bird_fee
     early = sum(
         p.amount
         for p in payments

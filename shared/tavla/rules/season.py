@@ -145,6 +145,9 @@ class SeasonSettings(BaseModel):
     super_final_size: int = Field(default=16, ge=1)
     cut_ties: Literal["draw", "invite_all"] = "draw"
     final_lives: FinalLivesRule = FinalLivesRule()
+    # with divisions (R3.7): each division's Main earns its places' points times this, highest
+    # division first; a division past the list earns none (default: the highest 1, others 0)
+    division_coefficients: tuple[Decimal, ...] = Field(default=(Decimal(1),), max_length=8)
 
     @model_validator(mode="after")
     def _table_is_sane(self) -> SeasonSettings:
@@ -157,7 +160,13 @@ class SeasonSettings(BaseModel):
             raise ValueError(f"no coefficient set for level(s): {', '.join(missing)}")
         if any(c < 0 for c in self.coefficients.values()):
             raise ValueError("a level coefficient cannot be negative")
+        if any(c < 0 for c in self.division_coefficients):
+            raise ValueError("a division coefficient cannot be negative")
         return self
+
+    def division_coefficient(self, rank: int) -> Decimal:
+        """The coefficient of the division `rank` places below the highest (0: the highest)."""
+        return self.division_coefficients[rank] if rank < len(self.division_coefficients) else Decimal(0)
 
     def base_for(self, place: int) -> int:
         """The base points of a single place."""
@@ -173,14 +182,16 @@ def tournament_points(
     level: TournamentLevel,
     settings: SeasonSettings | None = None,
     disqualified: Set[str] = frozenset(),
+    division: int = 0,
 ) -> dict[str, int]:
     """Season points each finisher of one tournament earns (R10.4, R8.3).
 
-    Each player gets round_half_up(average base points of their place range x coefficient).
-    Disqualified players are removed first (the places close up) and get nothing.
+    Each player gets _round_half_up(average base points of their place range x coefficient),
+    the coefficient being the level's times the division's (`division` places below the
+    highest, R3.7). Disqualified players are removed first (the places close up) and get nothing.
     """
     cfg = settings or SeasonSettings()
-    coefficient = Fraction(cfg.coefficients[level])
+    coefficient = Fraction(cfg.coefficients[level]) * Fraction(cfg.division_coefficient(division))
     rows = remove_players(standings, disqualified)
     out: dict[str, int] = {}
     for r in rows:

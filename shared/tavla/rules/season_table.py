@@ -23,7 +23,7 @@ import random
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from tavla.rules.season import SeasonSettings
 
@@ -62,6 +62,7 @@ class SeasonRow(BaseModel):
     point_difference: int
     opponents_points: int
     drawn: bool = False
+    by_tournament: dict[str, int] = Field(default_factory=dict)  # tournament id -> its season points
 
 
 def season_table(awards: Mapping[str, Iterable[Award]], seed: int) -> list[SeasonRow]:
@@ -108,6 +109,7 @@ def season_table(awards: Mapping[str, Iterable[Award]], seed: int) -> list[Seaso
                     point_difference=diff[p],
                     opponents_points=opp[p],
                     drawn=drawn,
+                    by_tournament={a.tournament_id: a.points for a in by_player[p]},
                 )
             )
         i = j + 1

@@ -6,6 +6,11 @@ published match (a Query). Standings come from the rules (`rules.day.event_stand
 the official results, for each event drawn so far: provisional during the day, final once
 the tournament is finished. Disqualified players have no place (R8.3). A tournament of
 several divisions has each division's events apart (R3.7).
+
+A board is polled by every phone and screen of the venue, so it stays small as the day
+grows: it carries the draws in play (and each event's latest) with their results, and each
+event's top standings rows; earlier rounds are at `GET .../rounds/{n}` and the whole table at
+`GET .../standings`.
 """
 
 from __future__ import annotations
@@ -14,7 +19,16 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from tavla.errors import TournamentNotFound
-from tavla.models.board import Board, Bracket, BracketRound, EventStandings, StandingRow, Standings, TableView
+from tavla.models.board import (
+    BOARD_ROWS,
+    Board,
+    Bracket,
+    BracketRound,
+    EventStandings,
+    StandingRow,
+    Standings,
+    TableView,
+)
 from tavla.models.day import MatchView, PlayerRef
 from tavla.rules import day as rules_day
 from tavla.rules.standings import Standing, TableRow
@@ -33,9 +47,10 @@ def event_tables(
     field: FieldRecord | None,
     draws: Sequence[rules_day.Draw],
     records: Sequence[FixtureRecord],
+    top: int | None = None,
 ) -> list[EventStandings]:
     """Each drawn event's standings from the official results (R10.1, R10.2, R8.3), division
-    by division (R3.7)."""
+    by division (R3.7); its first `top` rows only when given."""
     if field is None or not draws:
         return []
     settings, points = day.settings_of(tournament), day.match_points_of(tournament)
@@ -61,7 +76,8 @@ def event_tables(
                     division=division,
                     event=event,
                     system="table" if table else "knockout",
-                    rows=[_row(r, people) for r in rows],
+                    rows=[_row(r, people) for r in rows[:top]],
+                    total=len(rows),
                 )
             )
     return out
@@ -111,6 +127,16 @@ def _current(rounds: Sequence[RoundRecord], records: Sequence[FixtureRecord]) ->
     return [r for r in ordered if r.number in open_draws] or ordered[-1:]
 
 
+def _shown(rounds: Sequence[RoundRecord], current: Sequence[RoundRecord]) -> set[int]:
+    """The draws whose matches the board carries: those in play, and each event's latest
+    (its last round's results stay up until the next round is drawn)."""
+    latest: dict[tuple[str | None, str], int] = {}
+    for r in rounds:
+        where = (day.division_of(r), r.event)
+        latest[where] = max(latest.get(where, 0), r.number)
+    return {r.number for r in current} | set(latest.values())
+
+
 def _brackets(
     divisions: Sequence[str | None], views: Sequence[tuple[FixtureRecord, MatchView]]
 ) -> list[Bracket]:
@@ -138,18 +164,21 @@ def _brackets(
 
 
 def board(tournament_id: str) -> Board:
-    """The venue board (public): tables and queue, every published match, standings so far."""
+    """The venue board (public): tables and queue, the draws in play with their matches, the
+    top of the standings so far."""
     current, tournament, records = published(tournament_id)
     people = day.names(current.field)
-    views = {r.code: day.match_view(tournament_id, r, people) for r in records}
-    tables = current.tables
+    in_play = _current(current.rounds, records)
+    shown = _shown(current.rounds, in_play)
+    views = {r.code: day.match_view(tournament_id, r, people) for r in records if r.draw in shown}
+    tables = current.tables  # what sits on a table or waits for one is unsettled: its draw is in play
     draws = day.draws_of(current.rounds, records)
     return Board(
         tournament_id=tournament_id,
         name=tournament.name,
         status=tournament.status,
         finished_at=datetime.fromisoformat(tournament.finished_at) if tournament.finished_at else None,
-        current=[day.round_summary(r) for r in _current(current.rounds, records)],
+        current=[day.round_summary(r) for r in in_play],
         tables=[
             TableView(table=n, match=views.get(tables.occupied.get(str(n), "")))
             for n in range(1, tables.count + 1)
@@ -157,6 +186,8 @@ def board(tournament_id: str) -> Board:
         if tables
         else [],
         queue=[views[c] for c in (tables.queue if tables else ()) if c in views],
-        brackets=_brackets(day.divisions(tournament), [(r, views[r.code]) for r in records]),
-        standings=event_tables(tournament, current.field, draws, records),
+        brackets=_brackets(
+            day.divisions(tournament), [(r, views[r.code]) for r in records if r.draw in shown]
+        ),
+        standings=event_tables(tournament, current.field, draws, records, top=BOARD_ROWS),
     )

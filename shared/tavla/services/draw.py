@@ -203,9 +203,10 @@ def draw_next(
         **({"division": key} if key else {}),
     )
     assert placed.tables is not None
-    draw_store.publish(tournament, round_record, *placed.tables, published)
+    # the round's calls are written with the round: notices and deadlines follow from them
+    called = [progress.outbox_event(e) for e in placed.events]
+    draw_store.publish(tournament, round_record, *placed.tables, published, called)
     observability.count(observability.DRAW_PUBLISHED)
-    progress.announce(placed)
     people = day.names(field)
     return RoundView(
         **day.round_summary(round_record).model_dump(),
@@ -251,14 +252,16 @@ def rounds(tournament_id: str) -> Rounds:
 
 
 def round_view(tournament_id: str, number: int) -> RoundView:
-    """One published draw with its matches and the inputs to recompute it (public, R5.1)."""
-    current = draw_store.day(tournament_id)
+    """One published draw with its matches and the inputs to recompute it (public, R5.1).
+
+    Reads that draw's matches only (by the codes its round lists), so a page of round 1 costs
+    the same in round 9."""
+    current, found = draw_store.one_round(tournament_id, number)
     if current.tournament is None:
         raise TournamentNotFound(f"No tournament {tournament_id}.")
-    found = next((r for r in current.rounds if r.number == number), None)
     if found is None:
         raise RoundNotFound(f"Tournament {tournament_id} has no published draw {number}.")
-    records = [r for r in draw_store.fixtures(tournament_id, current.tournament.draws) if r.draw == number]
+    records = draw_store.fixtures_by_code(tournament_id, found.codes)
     people = day.names(current.field)
     return RoundView(
         **day.round_summary(found).model_dump(),

@@ -34,7 +34,8 @@ from tavla.rules import day as rules_day
 from tavla.services import categories, day
 from tavla.services.access import require_organiser, require_staff
 from tavla.services.board import event_tables, published
-from tavla.store import audit
+from tavla.spreadsheet import cell
+from tavla.store import audit, outbox
 from tavla.store import finish as finish_store
 from tavla.store import players as player_store
 from tavla.store import registrations as registration_store
@@ -43,7 +44,7 @@ from tavla.store.records import FINISHED, FieldRecord, FinalRecord, FixtureRecor
 
 
 def finish(caller: Caller, tournament_id: str, now: datetime) -> FinalStandings:
-    """Finish the tournament: final standings stored, `TournamentFinished` published (idempotent)."""
+    """Finish the tournament: final standings stored with `TournamentFinished` (idempotent)."""
     current, tournament, records = published(tournament_id)
     organiser = require_organiser(tournament, caller)
     if tournament.status == FINISHED:
@@ -61,17 +62,19 @@ def finish(caller: Caller, tournament_id: str, now: datetime) -> FinalStandings:
         finished_at=now.isoformat(),
         events=tuple(e.model_dump(mode="json") for e in standings),
         finished_by={k: v for k, v in (("role", organiser.role), ("tavla_id", organiser.tavla_id)) if v},
+        announced=True,  # its event is written with it
     )
     change = audit_entry(organiser, "finished", now, events=[e.event for e in standings])
     eligibility = categories.snapshot(tournament)  # R11.4: frozen with the standings
     try:
-        finish_store.finish(tournament, record, change, eligibility)
+        finish_store.finish(
+            tournament, record, change, eligibility, [_finished(tournament, current.field, record)]
+        )
     except finish_store.NotRunning:
         stored = finish_store.final(tournament_id)
         if stored is None:
             raise NotFinished("The tournament changed while it was being finished: look again.") from None
-        return _view(stored)  # finished at the same moment by another request, which announces it
-    _announce(tournament, current.field, record)
+        return _view(stored)  # finished at the same moment by another request, with its event
     return _view(record)
 
 
@@ -98,12 +101,13 @@ def _played_out(
 
 
 def _again(tournament: TournamentRecord, field: FieldRecord | None) -> FinalStandings:
-    """A finish repeated: the stored standings; announced now if the first finish could not."""
+    """A finish repeated: the stored standings; announced now if finished before its event was
+    written with it."""
     stored = finish_store.final(tournament.id)
     if stored is None:
         raise NotFinished("The tournament is finished but has no stored standings.")
     if not stored.announced:
-        _announce(tournament, field, stored)
+        finish_store.announce(tournament.id, [_finished(tournament, field, stored)])
     return _view(stored)
 
 
@@ -130,6 +134,8 @@ def finished_event(
         "season_id": tournament.settings.get("season_id"),
         "disqualified": sorted(field.disqualified) if field else [],
         "season_event": _event(day.divisions(tournament)[0], "main"),
+        # each division's Main, highest first: the season's coefficient for each (R3.7, R10.4)
+        "season_events": [_event(d, "main") for d in day.divisions(tournament)],
         "events": {
             _event(e.get("division"), str(e["event"])): [
                 {"tavla_id": r["player"]["tavla_id"], "place": r["place"], "place_to": r["place_to"]}
@@ -140,9 +146,11 @@ def finished_event(
     }
 
 
-def _announce(tournament: TournamentRecord, field: FieldRecord | None, record: FinalRecord) -> None:
-    events.publish(events.TOURNAMENT_FINISHED, finished_event(tournament, field, record))
-    finish_store.mark_announced(tournament.id)
+def _finished(tournament: TournamentRecord, field: FieldRecord | None, record: FinalRecord) -> outbox.Event:
+    # one finish, one event, whichever request writes it
+    return outbox.Event(
+        events.TOURNAMENT_FINISHED, finished_event(tournament, field, record), key=tournament.id
+    )
 
 
 # -- the federation report ------------------------------------------------------------------
@@ -247,17 +255,6 @@ CSV_COLUMNS = (
     "actor",
     "details",
 )
-# Cells a spreadsheet would run as a formula (names are typed by players): shown as text.
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    text = value if isinstance(value, str) else str(value)
-    return "'" + text if text.startswith(_FORMULA_START) else text
 
 
 def _details(value: Mapping[str, Any]) -> str:
@@ -333,12 +330,12 @@ def report_csv(report: Report) -> str:
     result (a decided match: event, round, match, home, away, winner, points, forfeit, how),
     standing (event, tavla_id, name, place, details = tie-break figures), refused_entry,
     withdrawn_player, disqualified_player, and action (an audit record: at, action, match,
-    tavla_id, actor, details as JSON). Cells that a spreadsheet would take for a formula are
-    prefixed with a quote.
+    tavla_id, actor, details as JSON). Every cell goes through `spreadsheet.cell`: a
+    formula start, at the beginning or after any separator, is prefixed with a quote.
     """
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\r\n")
     writer.writeheader()
     for row in csv_rows(report):
-        writer.writerow({c: _cell(row.get(c)) for c in CSV_COLUMNS})
+        writer.writerow({c: cell(row.get(c)) for c in CSV_COLUMNS})
     return out.getvalue()

@@ -44,13 +44,14 @@ from datetime import datetime
 from typing import Any
 
 from tavla.observability import logger
+from tavla.rules.rating import RatingState
 from tavla.rules.rating_ledger import LedgerEntry, RatingStep, replay
 from tavla.services import ratings, rebuild, season
 from tavla.store import players as player_store
 from tavla.store import ratings as rating_store
 from tavla.store import season as season_store
 from tavla.store import tournaments as tournament_store
-from tavla.store.records import FINISHED, FixtureRecord, RatedMatchRecord
+from tavla.store.records import FINISHED, FixtureRecord, ProfileRecord, RatedMatchRecord
 
 CHUNK_TOURNAMENTS = 25  # tournaments per `ledger` item: ~2,500 results, ~200 calls from empty
 PLAYER_SHARDS = 8  # `players` items: 20,000 players -> 2,500 each
@@ -87,45 +88,44 @@ def plan(event: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _marker(entry: LedgerEntry) -> RatedMatchRecord:
-    return RatedMatchRecord(
-        match_id=entry.match_id,
-        ledger_key=entry.key,
-        fingerprint=ratings.fingerprint(entry),
-        players=entry.players,
-    )
-
-
 def ledger(item: Mapping[str, Any]) -> dict[str, Any]:
-    """One chunk of tournaments: its ledger entries and markers as its matches say."""
+    """One chunk of tournaments: its ledger entries and markers as its matches say.
+
+    Each write is conditioned on the marker read after the matches: a result the `ratings`
+    function applies meanwhile is newer than the matches read and is left as it is (a marker
+    holding a higher version than the match read is too)."""
     matches, aliases = rebuild.matches_and_aliases([str(t) for t in item["tournaments"]])
     wanted = rebuild.ledger_of(matches, aliases)
-    match_ids = [f"{tid}.{r.code}" for tid, records in matches.items() for r in records]
-    marks = rating_store.markers(match_ids)
+    versions = rebuild.announced_versions(matches)
+    marks = rating_store.markers(list(versions))
     stored = rating_store.ledger_entries([e.key for e in wanted])
     by_match = {e.match_id: e for e in wanted}
-    fix = [
-        e
+
+    def newer(mark: RatedMatchRecord | None) -> bool:
+        return mark is not None and mark.version is not None and mark.version > versions[mark.match_id]
+
+    fixes = [
+        rating_store.ResultFix(e.match_id, e, rebuild.marker_of(e, versions), marks.get(e.match_id))
         for e in wanted
-        if stored.get(e.key) != e
-        or e.match_id not in marks
-        or marks[e.match_id].ledger_key != e.key
-        or marks[e.match_id].fingerprint != ratings.fingerprint(e)
+        if not newer(marks.get(e.match_id))
+        and (
+            stored.get(e.key) != e
+            or e.match_id not in marks
+            or marks[e.match_id].ledger_key != e.key
+            or marks[e.match_id].fingerprint != ratings.fingerprint(e)
+        )
     ]
-    moved = [marks[e.match_id].ledger_key for e in fix if e.match_id in marks]
-    gone = [m for m in marks.values() if m.match_id not in by_match]  # no longer a rated result
-    calls = rating_store.repair_ledger(
-        fix,
-        [_marker(e) for e in fix],
-        [*moved, *(m.ledger_key for m in gone)],
-        [m.match_id for m in gone],
+    gone = [m for m in marks.values() if m.match_id not in by_match and not newer(m)]  # no longer rated
+    calls, left = rating_store.repair_results(
+        [*fixes, *(rating_store.ResultFix(m.match_id, None, None, m) for m in gone)]
     )
     differ, award_calls = _chunk_awards([str(t) for t in item["tournaments"]], matches, aliases)
     return {
         "results": len(wanted),
-        "missing": sum(1 for e in fix if e.key not in stored),
-        "changed": sum(1 for e in fix if e.key in stored),
+        "missing": sum(1 for f in fixes if f.entry is not None and f.entry.key not in stored),
+        "changed": sum(1 for f in fixes if f.entry is not None and f.entry.key in stored),
         "extra": len(gone),
+        "left_to_ratings": len(left),
         "awards_differ": differ,
         "write_calls": calls + award_calls,
     }
@@ -159,7 +159,8 @@ def _chunk_awards(
 
 
 def check(event: Mapping[str, Any]) -> dict[str, Any]:
-    """The stored ledger against the chunks' totals: entries no chunk claims are deleted."""
+    """The stored ledger against the chunks' totals: entries no marker names are deleted (each
+    only if its marker still does not name it: `ratings` writes an entry with its marker)."""
     state = event["state"]
     now = str(state["plan"]["now"])
     claimed = sum(int(r["results"]) for r in state["ledger"])
@@ -167,54 +168,85 @@ def check(event: Mapping[str, Any]) -> dict[str, Any]:
     orphans: list[str] = []
     if len(stored) != claimed:  # rare: only then is every entry checked against its marker
         marks = rating_store.markers([e.match_id for e in stored])
-        orphans = [e.key for e in stored if e.match_id not in marks or marks[e.match_id].ledger_key != e.key]
-        rating_store.repair_ledger([], [], orphans)
+        orphans = [
+            e.key
+            for e in stored
+            if (e.match_id not in marks or marks[e.match_id].ledger_key != e.key)
+            and rating_store.drop_orphan(e.key, e.match_id)
+        ]
     if orphans:
         logger.warning("rebuild: ledger entries no result claims", extra={"orphans": orphans[:20]})
     return {"results": len(stored) - len(orphans), "orphans": len(orphans)}
 
 
+ATTEMPTS = 3  # passes over a shard's players the `ratings` function wrote meanwhile
+
+
 def players(item: Mapping[str, Any]) -> dict[str, Any]:
     """One shard of players: the whole ledger replayed, its players' histories and ratings
-    compared with the replay and rewritten where they differ."""
+    compared with the replay and rewritten where they differ.
+
+    The `ratings` function may apply a result meanwhile. Each player's `rating_seq` (bumped by
+    every ratings write) is read before the ledger, and each write is conditioned on it: a
+    player written since is done again in the next pass (sequence, then ledger, read anew),
+    and after `ATTEMPTS` passes left to the next rebuild (counted in `left_to_ratings`)."""
     shard, shards = int(item["shard"]), int(item["of"])
-    entries = rating_store.ledger_months(str(item["first"]), _month(str(item["now"])))
+    first, last = str(item["first"]), _month(str(item["now"]))
+    entries = rating_store.ledger_months(first, last)
+    todo = sorted({p for e in entries for p in e.players if shard_of(p, shards) == shard})
+    out = {"shard": shard, "players": len(todo), "histories_differ": 0, "ratings_differ": 0, "write_calls": 0}
+    known = set(todo)
+    for _ in range(ATTEMPTS):
+        if not todo:
+            break
+        profiles = rating_store.profiles_read(todo)  # before the ledger: see above
+        entries = rating_store.ledger_months(first, last)
+        again = _write_players(entries, profiles, shard, shards, out)
+        new = {p for e in entries for p in e.players if shard_of(p, shards) == shard} - known
+        known |= new
+        todo = sorted({*again, *new})  # written meanwhile, or first seen in this read
+    return {**out, "left_to_ratings": len(todo)}
+
+
+def _write_players(
+    entries: Sequence[LedgerEntry],
+    profiles: Mapping[str, ProfileRecord],
+    shard: int,
+    shards: int,
+    out: dict[str, Any],
+) -> list[str]:
+    """The replay written for `profiles`' players, each on the sequence read; the players
+    written meanwhile by `ratings` (to do again)."""
     everybody = sorted({p for e in entries for p in e.players})
     steps, states = replay(entries, {}, dict.fromkeys(everybody, ""))
-    mine = [p for p in everybody if shard_of(p, shards) == shard]
     wanted: dict[str, list[RatingStep]] = defaultdict(list)
     for s in steps:
-        if s.player in wanted or shard_of(s.player, shards) == shard:
+        if shard_of(s.player, shards) == shard:
             wanted[s.player].append(s)
-    profiles = player_store.get_profiles(mine)
-    puts: list[RatingStep] = []
-    deletes: list[tuple[str, str]] = []
-    histories = 0
-    for p in mine:
-        if p not in profiles or profiles[p].merged_into:
+    again = []
+    for p, profile in sorted(profiles.items()):
+        if profile.merged_into:
             continue
         have = {s.key: s for s in rating_store.history(p)}
         want = {s.key: s for s in wanted.get(p, [])}
-        if have != want:
-            histories += 1
-            puts += [s for k, s in want.items() if have.get(k) != s]
-            deletes += [(p, k) for k in have if k not in want]
-    calls = rating_store.write_histories(puts, deletes)
-    differ = {
-        p: states[p]
-        for p in mine
-        if p in profiles
-        and not profiles[p].merged_into
-        and (profiles[p].rating != states[p].rating or profiles[p].rated_matches != states[p].rated_matches)
-    }
-    calls += rating_store.put_profiles_state(differ)
-    return {
-        "shard": shard,
-        "players": len(mine),
-        "histories_differ": histories,
-        "ratings_differ": len(differ),
-        "write_calls": calls,
-    }
+        state = states.get(p, RatingState())
+        moved = profile.rating != state.rating or profile.rated_matches != state.rated_matches
+        if have == want and not moved:
+            continue
+        calls = rating_store.rebuild_player(
+            p,
+            [s for k, s in want.items() if have.get(k) != s],
+            [k for k in have if k not in want],
+            state if moved else None,
+            profile.rating_seq,
+        )
+        if calls is None:
+            again.append(p)
+            continue
+        out["histories_differ"] += have != want
+        out["ratings_differ"] += moved
+        out["write_calls"] += calls
+    return again
 
 
 def seasons(item: Mapping[str, Any]) -> dict[str, Any]:

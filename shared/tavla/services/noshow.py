@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tavla import events, observability, schedules
 from tavla.errors import StaleMatch
@@ -31,8 +31,12 @@ from tavla.rules.lateness import LatenessPolicy, LatenessVerdict, late_arrival, 
 from tavla.rules.states import State
 from tavla.services import progress
 from tavla.store import matches as match_store
+from tavla.store import outbox
 from tavla.store.audit import entry as audit_entry
 from tavla.store.records import SYSTEM, AuditRecord, FixtureRecord, TournamentRecord
+
+if TYPE_CHECKING:
+    from tavla.store.transactions import Transaction
 
 TARGET = "noshow"  # the registry function the schedules invoke
 SIDES = ("home", "away")
@@ -150,7 +154,9 @@ def _audits(before: FixtureRecord, after: FixtureRecord, now: datetime) -> list[
     return out
 
 
-def _forfeit(tournament_id: str, code: str, side: str, v: LatenessVerdict, now: datetime) -> bool:
+def _forfeit(
+    tournament_id: str, code: str, side: str, tavla_id: str | None, v: LatenessVerdict, now: datetime
+) -> bool:
     """Forfeit the absent `side` of match `code` (R6.1, R7.6), re-checked on the match as written."""
 
     def change(match: FixtureRecord, _: progress.DayView) -> FixtureRecord:
@@ -173,8 +179,11 @@ def _forfeit(tournament_id: str, code: str, side: str, v: LatenessVerdict, now: 
             audit_entry(SYSTEM, "noshow_forfeit", now, code=code, tavla_id=loser, side=side),
         ]
 
+    def ruled(tx: Transaction) -> None:  # the referee hears of it with the forfeit itself
+        outbox.add(tx, [_ruled(tournament_id, code, "forfeited", tavla_id)])
+
     try:
-        progress.settle(tournament_id, code, change, audit, now)
+        progress.settle(tournament_id, code, change, audit, now, extra=ruled)
     except _Moot:
         return False
     observability.count(observability.NOSHOW_FORFEIT)
@@ -190,23 +199,23 @@ def _one(
     absent = absent_sides(match)
     v = verdict(policy, match, at, arrived=False)
     if v.forfeit and len(absent) == 1:
-        if not _forfeit(tournament_id, match.code, absent[0], v, now):
+        if not _forfeit(tournament_id, match.code, absent[0], getattr(match, absent[0]), v, now):
             return "none"
-        _tell_staff(tournament_id, match.code, "forfeited", getattr(match, absent[0]))
         return "forfeited"
     after = _penalised(match, v, absent)
+    flagged = BOTH_ABSENT in after.flags and BOTH_ABSENT not in match.flags
     if after != match:
-        match_store.save(after, match.version, _audits(match, after, now))
-    if BOTH_ABSENT in after.flags and BOTH_ABSENT not in match.flags:
-        _tell_staff(tournament_id, match.code, BOTH_ABSENT, None)
+        told = [_ruled(tournament_id, match.code, BOTH_ABSENT, None)] if flagged else []
+        match_store.save(after, match.version, _audits(match, after, now), told)
+    if flagged:
         return "flagged"
     return "penalised" if any(after.late_points.values()) else "none"
 
 
-def _tell_staff(tournament_id: str, code: str, outcome: str, tavla_id: str | None) -> None:
-    """R6.3: "the referee is told" of a forfeit or of a match nobody came to."""
+def _ruled(tournament_id: str, code: str, outcome: str, tavla_id: str | None) -> outbox.Event:
+    """R6.3: "the referee is told" of a forfeit or of a match nobody came to, written with the ruling."""
     detail = {"tournament_id": tournament_id, "code": code, "outcome": outcome}
-    events.publish(events.NOSHOW_RULED, {**detail, "tavla_id": tavla_id} if tavla_id else detail)
+    return outbox.Event(events.NOSHOW_RULED, {**detail, "tavla_id": tavla_id} if tavla_id else detail)
 
 
 def enforce(payload: Mapping[str, Any], now: datetime) -> Enforced:

@@ -1,8 +1,8 @@
 """Domain events become what a player reads: the in-app feed, an SMS where a phone is known,
 and an e-mail (SES) where the player chose e-mail (`notify_by_email`).
 
-Safe to deliver twice: a notice's id is the event's id and the player's, so a retried event
-stores the same notices again, not new ones.
+Safe to deliver twice: a notice's id is the event's id (the outbox's `event_id`, the same on
+every delivery) and the player's; a notice already given is neither stored nor sent again.
 """
 
 from __future__ import annotations
@@ -14,12 +14,11 @@ from datetime import datetime
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-import boto3
-
-from tavla import events
+from tavla import aws, events
 from tavla.rules.states import State
 from tavla.store import matches as match_store
 from tavla.store import notifications as notification_store
+from tavla.store import outbox
 from tavla.store import players as player_store
 
 if TYPE_CHECKING:
@@ -34,12 +33,12 @@ SMS_SENDER_ID_ENV = "NOTIFY_SMS_SENDER_ID"  # the stage's alphanumeric sender id
 
 @cache
 def _sns() -> SNSClient:
-    return boto3.client("sns")
+    return aws.session().client("sns")
 
 
 @cache
 def _ses() -> SESClient:
-    return boto3.client("ses")
+    return aws.session().client("ses")
 
 
 @dataclass(frozen=True)
@@ -167,11 +166,14 @@ def deliver(event: dict[str, Any]) -> bool:
     if not notices:
         return False
     at = datetime.fromisoformat(str(event.get("time", "")).replace("Z", "+00:00"))
-    event_id = str(event.get("id"))
+    detail = event.get("detail") or {}
+    # the outbox's id: a repeat put on the bus again has another EventBridge id, but this one
+    event_id = str(detail.get(outbox.ID_FIELD) or event.get("id"))
     contacts = player_store.get_contacts([n.tavla_id for n in notices])
     for n in notices:
         note_id = event_id if n.kind == "promoted" else f"{event_id}.{n.tavla_id}"
-        notification_store.add(n.tavla_id, note_id, n.kind, n.text, at, dict(n.data))
+        if not notification_store.add(n.tavla_id, note_id, n.kind, n.text, at, dict(n.data)):
+            continue  # given already: no second SMS or e-mail either
         mine = contacts.get(n.tavla_id)
         if mine is not None and mine.phone:
             _sns().publish(PhoneNumber=mine.phone, Message=f"Tavla: {n.text}", **_sms_attributes())

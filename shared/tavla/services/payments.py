@@ -12,7 +12,7 @@ import csv
 import io
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -32,8 +32,10 @@ from tavla.models.payments import (
     WebhookReceived,
 )
 from tavla.models.tournaments import DEFAULT_TIME_ZONE
+from tavla.observability import logger
 from tavla.rules.money import LedgerLine, fee_due, side_event_fee, summarise
 from tavla.services.access import player_actor, require_organiser, require_staff
+from tavla.spreadsheet import cell
 from tavla.store import audit as audit_store
 from tavla.store import draws as draw_store
 from tavla.store import payments as payment_store
@@ -45,6 +47,7 @@ from tavla.store.records import (
     SYSTEM,
     Actor,
     AuditRecord,
+    CheckoutRecord,
     LedgerEntryRecord,
     RegistrationRecord,
     TournamentRecord,
@@ -82,11 +85,17 @@ def _value(entry: LedgerEntryRecord) -> datetime | date:
     )
 
 
+def counted(entry: LedgerEntryRecord) -> bool:
+    """Money in the tournament's currency counts; another currency is flagged for the
+    organiser and counts for nothing (its face value is not euros)."""
+    return entry.currency == EUR
+
+
 def _lines(entries: Iterable[LedgerEntryRecord]) -> list[LedgerLine]:
     return [
         LedgerLine(kind=e.kind, amount=e.amount, value=_value(e), settled=e.kind != REFUND or e.status != DUE)
         for e in entries
-        if e.kind in (PAYMENT, REFUND)
+        if e.kind in (PAYMENT, REFUND) and counted(e)
     ]
 
 
@@ -124,10 +133,15 @@ def side_event_charges(tournament: TournamentRecord) -> dict[str, list[SideEvent
 
 
 def fee_of(
-    tournament: TournamentRecord, division: str | None, entries: Sequence[LedgerEntryRecord]
+    tournament: TournamentRecord,
+    division: str | None,
+    entries: Sequence[LedgerEntryRecord],
+    on: datetime | date,
 ) -> tuple[int, bool]:
-    """The entry fee this registration owes (division's fees first, then the tournament's)
-    and whether the early-bird fee applies (R3.4)."""
+    """The one price: the entry fee this registration owes on the value date `on` (division's
+    fees first, then the tournament's; early bird in the tournament's zone) and whether the
+    early-bird fee applies (R3.4). The page and the checkout ask it for now, the bank
+    matcher for the transfer's value date."""
     settings = tournament.settings
     chosen: dict[str, Any] = next((d for d in settings.get("divisions") or [] if d.get("id") == division), {})
     full = _amount(chosen.get("entry_fee"))
@@ -138,7 +152,8 @@ def fee_of(
         early = _amount(settings.get("early_bird_fee"))
     deadline = settings.get("early_bird_deadline")
     zone = str(settings.get("time_zone") or DEFAULT_TIME_ZONE)
-    due = fee_due(full, early, datetime.fromisoformat(deadline) if deadline else None, zone, _lines(entries))
+    when = datetime.fromisoformat(deadline) if deadline else None
+    due = fee_due(full, early, when, zone, _lines(entries), on=on)
     return due, early is not None and due == early and due != full
 
 
@@ -147,11 +162,12 @@ def ledger(
     tavla_id: str,
     registration: RegistrationRecord | None,
     entries: Sequence[LedgerEntryRecord],
-    side_events: Sequence[SideEventCharge] = (),
+    side_events: Sequence[SideEventCharge],
+    on: datetime | date,
 ) -> Ledger:
-    """One registration's ledger: what it owes (entry fee, side events played), what moved,
-    the refunds still due, the balance."""
-    fee, early = fee_of(tournament, registration.division if registration else None, entries)
+    """One registration's ledger on the value date `on`: what it owes (entry fee, side
+    events played), what moved, the refunds still due, the balance."""
+    fee, early = fee_of(tournament, registration.division if registration else None, entries, on)
     status = registration.status if registration else "withdrawn"
     active = status in (REGISTERED, "waitlisted", "pending")
     side = sum(c.fee.amount for c in side_events)
@@ -189,10 +205,12 @@ def _shown(entry: LedgerEntryRecord) -> LedgerEntry:
         status=entry.status,
         flags=list(entry.flags),
         expected=Money(amount=entry.expected_amount) if entry.expected_amount is not None else None,
+        currency=entry.currency,
+        statement_line=entry.statement_line,
     )
 
 
-def tournament_ledgers(tournament: TournamentRecord) -> list[Ledger]:
+def tournament_ledgers(tournament: TournamentRecord, now: datetime) -> list[Ledger]:
     registrations = {r.tavla_id: r for r in registration_store.all_entries(tournament.id)}
     by_player: dict[str, list[LedgerEntryRecord]] = {}
     for e in payment_store.entries(tournament.id):
@@ -200,24 +218,24 @@ def tournament_ledgers(tournament: TournamentRecord) -> list[Ledger]:
     players = sorted(set(registrations) | set(by_player))
     side = side_event_charges(tournament)
     return [
-        ledger(tournament, p, registrations.get(p), by_player.get(p, []), side.get(p, ())) for p in players
+        ledger(tournament, p, registrations.get(p), by_player.get(p, []), side.get(p, ()), now)
+        for p in players
     ]
 
 
-def player_ledger(tournament: TournamentRecord, tavla_id: str) -> Ledger:
-    """One player's ledger in a tournament, read afresh."""
+def player_ledger(tournament: TournamentRecord, tavla_id: str, on: datetime | date) -> Ledger:
+    """One player's ledger in a tournament on the value date `on`, read afresh."""
     registration = snapshots.snapshot(tournament.id, tavla_id=tavla_id).registration
     entries = payment_store.entries(tournament.id, tavla_id)
-    return ledger(
-        tournament, tavla_id, registration, entries, side_event_charges(tournament).get(tavla_id, ())
-    )
+    side = side_event_charges(tournament).get(tavla_id, ())
+    return ledger(tournament, tavla_id, registration, entries, side, on)
 
 
-def tournament_payments(caller: Caller, tournament_id: str) -> TournamentPayments:
+def tournament_payments(caller: Caller, tournament_id: str, now: datetime) -> TournamentPayments:
     """Every registration's ledger (its referees and organisers)."""
     tournament = tournament_or_404(tournament_id)
     require_staff(tournament, caller)
-    ledgers = tournament_ledgers(tournament)
+    ledgers = tournament_ledgers(tournament, now)
     return TournamentPayments(
         tournament_id=tournament_id,
         ledgers=ledgers,
@@ -257,38 +275,28 @@ def export_csv(caller: Caller, tournament_id: str) -> str:
     writer.writerow(EXPORT_COLUMNS)
     for e in entries:
         profile = profiles.get(e.tavla_id)
-        writer.writerow(
-            [
-                tournament_id,
-                e.tavla_id,
-                _text(profile.name if profile else ""),
-                e.id,
-                e.kind,
-                e.method,
-                e.amount if e.kind == PAYMENT else -e.amount,
-                e.currency,
-                e.value_date,
-                _text(e.reference),
-                _text(e.receipt),
-                e.status,
-                " ".join(e.flags),
-                e.recorded_by,
-                e.recorded_at,
-            ]
-        )
+        row = [
+            tournament_id,
+            e.tavla_id,
+            profile.name if profile else "",
+            e.id,
+            e.kind,
+            e.method,
+            e.amount if e.kind == PAYMENT else -e.amount,
+            e.currency,
+            e.value_date,
+            e.reference,
+            e.receipt,
+            e.status,
+            " ".join(e.flags),
+            e.recorded_by,
+            e.recorded_at,
+        ]
+        writer.writerow([cell(v) for v in row])
     return out.getvalue()
 
 
-_FORMULA = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _text(value: str | None) -> str:
-    """A text cell a spreadsheet will not run as a formula (numbers are written as numbers)."""
-    text = value or ""
-    return "'" + text if text.startswith(_FORMULA) else text
-
-
-def my_payments(caller: Caller) -> MyPayments:
+def my_payments(caller: Caller, now: datetime) -> MyPayments:
     """My ledgers in every tournament I entered or paid for."""
     tavla_id = player_store.tavla_id_of(caller.sub)
     tournaments = {r.tournament_id for r in registration_store.of_player(tavla_id)}
@@ -301,7 +309,7 @@ def my_payments(caller: Caller) -> MyPayments:
             continue
         entries = [e for e in mine if e.tournament_id == tournament_id]
         side = side_event_charges(snap.tournament).get(tavla_id, ())
-        ledgers.append(ledger(snap.tournament, tavla_id, snap.registration, entries, side))
+        ledgers.append(ledger(snap.tournament, tavla_id, snap.registration, entries, side, now))
     return MyPayments(ledgers=ledgers)
 
 
@@ -349,10 +357,10 @@ def record_venue_payment(
         reference=snap.registration.checkin_code,
     )
     payment_store.add(entry, [audited(staff, entry, now, receipt=entry.receipt)])
-    return player_ledger(snap.tournament, body.tavla_id)
+    return player_ledger(snap.tournament, body.tavla_id, now)
 
 
-def start_checkout(caller: Caller, tournament_id: str) -> CheckoutStarted:
+def start_checkout(caller: Caller, tournament_id: str, now: datetime) -> CheckoutStarted:
     """A card checkout for what my ledger says I owe (never an amount from the client)."""
     tavla_id = player_store.tavla_id_of(caller.sub)
     snap = snapshots.snapshot(tournament_id, tavla_id=tavla_id)
@@ -361,7 +369,7 @@ def start_checkout(caller: Caller, tournament_id: str) -> CheckoutStarted:
     if snap.registration is None or snap.registration.status != REGISTERED:
         raise NotRegistered("Only an entry on the main list pays its fee.")
     player_actor(caller, tavla_id)
-    current = player_ledger(snap.tournament, tavla_id)
+    current = player_ledger(snap.tournament, tavla_id, now)
     owed = current.outstanding.amount
     if owed <= 0:
         raise NothingToPay("Your entry fee is paid: there is nothing to pay.")
@@ -378,53 +386,101 @@ def start_checkout(caller: Caller, tournament_id: str) -> CheckoutStarted:
         },
         return_url=card_payments.return_url(tournament_id),
     )
+    payment_store.add_checkout(
+        CheckoutRecord(
+            provider=provider.name,
+            session_id=checkout.session_id,
+            tournament_id=tournament_id,
+            tavla_id=tavla_id,
+            amount=owed,
+            currency=EUR,
+            started_at=now.isoformat(),
+        )
+    )
     return CheckoutStarted(
         checkout_url=checkout.url, session_id=checkout.session_id, amount=Money(amount=owed)
     )
 
 
 def provider_webhook(payload: str, signature: str | None, now: datetime) -> WebhookReceived:
-    """The provider's signed webhook: verified, recorded once per event and per checkout.
+    """The provider's signed webhook: verified, checked, recorded once per event and checkout.
 
-    The provider's amount is the truth: when it differs from what the checkout asked for,
-    the payment is recorded as paid and flagged `amount_mismatch` for the organiser.
+    The event is validated before anything is recorded (card_payments: 400 when malformed).
+    Only a checkout the platform started counts, for the player and tournament it was
+    started for (the event's metadata is not trusted): another is acknowledged (2xx, so the
+    provider stops retrying), logged and not recorded. The provider's amount is the truth:
+    a difference from the checkout is flagged `amount_mismatch`, a surplus becomes a refund
+    due (R3.5); another currency is flagged `currency_mismatch` and counts for nothing.
     """
     provider = card_payments.provider()
     paid = provider.paid_checkout(payload, signature, now)
     if paid is None:
         return WebhookReceived(recorded=False)
-    tournament_id, tavla_id = paid.metadata.get("tournament_id"), paid.metadata.get("tavla_id")
-    if not tournament_id or not tavla_id:
-        return WebhookReceived(recorded=False)  # not a Tavla checkout
-    expected = paid.metadata.get("expected_amount")
-    expected_amount = int(expected) if expected and expected.isdigit() else None
+    started = payment_store.checkout(provider.name, paid.session_id)
+    if started is None:
+        logger.warning("webhook for a checkout we did not start", extra={"session": paid.session_id})
+        return WebhookReceived(recorded=False)
+    tournament = snapshots.snapshot(started.tournament_id).tournament
+    if tournament is None:
+        return WebhookReceived(recorded=False)
     flags = []
-    if expected_amount is not None and expected_amount != paid.amount:
+    if started.amount != paid.amount:
         flags.append("amount_mismatch")
-    if paid.currency != EUR:
+    if paid.currency != started.currency:
         flags.append("currency_mismatch")
     entry = LedgerEntryRecord(
         id=f"card.{paid.session_id}",
-        tournament_id=tournament_id,
-        tavla_id=tavla_id,
+        tournament_id=started.tournament_id,
+        tavla_id=started.tavla_id,
         kind=PAYMENT,
         method="card_online",
         amount=paid.amount,
-        currency=paid.currency or EUR,
+        currency=paid.currency,
         value_date=paid.paid_at.isoformat(),
         recorded_by="provider",
         recorded_at=now.isoformat(),
         reference=paid.metadata.get("reference"),
         flags=tuple(flags),
-        expected_amount=expected_amount if flags else None,
+        expected_amount=started.amount if flags else None,
         provider_ref=paid.payment_ref,
     )
-    change = audited(SYSTEM, entry, now, provider=provider.name, provider_event=paid.event_id)
+    refund = surplus_refund(tournament, entry, SYSTEM, now)
+    changes = [audited(SYSTEM, entry, now, provider=provider.name, provider_event=paid.event_id)]
+    changes += [audited(SYSTEM, r, now, status=DUE, surplus_of=entry.id) for r in refund]
     try:
-        payment_store.add(entry, [change], provider_event=(provider.name, paid.event_id))
+        payment_store.add(entry, changes, provider_event=(provider.name, paid.event_id), follow=refund)
     except payment_store.AlreadyRecorded:
         return WebhookReceived(recorded=False)
     return WebhookReceived(recorded=True)
+
+
+SURPLUS = "surplus"
+
+
+def surplus_refund(
+    tournament: TournamentRecord, payment: LedgerEntryRecord, actor: Actor, now: datetime
+) -> list[LedgerEntryRecord]:
+    """What a payment brings beyond what its registration owed on its value date, as a
+    refund due (R3.3, R3.5): on the organiser's refund list, flagged `surplus`, paid like
+    any refund (a card one back through the provider). Nothing for money not counted."""
+    if not counted(payment):
+        return []
+    owed = player_ledger(tournament, payment.tavla_id, _value(payment)).outstanding.amount
+    extra = payment.amount - owed
+    if extra <= 0:
+        return []
+    by_card = payment.method == "card_online" and payment.provider_ref is not None
+    refund = _refund_entry(
+        tournament,
+        payment.tavla_id,
+        actor,
+        now,
+        f"refund.{SURPLUS}.{payment.id}",
+        PROVIDER_REFUND if by_card else BANK_REFUND,
+        extra,
+        payment,
+    )
+    return [replace(refund, flags=(SURPLUS,))]
 
 
 # --- refunds (R3.5)
@@ -434,8 +490,8 @@ def _refundable(tournament: TournamentRecord, entries: Sequence[LedgerEntryRecor
     """What the organiser's policy gives back of the money held for this entry (R3.5)."""
     from tavla.rules.refunds import refund_due
 
-    held = sum(e.amount for e in entries if e.kind == PAYMENT) - sum(
-        e.amount for e in entries if e.kind == REFUND
+    held = sum(e.amount for e in entries if e.kind == PAYMENT and counted(e)) - sum(
+        e.amount for e in entries if e.kind == REFUND and counted(e)
     )
     policy = tournament.settings.get("refund_policy") or {}
     return refund_due(
@@ -483,16 +539,20 @@ def withdrawal_refund(
     entries = payment_store.entries(tournament.id, tavla_id)
     total = _refundable(tournament, entries, now)
     left = total
-    refunded_by_card = {e.reference for e in entries if e.kind == REFUND and e.method == PROVIDER_REFUND}
+    refunded_by_card: dict[str | None, int] = {}
+    for e in entries:
+        if e.kind == REFUND and e.method == PROVIDER_REFUND:
+            refunded_by_card[e.reference] = refunded_by_card.get(e.reference, 0) + e.amount
     planned: list[LedgerEntryRecord] = []
     for payment in entries:
         if left <= 0:
             break
         if payment.kind != PAYMENT or payment.method != "card_online" or not payment.provider_ref:
             continue
-        if payment.id in refunded_by_card:
+        available = payment.amount - refunded_by_card.get(payment.id, 0)
+        if available <= 0 or not counted(payment):
             continue
-        amount = min(left, payment.amount)
+        amount = min(left, available)
         planned.append(
             _refund_entry(
                 tournament, tavla_id, actor, now, f"refund.{payment.id}", PROVIDER_REFUND, amount, payment

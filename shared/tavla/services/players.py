@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import json
 import random
 from dataclasses import asdict
 from datetime import datetime
@@ -9,7 +11,7 @@ from typing import Any
 
 from tavla import events, ids, passes, phones
 from tavla.caller import Caller
-from tavla.errors import Conflict, Forbidden, Invalid
+from tavla.errors import Conflict, Forbidden, Invalid, InvalidCursor
 from tavla.models.players import (
     CheckinPass,
     MyData,
@@ -23,6 +25,7 @@ from tavla.models.players import (
 from tavla.models.season import PlayerPage, RatingLine
 from tavla.rules.rating import PROVISIONAL_MATCHES, START_RATING
 from tavla.store import notifications as notification_store
+from tavla.store import outbox
 from tavla.store import players as player_store
 from tavla.store import ratings as rating_store
 from tavla.store import registrations as registration_store
@@ -88,18 +91,37 @@ def update_me(caller: Caller, body: ProfileUpdate) -> MyProfile:
     return me(caller)
 
 
-def public_profile(tavla_id: str) -> PlayerPage:
+def _history_cursor(tavla_id: str, key: str) -> str:
+    payload = json.dumps({"p": tavla_id, "k": key}, separators=(",", ":"))
+    return base64.urlsafe_b64encode(payload.encode()).decode().rstrip("=")
+
+
+def _history_key(cursor: str, tavla_id: str) -> str:
+    try:
+        payload = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+        key = payload["k"]
+        ok = payload["p"] == tavla_id and isinstance(key, str) and "#" in key
+    except (ValueError, TypeError, KeyError) as error:
+        raise InvalidCursor("This history cursor is not from this player's page: start again.") from error
+    if not ok:
+        raise InvalidCursor("This history cursor is not from this player's page: start again.")
+    return str(key)
+
+
+def public_profile(tavla_id: str, limit: int = HISTORY_SHOWN, before: str | None = None) -> PlayerPage:
     """A player's public page: profile, rating, provisional or not, the latest official matches
-    with the rating before and after each (R10.3, R12.1); a merged-away Tavla ID shows the
-    account it was merged into."""
+    with the rating before and after each (R10.3, R12.1), older ones page by page
+    (`history_next`); a merged-away Tavla ID shows the account it was merged into."""
     profile = player_store.get_profile(tavla_id.upper())
     if profile.merged_into:
         profile = player_store.get_profile(profile.merged_into)
-    lines = rating_store.history(profile.tavla_id, limit=HISTORY_SHOWN)
+    key = _history_key(before, profile.tavla_id) if before else None
+    lines, last = rating_store.history_page(profile.tavla_id, limit, key)
     return PlayerPage(
         **_public(profile).model_dump(),
         provisional=profile.rated_matches < PROVISIONAL_MATCHES,
         history=[RatingLine(**s.model_dump(), official_at=s.key.split("#", 1)[0]) for s in lines],
+        history_next=_history_cursor(profile.tavla_id, last) if last else None,
     )
 
 
@@ -163,8 +185,10 @@ def merge(caller: Caller, keep: str, merge_id: str, now: datetime) -> MyProfile:
         tavla_id=keep,
         **{k: getattr(kept_contacts, k) or getattr(merged_contacts, k) for k in PRIVATE},
     )
-    player_store.merge(kept, merged, moving, merged_contacts, contacts, now)
     # ratings and season points follow the merge (R1.1), off this request
-    events.publish(events.PLAYERS_MERGED, {"keep": keep, "merged": merge_id, "at": now.isoformat()})
+    merge_event = outbox.Event(
+        events.PLAYERS_MERGED, {"keep": keep, "merged": merge_id, "at": now.isoformat()}
+    )
+    player_store.merge(kept, merged, moving, merged_contacts, contacts, now, [merge_event])
     profile, contacts = player_store.get_profile_and_contacts(keep)
     return _mine(profile, contacts)

@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
-from tavla import events
 from tavla.caller import Caller
 from tavla.errors import (
     MatchNotFound,
@@ -112,9 +111,8 @@ def call(caller: Caller, match_id: str, now: datetime) -> MatchView:
         flags=tuple(f for f in match.flags if f != noshow.BOTH_ABSENT),
     )
     change = audit_entry(actor, "match_called", now, code=match.code, table=match.table)
-    saved = match_store.save(after, match.version, [change])
-    events.publish(
-        events.MATCHES_CALLED, {"tournament_id": tournament.id, "at": now.isoformat(), "codes": [match.code]}
+    saved = match_store.save(
+        after, match.version, [change], [progress.called_event(tournament.id, [match.code], now)]
     )
     return day.match_view(tournament.id, saved, day.names(snap.field))
 

@@ -108,9 +108,10 @@ def _frozen_or_live(tournament: TournamentRecord) -> dict[str, frozenset[str]]:
 
 
 def collected(entries: list[LedgerEntryRecord]) -> int:
-    """Entry fees actually collected: payments in, less every refund recorded (R11.2)."""
-    paid = sum(e.amount for e in entries if e.kind == payments.PAYMENT)
-    return paid - sum(e.amount for e in entries if e.kind == payments.REFUND)
+    """Entry fees actually collected: payments in, less every refund recorded (R11.2); money
+    in another currency is not counted (payments.counted)."""
+    paid = sum(e.amount for e in entries if e.kind == payments.PAYMENT and payments.counted(e))
+    return paid - sum(e.amount for e in entries if e.kind == payments.REFUND and payments.counted(e))
 
 
 def _table(tournament: TournamentRecord) -> tuple[PrizeTable, dict[str, int]]:
@@ -209,7 +210,7 @@ def record_payout(caller: Caller, tournament_id: str, body: Payout, now: datetim
     change = payments.audited(organiser, entry, now, paid_by=body.method)
     with suppress(payment_store.AlreadyRecorded):  # paid already: the ledger shows the one payout
         payment_store.add(entry, [change])
-    return payments.player_ledger(tournament, body.tavla_id)
+    return payments.player_ledger(tournament, body.tavla_id, now)
 
 
 def eligibility(caller: Caller, tournament_id: str) -> Eligibility:

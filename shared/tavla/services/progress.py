@@ -4,7 +4,9 @@ Every change that can decide a match (a confirmed result, a forfeit at the no-sh
 an appeal decision, a withdrawal) goes through `settle`: it loads the day, lets the use case
 say what becomes of the match, has the day aggregate (`rules.model.Day`) move the day on from
 it, and saves the one `DayChange` in one transaction, each match on the version it was read
-at. A concurrent change makes it read again and retry. Then the change's events go on the bus.
+at, its events with it (`store.outbox`: `ResultConfirmed` for every result that became
+official, `MatchesCalled` for every match put on a table). A concurrent change makes it read
+again and retry.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from tavla import events, observability
+from tavla import observability
 from tavla.errors import Busy, MatchNotFound, ResultLocked, StaleMatch, TournamentNotFound, TournamentOver
 from tavla.rules import model
 from tavla.rules.model import depends_on as depends_on
@@ -28,6 +30,7 @@ from tavla.rules.states import State
 from tavla.services import day
 from tavla.store import draws as draw_store
 from tavla.store import matches as match_store
+from tavla.store import outbox
 from tavla.store.records import FINISHED, AuditRecord, FieldRecord, FixtureRecord, TournamentRecord
 
 if TYPE_CHECKING:
@@ -119,18 +122,20 @@ def settle(
             observability.count(observability.CONTENTION_RETRIES)
             time.sleep(rng.uniform(0, min(0.5, 0.02 * 2**attempt)))
             continue
-        announce(moved)
+        if moved.confirmed:
+            observability.count(observability.RESULT_CONFIRMED, len(moved.confirmed))
         stored = replace(after, version=seen + 1) if seen is not None else after
         return Settled(match=stored, confirmed=moved.confirmed, called=moved.called)
     raise Busy("Many changes to this tournament at once: try again.")  # pragma: no cover
 
 
-def announce(change: model.DayChange) -> None:
-    """Put a saved change's events on the bus."""
-    for _ in change.confirmed:
-        observability.count(observability.RESULT_CONFIRMED)
-    for event in change.events:
-        events.publish(event.detail_type, dict(event.detail))
+def called_event(tournament_id: str, codes: list[str], now: datetime) -> outbox.Event:
+    """`MatchesCalled`: the players are told their table, the no-show deadlines are set (R6)."""
+    return outbox_event(model.called_event(tournament_id, codes, now))
+
+
+def outbox_event(event: model.DomainEvent) -> outbox.Event:
+    return outbox.Event(event.detail_type, dict(event.detail))
 
 
 def require_unlocked(target: FixtureRecord, records: Iterable[FixtureRecord]) -> None:

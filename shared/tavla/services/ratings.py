@@ -14,6 +14,13 @@ applied; the same event again returns at once, and the marker is written last wi
 condition, so two deliveries racing each other cannot both apply. The function also runs
 with reserved concurrency 1 (registry), so replays never interleave.
 
+Latest result wins: EventBridge delivers at least once and in any order, so the original
+result of a match an appeal overturned can arrive again after its correction. Every
+ResultConfirmed carries the match's version its change was made on (a later change of the
+match reads a higher one); a result older than the one the marker holds changes nothing
+(`superseded`), so the ratings are always those of each match's latest result, replayed in
+official order, whatever order the events came in.
+
 Forfeits are recorded in the player's history (their results) but not rated. An account
 merge (`PlayersMerged`) moves the merged account's ledger entries to the one kept and
 replays from its first match (R1.1: as if the two had always been one).
@@ -39,7 +46,7 @@ from tavla.store.records import RatedMatchRecord
 
 @dataclass(frozen=True)
 class Applied:
-    outcome: str  # applied | unchanged | not_rated (a BYE, no players)
+    outcome: str  # applied | unchanged | superseded (older than applied) | not_rated (a BYE)
     replayed: int = 0  # ledger entries replayed
     players: int = 0  # players whose rating or history changed
     calls: int = 0  # DynamoDB calls made by the writes
@@ -66,6 +73,21 @@ def entry_of(detail: Mapping[str, Any], aliases: Mapping[str, str] | None = None
     )
 
 
+def version_of(detail: Mapping[str, Any]) -> int | None:
+    """The match version a ResultConfirmed was announced with (None: an event from before they
+    carried one)."""
+    version = detail.get("version")
+    return None if version is None else int(version)
+
+
+def superseded(entry: LedgerEntry, version: int | None, applied: RatedMatchRecord) -> bool:
+    """Is this result older than the one applied? By the match's version when both have one,
+    else by when each became official (a correction is made official after the original)."""
+    if version is not None and applied.version is not None:
+        return version < applied.version
+    return entry.key.split("#", 1)[0] < applied.ledger_key.split("#", 1)[0]
+
+
 def fingerprint(entry: LedgerEntry) -> str:
     return hashlib.sha256(json.dumps(entry.model_dump(), sort_keys=True).encode()).hexdigest()[:32]
 
@@ -87,6 +109,9 @@ def apply_result(detail: Mapping[str, Any], now: datetime) -> Applied:
     print_ = fingerprint(entry)
     if before is not None and before.fingerprint == print_:
         return Applied("unchanged")
+    version = version_of(detail)
+    if before is not None and superseded(entry, version, before):
+        return Applied("superseded")  # a late copy of a result since corrected
     old_key = before.ledger_key if before else None
     start = min(entry.key, old_key) if old_key else entry.key
     entries = [e for e in store.ledger_from(start, now) if e.key not in (entry.key, old_key)]
@@ -94,7 +119,11 @@ def apply_result(detail: Mapping[str, Any], now: datetime) -> Applied:
     seeds = set(entry.players) | set(before.players if before else ())
     stale = [(p, old_key) for p in (before.players if before else ()) if old_key]
     marker = RatedMatchRecord(
-        match_id=entry.match_id, ledger_key=entry.key, fingerprint=print_, players=entry.players
+        match_id=entry.match_id,
+        ledger_key=entry.key,
+        fingerprint=print_,
+        players=entry.players,
+        version=version,
     )
     try:
         return _replay_and_write(

@@ -21,7 +21,7 @@ from tavla.observability import logger
 from tavla.rules.rating_ledger import LedgerEntry, RatingStep, replay
 from tavla.rules.season_table import Award
 from tavla.rules.states import State
-from tavla.services import progress, ratings, season
+from tavla.services import day, progress, ratings, season
 from tavla.services.finish import finished_event
 from tavla.store import draws as draw_store
 from tavla.store import finish as finish_store
@@ -29,7 +29,7 @@ from tavla.store import players as player_store
 from tavla.store import ratings as rating_store
 from tavla.store import season as season_store
 from tavla.store import tournaments as tournament_store
-from tavla.store.records import FINISHED, FixtureRecord, RatedMatchRecord, TournamentRecord
+from tavla.store.records import FINISHED, FixtureRecord, RatedMatchRecord, SeasonRecord, TournamentRecord
 
 
 @dataclass
@@ -111,6 +111,25 @@ def matches_and_aliases(
     return matches, resolve({p: r.merged_into for p, r in profiles.items() if r.merged_into})
 
 
+def announced_versions(matches: Mapping[str, list[FixtureRecord]]) -> dict[str, int]:
+    """match id -> the highest version its current result can have been announced with: a
+    change reads version v and writes v + 1, and its ResultConfirmed carries v. A marker the
+    rebuild writes holds it, so a late copy of that result or of an older one changes
+    nothing, and the next correction (which reads the stored version or a later one) does."""
+    return {day.match_id(tid, r.code): r.version - 1 for tid, rs in matches.items() for r in rs}
+
+
+def marker_of(entry: LedgerEntry, versions: Mapping[str, int]) -> RatedMatchRecord:
+    """The marker of a result as the record says it (the rebuilds)."""
+    return RatedMatchRecord(
+        match_id=entry.match_id,
+        ledger_key=entry.key,
+        fingerprint=ratings.fingerprint(entry),
+        players=entry.players,
+        version=versions.get(entry.match_id),
+    )
+
+
 def ledger_of(matches: Mapping[str, list[FixtureRecord]], aliases: Mapping[str, str]) -> list[LedgerEntry]:
     entries = []
     for tid, records in matches.items():
@@ -123,7 +142,13 @@ def ledger_of(matches: Mapping[str, list[FixtureRecord]], aliases: Mapping[str, 
     return sorted(entries, key=lambda e: e.key)
 
 
-def rebuild_ratings(entries: list[LedgerEntry], now: datetime, report: Report, repair: bool) -> None:
+def rebuild_ratings(
+    entries: list[LedgerEntry],
+    now: datetime,
+    report: Report,
+    repair: bool,
+    versions: Mapping[str, int] | None = None,
+) -> None:
     players = sorted({p for e in entries for p in e.players})
     steps, states = replay(entries, {}, dict.fromkeys(players, ""))
     report.results, report.players = len(entries), len(players)
@@ -159,14 +184,7 @@ def rebuild_ratings(entries: list[LedgerEntry], now: datetime, report: Report, r
         ledger_deletes=report.ledger_extra,
         states={},
     )
-    rating_store.put_markers(
-        [
-            RatedMatchRecord(
-                match_id=e.match_id, ledger_key=e.key, fingerprint=ratings.fingerprint(e), players=e.players
-            )
-            for e in fix
-        ]
-    )
+    rating_store.put_markers([marker_of(e, versions or {}) for e in fix])
     for p in sorted(touched):
         rating_store.replace_history(p, by_player.get(p, []))
     rating_store.put_profiles_state({p: states[p] for p in touched if p in states and p in profiles})
@@ -182,6 +200,7 @@ def wanted_awards(
 
     Without `matches` for a tournament the awards carry no meetings: who is placed, and the points."""
     wanted: dict[str, dict[str, dict[str, Award]]] = defaultdict(lambda: defaultdict(dict))
+    records: dict[str, SeasonRecord | None] = {}
     for t in tournaments:
         season_id = t.settings.get("season_id")
         if t.status != FINISHED or not season_id or (only is not None and season_id != only):
@@ -189,6 +208,10 @@ def wanted_awards(
         final = finish_store.final(t.id)
         if final is None:
             continue
+        if str(season_id) not in records:
+            records[str(season_id)] = season_store.get(str(season_id))
+        if not season.in_season(records[str(season_id)], final.finished_at):
+            continue  # finished outside the season's dates (R10.4)
         detail = finished_event(t, draw_store.day(t.id, with_rounds=False).field, final)
         settings, _ = season.settings_of(str(season_id))
         for p, award in season.tournament_awards(detail, matches.get(t.id, []), settings, aliases).items():
@@ -209,19 +232,53 @@ def rebuild_seasons(
     seasons = sorted(set(wanted) | set(season_store.season_ids()))
     for season_id in seasons if only is None else [only]:
         stored = {p: {a.tournament_id: a for a in aw} for p, aw in season_store.entries(season_id).items()}
-        goal = wanted.get(season_id, {})
-        for p in sorted(set(goal) | set(stored)):
-            have, want = stored.get(p, {}), goal.get(p, {})
-            if have == want:
-                continue
-            report.awards_differ.append(f"{season_id}:{p}")
-            if repair:
-                season_store.remove_awards(season_id, p, [a for k, a in have.items() if want.get(k) != a])
-                for k, a in want.items():
-                    if have.get(k) != a:
-                        season_store.add_award(season_id, p, a)
-        if repair and season.refresh_standings(season_id, compare=True):
-            report.standings_differ.append(season_id)
+        _repair_season(season_id, stored, wanted.get(season_id, {}), report, repair)
+
+
+def _repair_season(
+    season_id: str,
+    stored: Mapping[str, Mapping[str, Award]],
+    goal: Mapping[str, Mapping[str, Award]],
+    report: Report,
+    repair: bool,
+) -> None:
+    """A season's awards made what `goal` says, then its standings snapshot compared."""
+    for p in sorted(set(goal) | set(stored)):
+        have, want = stored.get(p, {}), goal.get(p, {})
+        if have == want:
+            continue
+        report.awards_differ.append(f"{season_id}:{p}")
+        if repair:
+            season_store.remove_awards(season_id, p, [a for k, a in have.items() if want.get(k) != a])
+            for k, a in want.items():
+                if have.get(k) != a:
+                    season_store.add_award(season_id, p, a)
+    if repair and season.refresh_standings(season_id, compare=True):
+        report.standings_differ.append(season_id)
+
+
+def recount_season(season_id: str) -> int:
+    """One season's points and standings recounted now (its dates or numbers changed, R10.4):
+    every finished tournament of the season within its dates, with its settings. The matches
+    (for the tie-breaks) are read only for tournaments not counted before; the others keep
+    the meetings stored with their awards. Returns the awards that changed."""
+    tournaments = [
+        t for t in all_tournaments() if t.status == "finished" and t.settings.get("season_id") == season_id
+    ]
+    stored = {p: {a.tournament_id: a for a in aw} for p, aw in season_store.entries(season_id).items()}
+    known = {tid for awards in stored.values() for tid in awards}
+    matches, aliases = matches_and_aliases([t.id for t in tournaments if t.id not in known])
+    profiles = player_store.get_profiles(sorted(stored))
+    aliases = resolve({**aliases, **{p: r.merged_into for p, r in profiles.items() if r.merged_into}})
+    goal = wanted_awards(tournaments, matches, aliases, only=season_id).get(season_id, {})
+    for p, awards in goal.items():
+        for tid, award in list(awards.items()):
+            kept = stored.get(p, {}).get(tid)
+            if tid in known and kept is not None:
+                awards[tid] = award.model_copy(update={"meetings": kept.meetings})
+    report = Report()
+    _repair_season(season_id, stored, goal, report, repair=True)
+    return len(report.awards_differ)
 
 
 def nightly(now: datetime, repair: bool = True) -> Report:
@@ -231,7 +288,7 @@ def nightly(now: datetime, repair: bool = True) -> Report:
     tournaments = all_tournaments()
     report.tournaments = len(tournaments)
     matches, aliases = confirmed(tournaments)
-    rebuild_ratings(ledger_of(matches, aliases), now, report, repair)
+    rebuild_ratings(ledger_of(matches, aliases), now, report, repair, announced_versions(matches))
     rebuild_seasons(tournaments, matches, aliases, report, repair)
     report.repaired = repair and not report.clean
     report.seconds = round(time.perf_counter() - started, 3)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -24,9 +24,9 @@ from tavla.models.common import Money
 from tavla.models.registrations import Entries, Entry, RegistrationResult, WithdrawalResult
 from tavla.services import payments
 from tavla.services.access import player_actor, require_organiser
+from tavla.store import outbox, snapshots
 from tavla.store import players as player_store
 from tavla.store import registrations as registration_store
-from tavla.store import snapshots
 from tavla.store.audit import entry as audit_entry
 from tavla.store.records import (
     SYSTEM,
@@ -248,7 +248,9 @@ def withdraw(
         if head is not None:
             changes.append(_promoted(head, now, reason="withdrawal", place_of=tavla_id))
         try:
-            registration_store.withdraw(tournament_id, tavla_id, head, now, changes, refund.write)
+            registration_store.withdraw(
+                tournament_id, tavla_id, head, now, changes, refund.write, _told(tournament, [head], now)
+            )
         except registration_store.WaitingWithdrawal as other_list:
             status = other_list.registration.status
             if status not in (WAITLISTED, PENDING):
@@ -264,7 +266,7 @@ def withdraw(
             _backoff(attempt, rng)
             continue
         if head is not None:
-            _announce_promotion(tournament, head, now)
+            observability.count(observability.PROMOTED)
         payments.after_withdrawal(tournament, tavla_id, refund, now)
         return WithdrawalResult(
             refund_due=Money(amount=refund.total), promoted=head.tavla_id if head else None
@@ -272,17 +274,23 @@ def withdraw(
     raise Busy("Many players are withdrawing right now; please try again.")
 
 
-def _announce_promotion(tournament: TournamentRecord, promoted: RegistrationRecord, now: datetime) -> None:
-    observability.count(observability.PROMOTED)
-    events.publish(
-        events.REGISTRATION_PROMOTED,
-        {
-            "tournament_id": tournament.id,
-            "tournament_name": tournament.name,
-            "tavla_id": promoted.tavla_id,
-            "promoted_at": now.isoformat(),
-        },
-    )
+def _told(
+    tournament: TournamentRecord, promoted: Iterable[RegistrationRecord | None], now: datetime
+) -> list[outbox.Event]:
+    """`RegistrationPromoted` for each player promoted, written with the promotion (R3.2)."""
+    return [
+        outbox.Event(
+            events.REGISTRATION_PROMOTED,
+            {
+                "tournament_id": tournament.id,
+                "tournament_name": tournament.name,
+                "tavla_id": p.tavla_id,
+                "promoted_at": now.isoformat(),
+            },
+        )
+        for p in promoted
+        if p is not None
+    ]
 
 
 _LIST_NAME = {WAITLISTED: "waiting", PENDING: "pending"}
@@ -292,9 +300,9 @@ def _promoted(head: RegistrationRecord, now: datetime, **details: Any) -> AuditR
     return audit_entry(SYSTEM, "promoted", now, tavla_id=head.tavla_id, **details)
 
 
-# A transaction holds at most 100 items: promote in batches of two items per player (the
-# entry and its audit record), the tournament item included.
-PROMOTION_BATCH = 49
+# A transaction holds at most 100 items: promote in batches of three items per player (the
+# entry, its audit record and the event that tells them), the tournament item included.
+PROMOTION_BATCH = 33
 
 
 def fill_free_places(tournament_id: str, now: datetime, rng: random.Random = _system_random) -> list[str]:
@@ -313,12 +321,11 @@ def fill_free_places(tournament_id: str, now: datetime, rng: random.Random = _sy
         heads = registration_store.first_waiting(tournament_id, min(free, PROMOTION_BATCH))
         try:
             promotions = [_promoted(h, now, reason="capacity_raised") for h in heads]
-            registration_store.promote(tournament, heads, now, promotions)
+            registration_store.promote(tournament, heads, now, promotions, _told(tournament, heads, now))
         except registration_store.Contended:
             _backoff(attempt, rng)
             continue
-        for head in heads:
-            _announce_promotion(tournament, head, now)
+        observability.count(observability.PROMOTED, len(heads))
         promoted.extend(h.tavla_id for h in heads)
     raise Busy("The waiting list is changing fast; the remaining places will be filled on the next change.")
 
@@ -380,13 +387,15 @@ def release_unpaid(
         if head is not None:
             changes.append(_promoted(head, now, reason="unpaid_release", place_of=tavla_id))
         try:
-            registration_store.withdraw(tournament.id, tavla_id, head, now, changes)
+            registration_store.withdraw(
+                tournament.id, tavla_id, head, now, changes, events=_told(tournament, [head], now)
+            )
         except (registration_store.WaitingWithdrawal, NotRegistered, RegistrationClosed):
             return False  # not on the main list any more, or the draw has been made
         except registration_store.Contended:
             _backoff(attempt, rng)
             continue
         if head is not None:
-            _announce_promotion(tournament, head, now)
+            observability.count(observability.PROMOTED)
         return True
     raise Busy("The lists are changing fast; the release is retried.")  # pragma: no cover

@@ -17,6 +17,12 @@ The standings are a stored snapshot (`refresh_standings`): the season function r
 season once per finished tournament (and per merge; the rebuilds compare and rewrite it), and
 GET /seasons/{id}/standings and the Super Final read a page of it instead of ranking every
 entry on every request.
+
+A season's life (R10.4): `open` until its start date, `running`, then `closed` by a one-time
+schedule at the end of its end date (`close_season`), which freezes the Super Final's
+invited list. Only tournaments finished within its dates (the day in Greece) count
+(`in_season`), here and in the rebuilds alike. Setting a season publishes `SeasonChanged`:
+the season function recounts its points and standings at once and schedules its close.
 """
 
 from __future__ import annotations
@@ -24,23 +30,33 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any, Literal
+from zoneinfo import ZoneInfo
 
-from tavla import events
+from tavla import events, schedules
 from tavla.caller import Caller
-from tavla.errors import Forbidden, SeasonNotFound
-from tavla.models.season import Season, SeasonBody, SeasonStandingRow, SeasonStandingsPage, SuperFinal
+from tavla.errors import Forbidden, SeasonClosed, SeasonNotFound
+from tavla.models.season import (
+    Season,
+    SeasonBody,
+    SeasonList,
+    SeasonStandingRow,
+    SeasonStandingsPage,
+    SuperFinal,
+)
 from tavla.rules.season import SeasonSettings, TournamentLevel, tournament_points
 from tavla.rules.season_table import Award, Meeting, SeasonRow, final_lives, invited, season_table
 from tavla.rules.standings import Standing
 from tavla.rules.states import State
 from tavla.store import draws as draw_store
+from tavla.store import outbox
 from tavla.store import players as player_store
 from tavla.store import season as store
 from tavla.store.records import FixtureRecord, SeasonRecord, SeasonStandingsRecord
 
 STANDINGS_PAGE_ROWS = 500  # rows per snapshot page: ~75 KB, one BatchGetItem reads a request's
+SEASON_TIME_ZONE = "Europe/Athens"  # a season's dates are days in Greece
 
 
 @dataclass(frozen=True)
@@ -91,20 +107,25 @@ def tournament_awards(
     standings: Mapping[str, Sequence[Mapping[str, Any]]] = detail.get("events") or {}
     if not standings:
         return {}
-    # the event that earns season points: a tournament of several divisions names its highest
-    # division's Main (R3.7); announcements from before divisions hold only `main`
-    main = str(detail.get("season_event") or ("main" if "main" in standings else sorted(standings)[0]))
-    if main not in standings:
-        return {}
-    rows = [
-        Standing(
-            player_id=aliases.get(r["tavla_id"], r["tavla_id"]), place=r["place"], place_to=r["place_to"]
-        )
-        for r in standings[main]
-    ]
+    # the events that earn season points: each division's Main, highest division first (R3.7),
+    # at the season's coefficient for it; announcements from before name only the highest's
+    # (`season_event`), or hold only `main`
+    first = str(detail.get("season_event") or ("main" if "main" in standings else sorted(standings)[0]))
+    mains = [str(m) for m in detail.get("season_events") or [first]]
     level = TournamentLevel(detail.get("level") or TournamentLevel.LOCAL.value)
     disqualified = {aliases.get(p, p) for p in detail.get("disqualified") or ()}
-    points = tournament_points(rows, level, settings, disqualified)
+    points: dict[str, int] = {}
+    for rank, main in enumerate(mains):
+        if main not in standings or not settings.division_coefficient(rank):
+            continue
+        rows = [
+            Standing(
+                player_id=aliases.get(r["tavla_id"], r["tavla_id"]), place=r["place"], place_to=r["place_to"]
+            )
+            for r in standings[main]
+        ]
+        for p, n in tournament_points(rows, level, settings, disqualified, division=rank).items():
+            points[p] = max(n, points.get(p, 0))
     met = meetings(records, aliases)
     tid = str(detail["tournament_id"])
     return {p: Award(tournament_id=tid, points=n, meetings=tuple(met.get(p, ()))) for p, n in points.items()}
@@ -115,11 +136,38 @@ def _aliases(players: Iterable[str]) -> dict[str, str]:
     return {p: r.merged_into for p, r in profiles.items() if r.merged_into}
 
 
+def _day(moment: str) -> date:
+    return datetime.fromisoformat(moment).astimezone(ZoneInfo(SEASON_TIME_ZONE)).date()
+
+
+def in_season(record: SeasonRecord | None, finished_at: str | None) -> bool:
+    """Does a tournament finished at `finished_at` count in the season (R10.4)? Only within
+    its dates, by the day in Greece; a season never set has no dates (its defaults count all)."""
+    if record is None or not finished_at:
+        return True
+    return record.starts_on <= _day(finished_at).isoformat() <= record.ends_on
+
+
+def closes_at(record: SeasonRecord) -> datetime:
+    """The end of the season's end date in Greece, in UTC: when its schedule closes it."""
+    after = date.fromisoformat(record.ends_on) + timedelta(days=1)
+    return datetime.combine(after, time(0), ZoneInfo(SEASON_TIME_ZONE)).astimezone(UTC)
+
+
+def status_of(record: SeasonRecord, now: datetime) -> Literal["open", "running", "closed"]:
+    if record.closed_at:
+        return "closed"
+    return "running" if _day(now.isoformat()).isoformat() >= record.starts_on else "open"
+
+
 def count_tournament(detail: Mapping[str, Any]) -> Counted:
-    """Add a finished tournament's season points (idempotent per tournament and player)."""
+    """Add a finished tournament's season points (idempotent per tournament and player); a
+    tournament finished outside the season's dates counts nothing (R10.4)."""
     season_id = detail.get("season_id")
     if not season_id:
         return Counted("no_season")
+    if not in_season(store.get(str(season_id)), detail.get("finished_at")):
+        return Counted("outside_season")
     settings, _ = settings_of(str(season_id))
     tid = str(detail["tournament_id"])
     records = draw_store.fixtures(tid, 9999)
@@ -258,6 +306,7 @@ def _rows(rows: Sequence[SeasonRow]) -> list[SeasonStandingRow]:
                 point_difference=r.point_difference,
                 opponents_points=r.opponents_points,
                 drawn=r.drawn,
+                by_tournament=dict(r.by_tournament),
             )
         )
     return out
@@ -281,6 +330,12 @@ def standings(season_id: str, limit: int, offset: int) -> SeasonStandingsPage:
 def super_final(season_id: str) -> SuperFinal:
     """The invited players in season order and their starting lives in the final (R10.4, R5.7)."""
     settings, _ = settings_of(season_id)
+    record = store.get(season_id)
+    if record is not None and record.closed_at:  # frozen when the season closed
+        rows, _, _ = _snapshot_or_empty(season_id, 0, max(len(record.to_invite), settings.super_final_size))
+        by_id = {r.player_id: r for r in rows}
+        chosen = [by_id[p] for p in record.to_invite if p in by_id]
+        return SuperFinal(season_id=season_id, invited=_rows(chosen), lives=final_lives(chosen, settings))
     rows, _, _ = _snapshot_or_empty(season_id, 0, settings.super_final_size)
     chosen = invited(rows, settings)
     return SuperFinal(season_id=season_id, invited=_rows(chosen), lives=final_lives(chosen, settings))
@@ -291,46 +346,124 @@ def invite(caller: Caller, season_id: str, now: datetime) -> SuperFinal:
     if not caller.is_admin:
         raise Forbidden("Only platform admins may send the Super Final invitations.")
     final = super_final(season_id)
-    events.publish(
-        events.SUPER_FINAL_INVITED,
-        {
-            "season_id": season_id,
-            "at": now.isoformat(),
-            "invited": [
-                {"tavla_id": r.tavla_id, "place": r.place, "lives": final.lives[r.tavla_id]}
-                for r in final.invited
-            ],
-        },
+    # the invitations are the whole change: the event alone is written
+    outbox.write(
+        [
+            outbox.Event(
+                events.SUPER_FINAL_INVITED,
+                {
+                    "season_id": season_id,
+                    "at": now.isoformat(),
+                    "invited": [
+                        {"tavla_id": r.tavla_id, "place": r.place, "lives": final.lives[r.tavla_id]}
+                        for r in final.invited
+                    ],
+                },
+            )
+        ]
     )
     return final
 
 
-def get_season(season_id: str) -> Season:
-    record = store.get(season_id)
-    if record is None:
-        raise SeasonNotFound(f"No season {season_id}.")
+def _season(record: SeasonRecord, now: datetime) -> Season:
     return Season(
         id=record.id,
         name=record.name,
-        starts_on=record.starts_on,
-        ends_on=record.ends_on,
+        starts_on=date.fromisoformat(record.starts_on),
+        ends_on=date.fromisoformat(record.ends_on),
+        federation=record.federation,
         settings=SeasonSettings.model_validate(record.settings),
+        status=status_of(record, now),
+        closed_at=record.closed_at,
+        to_invite=list(record.to_invite),
     )
 
 
-def put_season(caller: Caller, season_id: str, body: SeasonBody) -> Season:
-    """Set a season's dates and numbers (platform admins, R10.4)."""
+def get_season(season_id: str, now: datetime) -> Season:
+    record = store.get(season_id)
+    if record is None:
+        raise SeasonNotFound(f"No season {season_id}.")
+    return _season(record, now)
+
+
+def require_season(season_id: str) -> None:
+    """A tournament may only declare a season that exists (R10.4)."""
+    if store.get(season_id) is None:
+        raise SeasonNotFound(f"No season {season_id}: an admin sets it first (PUT /seasons/{season_id}).")
+
+
+def list_seasons(
+    year: int | None, federation: str | None, limit: int, offset: int, now: datetime
+) -> SeasonList:
+    """Seasons, the latest first: those whose dates touch `year`, of `federation`."""
+    found = [
+        r
+        for r in store.get_many(store.season_ids())
+        if (year is None or int(r.starts_on[:4]) <= year <= int(r.ends_on[:4]))
+        and (federation is None or r.federation == federation)
+    ]
+    found.sort(key=lambda r: (r.starts_on, r.id), reverse=True)
+    return SeasonList(seasons=[_season(r, now) for r in found[offset : offset + limit]], total=len(found))
+
+
+def put_season(caller: Caller, season_id: str, body: SeasonBody, now: datetime) -> Season:
+    """Set a season's dates and numbers (platform admins, R10.4); a closed one is frozen.
+    `SeasonChanged` has the season function recount it and schedule its close."""
     if not caller.is_admin:
         raise Forbidden("Only platform admins may set a season.")
     old = store.get(season_id)
-    store.put(
-        SeasonRecord(
-            id=season_id,
-            name=body.name,
-            starts_on=body.starts_on.isoformat(),
-            ends_on=body.ends_on.isoformat(),
-            settings=body.settings.model_dump(mode="json"),
-            draw_seed=old.draw_seed if old else default_seed(season_id),
+    if old is not None and old.closed_at:
+        raise SeasonClosed(f"Season {season_id} closed on {old.closed_at[:10]}: it no longer changes.")
+    try:
+        store.put(
+            SeasonRecord(
+                id=season_id,
+                name=body.name,
+                starts_on=body.starts_on.isoformat(),
+                ends_on=body.ends_on.isoformat(),
+                settings=body.settings.model_dump(mode="json"),
+                draw_seed=old.draw_seed if old else default_seed(season_id),
+                federation=body.federation,
+            ),
+            [outbox.Event(events.SEASON_CHANGED, {"season_id": season_id, "at": now.isoformat()})],
         )
+    except store.SeasonClosed as closed:
+        raise SeasonClosed(f"Season {season_id} closed meanwhile: it no longer changes.") from closed
+    return get_season(season_id, now)
+
+
+def schedule_close(season_id: str, now: datetime) -> str:
+    """The season's close, at the end of its end date (one-time schedule; now if past)."""
+    record = store.get(season_id)
+    if record is None or record.closed_at:
+        return "no_season" if record is None else "already_closed"
+    at = closes_at(record)
+    if at <= now:
+        return close_season(season_id, now)
+    schedules.create_once(
+        schedules.schedule_name("season-close", season_id, record.ends_on),
+        at,
+        "season",
+        {"close_season": season_id},
     )
-    return get_season(season_id)
+    return "scheduled"
+
+
+def close_season(season_id: str, now: datetime) -> str:
+    """Close a season at its end (the schedule): the standings as they stand, the Super Final's
+    invited list frozen (`to_invite`; sending them is the admin's POST .../invitations).
+    A schedule left from dates since moved, or fired twice, changes nothing."""
+    record = store.get(season_id)
+    if record is None:
+        return "no_season"
+    if record.closed_at:
+        return "already_closed"
+    if now < closes_at(record):
+        return "not_yet"
+    refresh_standings(season_id, compare=True)
+    chosen = super_final(season_id).invited
+    return (
+        "closed"
+        if store.close(season_id, now.isoformat(), [r.tavla_id for r in chosen])
+        else "already_closed"
+    )

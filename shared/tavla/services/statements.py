@@ -1,13 +1,16 @@
 """Bank statements (R3.3), the way pretix treats bank transfers: the organiser uploads the
 statement, each credit's reference is searched for a check-in code, and each line ends as
 matched / unmatched / duplicate / underpaid / overpaid. A line is stored once by its
-checksum (a statement imported twice adds nothing); a matched line pays the registration
-in the same transaction; the payer's name is kept only while a line is unmatched (R12)."""
+identity (the bank's transaction id, else a checksum: tavla.rules.bank), so a statement
+imported twice, or a transaction listed twice, adds nothing; a matched line pays the
+registration in the same transaction, judged against the fee due on its value date (the
+one price, payments.fee_of); a surplus is a refund due, written with it; the payer's name
+is kept only while a line is unmatched (R12)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import date, datetime
 
 from tavla.caller import Caller
 from tavla.errors import Invalid, NoPayment, NotRegistered
@@ -44,6 +47,7 @@ def _read(caller: Caller, body: StatementUpload) -> list[StatementLine]:
 def _payment(
     line: BankLineRecord, tavla_id: str, code: str | None, actor: Actor, flags: Sequence[str]
 ) -> LedgerEntryRecord:
+    """The payment a line makes, linked back to it."""
     return LedgerEntryRecord(
         id=f"bank.{line.checksum}",
         tournament_id=line.tournament_id,
@@ -56,6 +60,7 @@ def _payment(
         recorded_at=line.imported_at,
         reference=code,
         flags=tuple(flags),
+        statement_line=line.checksum,
     )
 
 
@@ -66,11 +71,11 @@ def import_statement(
     organiser = require_organiser(tournament, caller)
     credits = [line for line in _read(caller, body) if line.amount > 0 and line.currency.upper() == EUR]
     registrations = {r.checkin_code: r for r in registration_store.all_entries(tournament_id)}
-    outstanding = {code: _outstanding(tournament, r.tavla_id) for code, r in registrations.items()}
     views = []
     for line, checksum in zip(credits, checksums(credits, body.account or ""), strict=True):
         code = find_code(line.reference, set(registrations))
-        status = classify(line.amount, outstanding[code]) if code else "unmatched"
+        owed = _outstanding(tournament, registrations[code].tavla_id, line.value_date) if code else 0
+        status = classify(line.amount, owed) if code else "unmatched"
         record = BankLineRecord(
             tournament_id=tournament_id,
             checksum=checksum,
@@ -83,20 +88,23 @@ def import_statement(
             code=code,
             text=None if code else line.reference[:500],
             payer=None if code else (line.payer or "")[:200] or None,  # kept only until matched (R12)
+            bank_ref=line.bank_ref,
         )
-        entry = None
+        entry, changes, refund = None, [], []
         if code:
             flags = [status] if status in ("underpaid", "overpaid") else []
             entry = _payment(record, registrations[code].tavla_id, code, organiser, flags)
-        change = payments.audited(organiser, entry, now, line=checksum) if entry else None
+            refund = payments.surplus_refund(tournament, entry, organiser, now)
+            changes = [payments.audited(organiser, entry, now, line=checksum)]
+            changes += [
+                payments.audited(organiser, r, now, status="due", surplus_of=entry.id) for r in refund
+            ]
         try:
-            bank_store.add_line(record, entry, [change] if change else [])
+            bank_store.add_line(record, entry, changes, refund)
         except bank_store.AlreadyImported:
             views.append(_view(record, "duplicate"))
             continue
-        if code:
-            outstanding[code] -= line.amount
-        views.append(_view(record, status))
+        views.append(_view(record, status, owed - line.amount))
     return _counted(views)
 
 
@@ -107,11 +115,16 @@ def _counted(views: list[StatementLineView]) -> StatementImport:
     return StatementImport(lines=views, counts=counts)
 
 
-def _outstanding(tournament: TournamentRecord, tavla_id: str) -> int:
-    return payments.player_ledger(tournament, tavla_id).outstanding.amount
+def _outstanding(tournament: TournamentRecord, tavla_id: str, on: date | datetime) -> int:
+    """What the registration owes, before a line valued `on`, at the price of that day."""
+    return payments.player_ledger(tournament, tavla_id, on).outstanding.amount
 
 
-def _view(line: BankLineRecord, status: str) -> StatementLineView:
+def _value_date(text: str) -> date | datetime:
+    return datetime.fromisoformat(text) if "T" in text else date.fromisoformat(text)
+
+
+def _view(line: BankLineRecord, status: str, left: int = 0) -> StatementLineView:
     return StatementLineView(
         checksum=line.checksum,
         value_date=line.value_date,
@@ -120,6 +133,7 @@ def _view(line: BankLineRecord, status: str) -> StatementLineView:
         tavla_id=line.tavla_id,
         reference=line.code or line.text,
         payer=line.payer if status == "unmatched" else None,
+        owed=Money(amount=left) if status == "underpaid" and left > 0 else None,
     )
 
 
@@ -144,12 +158,14 @@ def match_by_hand(caller: Caller, tournament_id: str, checksum: str, tavla_id: s
     )
     if registration is None:
         raise NotRegistered(f"{tavla_id} has no entry in this tournament.")
-    status = classify(line.amount, _outstanding(tournament, tavla_id))
+    status = classify(line.amount, _outstanding(tournament, tavla_id, _value_date(line.value_date)))
     flags = [status, "matched_by_hand"] if status != "matched" else ["matched_by_hand"]
     entry = _payment(line, tavla_id, registration.checkin_code, organiser, flags)
-    change = payments.audited(organiser, entry, now, line=checksum, by_hand=True)
+    refund = payments.surplus_refund(tournament, entry, organiser, now)
+    changes = [payments.audited(organiser, entry, now, line=checksum, by_hand=True)]
+    changes += [payments.audited(organiser, r, now, status="due", surplus_of=entry.id) for r in refund]
     try:
-        bank_store.match_line(line, status, entry, change)
+        bank_store.match_line(line, status, entry, changes, refund)
     except bank_store.NotUnmatched as error:
         raise NoPayment(f"No unmatched statement line {checksum} in this tournament.") from error
-    return payments.player_ledger(tournament, tavla_id)
+    return payments.player_ledger(tournament, tavla_id, now)

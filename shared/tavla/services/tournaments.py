@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from tavla import ids
 from tavla.caller import Caller
-from tavla.errors import Conflict, DivisionHasEntries, Forbidden, Invalid, PlayerNotFound
+from tavla.errors import Conflict, DivisionHasEntries, Forbidden, Invalid, PlayerNotFound, SeasonNotFound
 from tavla.models.audit import AuditActor, AuditEntry, AuditTrail
 from tavla.models.tournaments import (
     Calendar,
@@ -31,7 +31,7 @@ from tavla.models.tournaments import (
 )
 from tavla.models.tournaments import StaffMember as ApiStaffMember
 from tavla.rules.errors import RuleViolation
-from tavla.services import registrations
+from tavla.services import registrations, unpaid
 from tavla.services.access import ORGANISER, require_organiser, require_staff
 from tavla.store import audit
 from tavla.store import players as player_store
@@ -81,7 +81,7 @@ def effective_rules(settings: TournamentSettings) -> EffectiveRules:
 
 # A page further ahead than this is a typo, not a plan.
 MAX_AHEAD = timedelta(days=5 * 366)
-_TIMES = ("starts_at", "registration_closes_at", "early_bird_deadline")
+_TIMES = ("starts_at", "registration_closes_at", "early_bird_deadline", "payment_deadline")
 
 
 def _check_times(settings: TournamentSettings, now: datetime, being_set: Iterable[str] = _TIMES) -> None:
@@ -102,6 +102,14 @@ def _stored(settings: TournamentSettings) -> dict[str, Any]:
     return item
 
 
+def _check_season(season_id: str | None) -> None:
+    """A tournament declares only a season an admin has set (R10.4): its points go nowhere else."""
+    from tavla.store import season as season_store  # only a request naming a season pays this
+
+    if season_id and season_store.get(season_id) is None:
+        raise SeasonNotFound(f"No season {season_id}: a platform admin sets it first.")
+
+
 def _tournament(record: TournamentRecord) -> Tournament:
     return Tournament.model_validate(record.public())
 
@@ -113,6 +121,7 @@ def create(
     if not caller.is_organiser:
         raise Forbidden("Only organisers may create tournaments.")
     _check_times(body, now)
+    _check_season(body.season_id)
     tavla_id = player_store.tavla_id_or_none(caller.sub)
     record = TournamentRecord(
         id=ids.opaque(rng),
@@ -129,7 +138,14 @@ def create(
     )
     organiser = Actor(role=ORGANISER, tavla_id=tavla_id, sub=caller.sub)
     tournament_store.create(record, audit_entry(organiser, "tournament_created", now))
+    _schedule_payment_deadline(record.id, record.settings, now)
     return _tournament(record)
+
+
+def _schedule_payment_deadline(tournament_id: str, settings: Mapping[str, Any], now: datetime) -> None:
+    """A payment deadline takes effect however it is set (R3.2): its schedules are created."""
+    if settings.get("payment_deadline"):
+        unpaid.schedule(tournament_id, str(settings["payment_deadline"]), now)
 
 
 def get(tournament_id: str) -> Tournament:
@@ -157,6 +173,8 @@ def update(caller: Caller, tournament_id: str, body: TournamentUpdate, now: date
     except ValidationError as error:
         raise Invalid("; ".join(e["msg"] for e in error.errors())) from error
     _check_times(merged, now, being_set=changes)
+    if "season_id" in changes:
+        _check_season(merged.season_id)
     stored = _stored(merged)
     removed = set(registrations.division_order(current)) - {d.id for d in merged.divisions}
     _refuse_if_entered(current.id, removed)
@@ -170,6 +188,8 @@ def update(caller: Caller, tournament_id: str, body: TournamentUpdate, now: date
         undone = audit_entry(organiser, "settings_restored", now, fields=sorted(changes))
         tournament_store.update_settings(written, {k: current.settings.get(k) for k in stored}, undone)
         raise
+    if "payment_deadline" in changes:
+        _schedule_payment_deadline(tournament_id, stored, now)
     if merged.capacity > current.capacity:
         registrations.fill_free_places(tournament_id, now)
     return get(tournament_id)
@@ -235,12 +255,14 @@ def _staff_list(staff: Mapping[str, StaffMember]) -> Staff:
     return Staff(staff=sorted(members, key=lambda m: (m.role != "organiser", m.tavla_id)))
 
 
-def audit_trail(caller: Caller, tournament_id: str, limit: int) -> AuditTrail:
-    """Who did what, when: every change to this tournament and its lists (its staff only).
+def audit_trail(caller: Caller, tournament_id: str, limit: int, after: str | None = None) -> AuditTrail:
+    """Who did what, when: every change to this tournament and its lists (its staff only), a
+    page at a time (`next` is the cursor of the following page).
 
     Actors are shown by Tavla ID and role; their user ids stay internal.
     """
     require_staff(tournament_store.get(tournament_id), caller)
+    found, cursor = audit.records(tournament_id, limit, after)
     return AuditTrail(
         records=[
             AuditEntry(
@@ -249,8 +271,9 @@ def audit_trail(caller: Caller, tournament_id: str, limit: int) -> AuditTrail:
                 actor=AuditActor(role=r.actor.role, tavla_id=r.actor.tavla_id),
                 details=dict(r.details),
             )
-            for r in audit.records(tournament_id, limit)
-        ]
+            for r in found
+        ],
+        next=cursor,
     )
 
 

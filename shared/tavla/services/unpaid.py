@@ -38,25 +38,36 @@ def set_deadline(
         raise RegistrationClosed("The draw has been made: no more payment deadlines.")
     if body.at is not None and body.at <= now:
         raise Invalid("at: a payment deadline must be in the future.")
-    at = body.at.isoformat() if body.at else None
-    payment_store.set_payment_deadline(tournament_id, at)
+    payment_store.set_payment_deadline(tournament_id, body.at.isoformat() if body.at else None)
     if body.at is None:
         return PaymentDeadlineSet(payment_deadline=None)
-    notice = body.at - NOTICE_BEFORE
+    notice = schedule(tournament_id, body.at.isoformat(), now)
+    return PaymentDeadlineSet(payment_deadline=body.at, notice_at=notice)
+
+
+def schedule(tournament_id: str, at: str, now: datetime) -> datetime | None:
+    """The deadline's schedules (its notice, if a day remains, and its release), however the
+    deadline was set: with the tournament, by a settings change, or here. Returns when the
+    notice goes out. `at` is the deadline exactly as stored (the schedules compare it).
+    Schedules are named by the deadline, so setting it again adds none; one left from a
+    deadline since moved finds it changed and does nothing."""
+    deadline = datetime.fromisoformat(at)
+    stamp = deadline.strftime("%Y%m%dT%H%M%S")
+    notice = deadline - NOTICE_BEFORE
     if notice > now:
         schedules.create_once(
-            schedules.schedule_name(TARGET, tournament_id, "notice", body.at.strftime("%Y%m%dT%H%M%S")),
+            schedules.schedule_name(TARGET, tournament_id, "notice", stamp),
             notice,
             TARGET,
             {"tournament_id": tournament_id, "deadline": at, "step": "notice"},
         )
     schedules.create_once(
-        schedules.schedule_name(TARGET, tournament_id, "release", body.at.strftime("%Y%m%dT%H%M%S")),
-        body.at,
+        schedules.schedule_name(TARGET, tournament_id, "release", stamp),
+        deadline,
         TARGET,
         {"tournament_id": tournament_id, "deadline": at, "step": "release"},
     )
-    return PaymentDeadlineSet(payment_deadline=body.at, notice_at=notice if notice > now else None)
+    return notice if notice > now else None
 
 
 def enforce(payload: dict[str, Any], now: datetime) -> dict[str, Any]:
@@ -74,7 +85,7 @@ def enforce(payload: dict[str, Any], now: datetime) -> dict[str, Any]:
     at = datetime.fromisoformat(deadline)
     unpaid = [
         lg.tavla_id
-        for lg, listed in _main_list(tournament)
+        for lg, listed in _main_list(tournament, now)
         if lg.outstanding.amount > 0 and datetime.fromisoformat(listed) < at
     ]
     if step == "notice":
@@ -94,10 +105,10 @@ def enforce(payload: dict[str, Any], now: datetime) -> dict[str, Any]:
     return {"released": len(released)}
 
 
-def _main_list(tournament: TournamentRecord) -> list[tuple[Ledger, str]]:
+def _main_list(tournament: TournamentRecord, now: datetime) -> list[tuple[Ledger, str]]:
     """Each main-list entry's ledger and when it was listed."""
     entries = {
         r.tavla_id: r for r in registration_store.all_entries(tournament.id) if r.status == "registered"
     }
-    ledgers = {lg.tavla_id: lg for lg in payments.tournament_ledgers(tournament)}
+    ledgers = {lg.tavla_id: lg for lg in payments.tournament_ledgers(tournament, now)}
     return [(ledgers[t], r.listed_at) for t, r in entries.items() if t in ledgers]

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import base64
+import json
 import uuid
 from datetime import datetime
 from typing import Any
 
+from tavla.errors import InvalidCursor
 from tavla.store import keys
 from tavla.store.dynamo import client, deserialize, table_name
 from tavla.store.records import Actor, AuditRecord
@@ -38,19 +41,46 @@ def record(tx: Transaction, tournament_id: str, audit: AuditRecord) -> None:
     tx.put(f"audit {unique}", MAIN, item)
 
 
-def records(tournament_id: str, limit: int) -> list[AuditRecord]:
-    """A tournament's audit trail, newest first."""
-    response = client().query(
-        TableName=table_name(MAIN),
-        KeyConditionExpression="pk = :pk AND begins_with(sk, :audit)",
-        ExpressionAttributeValues={
+_STALE = "This page cursor is out of date or not from this audit trail: start again from the first page."
+
+
+def _cursor(tournament_id: str, sort_key: str) -> str:
+    """An opaque page cursor: the trail it belongs to and the last record's sort key."""
+    payload = json.dumps({"t": tournament_id, "k": sort_key}, separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(payload).decode().rstrip("=")
+
+
+def _start_key(tournament_id: str, cursor: str) -> dict[str, Any]:
+    """The ExclusiveStartKey a cursor stands for; InvalidCursor unless this trail handed it out."""
+    try:
+        payload = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+        sort_key = payload["k"] if payload["t"] == tournament_id else None
+    except (ValueError, TypeError, KeyError) as error:
+        raise InvalidCursor(_STALE) from error
+    if not isinstance(sort_key, str) or not sort_key.startswith(keys.AUDIT_PREFIX):
+        raise InvalidCursor(_STALE)
+    return {"pk": {"S": keys.tournament_pk(tournament_id)}, "sk": {"S": sort_key}}
+
+
+def records(tournament_id: str, limit: int, after: str | None = None) -> tuple[list[AuditRecord], str | None]:
+    """A page of a tournament's audit trail, newest first, and the cursor of the next page
+    (None on the last); `after` is the cursor the previous page returned."""
+    query: dict[str, Any] = {
+        "TableName": table_name(MAIN),
+        "KeyConditionExpression": "pk = :pk AND begins_with(sk, :audit)",
+        "ExpressionAttributeValues": {
             ":pk": {"S": keys.tournament_pk(tournament_id)},
             ":audit": {"S": keys.AUDIT_PREFIX},
         },
-        ScanIndexForward=False,
-        Limit=limit,
-    )
-    return [_from_item(deserialize(i)) for i in response.get("Items", [])]
+        "ScanIndexForward": False,
+        "Limit": limit,
+    }
+    if after:
+        query["ExclusiveStartKey"] = _start_key(tournament_id, after)
+    response = client().query(**query)
+    found = [_from_item(deserialize(i)) for i in response.get("Items", [])]
+    last = response.get("LastEvaluatedKey")
+    return found, (_cursor(tournament_id, last["sk"]["S"]) if last else None)
 
 
 def _from_item(item: dict[str, Any]) -> AuditRecord:

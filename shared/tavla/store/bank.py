@@ -3,11 +3,12 @@ pays and its audit record in the same transaction; a manual match removes the pa
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from tavla.store import audit, keys
 from tavla.store.dynamo import Item, client, deserialize, table_name
-from tavla.store.payments import ledger_item
+from tavla.store.payments import ledger_item, put_entry
 from tavla.store.records import AuditRecord, BankLineRecord, LedgerEntryRecord
 from tavla.store.schema import MAIN
 from tavla.store.transactions import Cancelled, Transaction
@@ -23,8 +24,14 @@ class NotUnmatched(Exception):
     pass
 
 
-def add_line(line: BankLineRecord, entry: LedgerEntryRecord | None, changes: list[AuditRecord]) -> None:
-    """Store a line (and the payment it makes); AlreadyImported when its checksum is there."""
+def add_line(
+    line: BankLineRecord,
+    entry: LedgerEntryRecord | None,
+    changes: list[AuditRecord],
+    follow: Sequence[LedgerEntryRecord] = (),
+) -> None:
+    """Store a line (and the payment it makes, and `follow`: the refund of its surplus);
+    AlreadyImported when its checksum is there."""
     tx = Transaction()
     tx.put(
         "line",
@@ -34,6 +41,8 @@ def add_line(line: BankLineRecord, entry: LedgerEntryRecord | None, changes: lis
     )
     if entry is not None:
         tx.put("entry", MAIN, ledger_item(entry), condition=_NEW)
+    for other in follow:
+        put_entry(tx, other)
     for change in changes:
         audit.record(tx, line.tournament_id, change)
     try:
@@ -44,7 +53,13 @@ def add_line(line: BankLineRecord, entry: LedgerEntryRecord | None, changes: lis
         raise
 
 
-def match_line(line: BankLineRecord, status: str, entry: LedgerEntryRecord, change: AuditRecord) -> None:
+def match_line(
+    line: BankLineRecord,
+    status: str,
+    entry: LedgerEntryRecord,
+    changes: Sequence[AuditRecord],
+    follow: Sequence[LedgerEntryRecord] = (),
+) -> None:
     """A person matched an unmatched line: it pays `entry`; the payer's name and text go (R12)."""
     tx = Transaction()
     tx.update(
@@ -57,7 +72,10 @@ def match_line(line: BankLineRecord, status: str, entry: LedgerEntryRecord, chan
         values={"status": status, "tavla_id": entry.tavla_id, "unmatched": "unmatched"},
     )
     tx.put("entry", MAIN, ledger_item(entry), condition=_NEW)
-    audit.record(tx, line.tournament_id, change)
+    for other in follow:
+        put_entry(tx, other)
+    for change in changes:
+        audit.record(tx, line.tournament_id, change)
     try:
         tx.run()
     except Cancelled as cancelled:

@@ -160,6 +160,37 @@ def fixtures(tournament_id: str, published: int) -> list[FixtureRecord]:
     return [f for f in found if f.draw <= published]
 
 
+def one_round(tournament_id: str, number: int) -> tuple[Day, RoundRecord | None]:
+    """The tournament, its field and draw `number` if published (one BatchGetItem): what a
+    round's page needs, whatever the number of rounds before it."""
+    found = batch_get(
+        MAIN,
+        [keys.tournament(tournament_id), keys.field(tournament_id), keys.round_(tournament_id, number)],
+        consistent=True,
+    )
+    by_sk = {i["sk"]: i for i in found}
+    meta, field = by_sk.get("META"), by_sk.get("FIELD")
+    tournament = TournamentRecord.from_item(meta) if meta else None
+    item = by_sk.get(keys.round_(tournament_id, number)["sk"]["S"])
+    published = item is not None and tournament is not None and number <= tournament.draws
+    return (
+        Day(tournament=tournament, field=field_from_item(field) if field else None, tables=None),
+        round_from_item(item) if item is not None and published else None,
+    )
+
+
+def fixtures_by_code(tournament_id: str, codes: Sequence[str]) -> list[FixtureRecord]:
+    """The matches of `codes` (BatchGetItem, 100 keys a call, the calls at once)."""
+    wanted = [keys.match(tournament_id, c) for c in codes]
+    chunks = [wanted[start : start + 100] for start in range(0, len(wanted), 100)]
+    if len(chunks) <= 1:
+        items = [batch_get(MAIN, chunk, consistent=True) for chunk in chunks]
+    else:
+        with ThreadPoolExecutor(max_workers=min(PARALLEL_WRITES, len(chunks))) as pool:
+            items = list(pool.map(lambda chunk: batch_get(MAIN, chunk, consistent=True), chunks))
+    return [fixture_from_item(i) for found in items for i in found]
+
+
 def reserve(
     tournament: TournamentRecord,
     number: int,

@@ -8,10 +8,10 @@ from decimal import Decimal
 from functools import cache
 from typing import Any
 
-import boto3
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.config import Config
 
+from tavla import aws
 from tavla.store.schema import TableSpec
 
 Item = dict[str, Any]
@@ -33,7 +33,7 @@ def client() -> Any:
     Typed as Any: the store builds transaction items as plain dicts, which the stubs'
     TypedDicts cannot follow through helper functions.
     """
-    return boto3.client(
+    return aws.session().client(
         "dynamodb", config=Config(retries={"mode": "standard", "total_max_attempts": ATTEMPTS})
     )
 

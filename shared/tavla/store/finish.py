@@ -8,7 +8,9 @@ one small read however large the field). Finishing twice finds the stored standi
 
 from __future__ import annotations
 
-from tavla.store import audit, keys
+from collections.abc import Sequence
+
+from tavla.store import audit, keys, outbox
 from tavla.store.dynamo import Item, client, deserialize, table_name
 from tavla.store.records import FINISHED, AuditRecord, FinalRecord, PrizeEligibilityRecord, TournamentRecord
 from tavla.store.schema import MAIN
@@ -30,9 +32,10 @@ def finish(
     record: FinalRecord,
     change: AuditRecord,
     eligibility: PrizeEligibilityRecord | None = None,
+    events: Sequence[outbox.Event] = (),
 ) -> None:
     """Mark the tournament finished and store its final standings (and, with category prizes,
-    who is eligible for them, frozen), or raise NotRunning."""
+    who is eligible for them, frozen) with the finish's events, or raise NotRunning."""
     tx = Transaction()
     tx.update(
         "tournament",
@@ -62,6 +65,7 @@ def finish(
             },
         )
     audit.record(tx, tournament.id, change)
+    outbox.add(tx, events)
     try:
         tx.run()
     except Cancelled as cancelled:
@@ -77,14 +81,25 @@ def final(tournament_id: str) -> FinalRecord | None:
     return _from_item(deserialize(item)) if item else None
 
 
-def mark_announced(tournament_id: str) -> None:
-    """`TournamentFinished` is on the bus: a later finish does not announce it again."""
-    client().update_item(
-        TableName=table_name(MAIN),
-        Key=keys.standings(tournament_id),
-        UpdateExpression="SET announced = :yes",
-        ExpressionAttributeValues={":yes": {"BOOL": True}},
+def announce(tournament_id: str, events: Sequence[outbox.Event]) -> None:
+    """The events of a finish stored without them (before they were written with the change),
+    marked announced in the same transaction: a later finish does not announce it again."""
+    tx = Transaction()
+    tx.update(
+        "standings",
+        MAIN,
+        keys.standings(tournament_id),
+        "SET announced = :yes",
+        condition="attribute_exists(pk) AND (attribute_not_exists(announced) OR announced = :no)",
+        values={"yes": True, "no": False},
     )
+    outbox.add(tx, events)
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        if not cancelled.failed("standings"):
+            raise
+        # announced meanwhile by another finish: nothing to do
 
 
 def prize_eligibility(tournament_id: str) -> PrizeEligibilityRecord | None:

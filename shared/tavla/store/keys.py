@@ -4,6 +4,7 @@ Main table:
 - a player's public profile ........ PLAYER#<tavla_id> / PROFILE
 - a signed-in user's Tavla ID ....... USER#<sub> / IDENTITY
 - a player's notifications ......... PLAYER#<tavla_id> / NOTE#<time>#<id>
+- a notification given (once) ...... PLAYER#<tavla_id> / NOTIFIED#<id>
 - a tournament ..................... TOURNAMENT#<id> / META (gsi1: TOURNAMENTS / <start>#<id>)
 - a registration ................... TOURNAMENT#<id> / REG#<tavla_id> (gsi1: PLAYER#<tavla_id> / <start>#<id>)
 - the waiting list ................. same items, LSI `waitlist` on wait_q (waiting only)
@@ -140,6 +141,11 @@ def provider_event(tournament_id: str, provider: str, event_id: str) -> dict[str
     return _key(tournament_pk(tournament_id), f"PROVIDER_EVENT#{provider}#{event_id}")
 
 
+def checkout(provider: str, session_id: str) -> dict[str, Any]:
+    """A started checkout, found by the provider's session id alone (the webhook's only clue)."""
+    return _key(f"CHECKOUT#{provider}#{session_id}", "CHECKOUT")
+
+
 BANKLINE_PREFIX = "BANKLINE#"
 
 
@@ -152,6 +158,11 @@ def statement_mapping(sub: str) -> dict[str, Any]:
 
 
 OUTBOX_PREFIX = "OUTBOX#"
+
+
+def notified(tavla_id: str, note_id: str) -> dict[str, Any]:
+    """That a notice was given: an event delivered again (at another time) finds it."""
+    return _key(player_pk(tavla_id), f"NOTIFIED#{note_id}")
 
 
 def outbox(event_id: str) -> dict[str, Any]:

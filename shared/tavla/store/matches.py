@@ -102,7 +102,8 @@ def save_change(
     tournament_id: str, change: DayChange, extra: Callable[[Transaction], None] | None = None
 ) -> None:
     """Write a day's change at once (`rules.model.DayChange`): see `settle`."""
-    settle(tournament_id, change.matches, change.tables, change.audit, extra)
+    events = [outbox.Event(e.detail_type, dict(e.detail)) for e in change.events]
+    settle(tournament_id, change.matches, change.tables, change.audit, extra, events)
 
 
 def settle(

@@ -6,13 +6,15 @@ from datetime import datetime
 from typing import Any
 
 from tavla.store import keys
-from tavla.store.dynamo import client, deserialize, serialize, table_name
+from tavla.store.dynamo import client, deserialize, table_name
 from tavla.store.records import NotificationRecord
 from tavla.store.schema import MAIN
+from tavla.store.transactions import Cancelled, Transaction
 
 
-def add(tavla_id: str, note_id: str, kind: str, message: str, at: datetime, data: dict[str, Any]) -> None:
-    """Store one notification; the same event (same time and id) delivered twice stores it once."""
+def add(tavla_id: str, note_id: str, kind: str, message: str, at: datetime, data: dict[str, Any]) -> bool:
+    """Store one notification, once per `note_id`: False when it was given already (the same event
+    delivered again, whenever), so that nothing else about it is sent twice either."""
     note = NotificationRecord(
         id=note_id,
         kind=kind,
@@ -25,7 +27,17 @@ def add(tavla_id: str, note_id: str, kind: str, message: str, at: datetime, data
         "sk": f"{keys.NOTE_PREFIX}{note.created_at}#{note_id}",
         **note.to_item(),
     }
-    client().put_item(TableName=table_name(MAIN), Item=serialize(item))
+    tx = Transaction()
+    given = keys.plain(keys.notified(tavla_id, note_id))
+    tx.put("once", MAIN, given, condition="attribute_not_exists(pk)")
+    tx.put("note", MAIN, item)
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        if cancelled.failed("once"):
+            return False
+        raise
+    return True
 
 
 def latest(tavla_id: str, limit: int) -> list[NotificationRecord]:

@@ -14,8 +14,8 @@ from dataclasses import replace
 from typing import Any
 
 from tavla.store import audit, keys
-from tavla.store.dynamo import Item, client, deserialize, table_name
-from tavla.store.records import AuditRecord, LedgerEntryRecord
+from tavla.store.dynamo import Item, client, deserialize, serialize, table_name
+from tavla.store.records import AuditRecord, CheckoutRecord, LedgerEntryRecord
 from tavla.store.schema import MAIN
 from tavla.store.transactions import Cancelled, Transaction
 
@@ -45,10 +45,14 @@ def add(
     changes: Sequence[AuditRecord],
     *,
     provider_event: tuple[str, str] | None = None,
+    follow: Sequence[LedgerEntryRecord] = (),
 ) -> None:
-    """Record one movement and its audit records; AlreadyRecorded if it (or its event) is there."""
+    """Record one movement and its audit records (and `follow`: the refund of its surplus);
+    AlreadyRecorded if it (or its event) is there."""
     tx = Transaction()
     put_entry(tx, entry, name="entry")
+    for other in follow:
+        put_entry(tx, other)
     if provider_event is not None:
         provider, event_id = provider_event
         marker = keys.plain(keys.provider_event(entry.tournament_id, provider, event_id))
@@ -66,6 +70,22 @@ def add(
         if cancelled.failed("entry") or cancelled.failed("event"):
             raise AlreadyRecorded(entry.id) from cancelled
         raise
+
+
+def add_checkout(checkout: CheckoutRecord) -> None:
+    """A checkout the platform started, so that its webhook can be checked against it."""
+    item = {**keys.plain(keys.checkout(checkout.provider, checkout.session_id)), **checkout.to_item()}
+    client().put_item(TableName=table_name(MAIN), Item=serialize(item))
+
+
+def checkout(provider: str, session_id: str) -> CheckoutRecord | None:
+    """The checkout the platform started with this session id, or None."""
+    found = (
+        client()
+        .get_item(TableName=table_name(MAIN), Key=keys.checkout(provider, session_id), ConsistentRead=True)
+        .get("Item")
+    )
+    return CheckoutRecord.from_item(deserialize(found)) if found else None
 
 
 def put_entry(tx: Transaction, entry: LedgerEntryRecord, name: str | None = None) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -26,7 +27,7 @@ from tavla.store import keys
 from tavla.store.dynamo import Item, batch_write, client, deserialize, query_all, table_name
 from tavla.store.records import FixtureRecord, ProfileRecord, RatedMatchRecord
 from tavla.store.schema import MAIN
-from tavla.store.transactions import Cancelled, Transaction
+from tavla.store.transactions import MAX_ITEMS, Cancelled, Transaction
 
 NATIONAL = keys.NATIONAL
 LIST_INDEX = {"national": "ratings", "club": "ratings_club", "city": "ratings_city"}
@@ -78,22 +79,30 @@ def marker(match_id: str) -> RatedMatchRecord | None:
     return RatedMatchRecord.from_item(deserialize(response["Item"])) if "Item" in response else None
 
 
-def state_before(tavla_id: str, key: str) -> RatingState:
-    """A player's rating state just before ledger key `key` (their last history line before it)."""
+def _lines_upto(tavla_id: str, upper: str, limit: int) -> list[Item]:
+    """A player's history lines up to ledger key `upper` (inclusive), newest first."""
     response = client().query(
         TableName=table_name(MAIN),
         KeyConditionExpression="pk = :pk AND sk BETWEEN :lo AND :hi",
         ExpressionAttributeValues={
             ":pk": {"S": keys.player_pk(tavla_id)},
             ":lo": {"S": keys.RATING_PREFIX},
-            ":hi": {"S": f"{keys.RATING_PREFIX}{key}"},
+            ":hi": {"S": f"{keys.RATING_PREFIX}{upper}"},
         },
         ScanIndexForward=False,
-        Limit=2,
+        Limit=limit,
         ConsistentRead=True,
     )
-    for raw in response.get("Items", []):
-        step = deserialize(raw)
+    return [deserialize(i) for i in response.get("Items", [])]
+
+
+def _step(item: Item) -> RatingStep:
+    return RatingStep.model_validate({k: v for k, v in item.items() if k not in ("pk", "sk")})
+
+
+def state_before(tavla_id: str, key: str) -> RatingState:
+    """A player's rating state just before ledger key `key` (their last history line before it)."""
+    for step in _lines_upto(tavla_id, key, 2):
         if step["key"] < key:
             return RatingState(rating=float(step["after"]), rated_matches=int(step["rated_matches"]))
     return RatingState()
@@ -116,7 +125,18 @@ def history(tavla_id: str, limit: int | None = None) -> list[RatingStep]:
         items = [deserialize(i) for i in response.get("Items", [])]
     else:
         items = query_all(**query)
-    return [RatingStep.model_validate({k: v for k, v in i.items() if k not in ("pk", "sk")}) for i in items]
+    return [_step(i) for i in items]
+
+
+def history_page(tavla_id: str, limit: int, before: str | None) -> tuple[list[RatingStep], str | None]:
+    """A page of a player's history, newest first, from just before ledger key `before`, and
+    the key to continue from (None: that was the oldest)."""
+    # `before` itself (the range is inclusive) and one more: is there a next page
+    items = _lines_upto(tavla_id, before or "\uffff", limit + 2)
+    steps = [_step(i) for i in items if before is None or i["key"] != before]
+    more = len(steps) > limit
+    steps = steps[:limit]
+    return steps, (steps[-1].key if more and steps else None)
 
 
 def _step_item(step: RatingStep) -> Item:
@@ -127,19 +147,67 @@ def _ledger_item(entry: LedgerEntry) -> Item:
     return {**keys.plain(keys.ledger(entry.key)), **entry.model_dump()}
 
 
-def _profile_update(tx: Transaction, tavla_id: str, state: RatingState) -> None:
+_BUMP = "rating_seq = if_not_exists(rating_seq, :z) + :one"
+
+
+def _profile_update(tx: Transaction, tavla_id: str, state: RatingState, *, seen: int | None = None) -> None:
+    """The profile's rating fields, its `rating_seq` bumped; with `seen`, only if the sequence
+    is still the one read (the full rebuild)."""
+    condition = "attribute_exists(pk) AND attribute_not_exists(merged_into)"
+    extra: dict[str, Any] = {}
+    if seen is not None:
+        condition += " AND " + _seq_is(seen)
+        extra = {"s": seen} if seen else {}
     tx.update(
         f"profile {tavla_id}",
         MAIN,
         keys.profile(tavla_id),
-        "SET rating = :r, rated_matches = :m, rating_key = :k, rating_list = :l",
-        condition="attribute_exists(pk) AND attribute_not_exists(merged_into)",
+        f"SET rating = :r, rated_matches = :m, rating_key = :k, rating_list = :l, {_BUMP}",
+        condition=condition,
         values={
             "r": state.rating,
             "m": state.rated_matches,
             "k": keys.rating_sort(state.rating, tavla_id),
             "l": keys.NATIONAL,
+            "z": 0,
+            "one": 1,
+            **extra,
         },
+    )
+
+
+def _seq_is(seen: int) -> str:
+    return "rating_seq = :s" if seen else "attribute_not_exists(rating_seq)"
+
+
+def _claim(tavla_ids: Sequence[str]) -> int:
+    """Bump the players' `rating_seq` before a write too large for one transaction, so a full
+    rebuild that read them before cannot write over the lines that follow. Returns calls."""
+    calls = 0
+    for start in range(0, len(tavla_ids), MAX_ITEMS):
+        tx = Transaction()
+        for tavla_id in tavla_ids[start : start + MAX_ITEMS]:
+            tx.update(
+                f"profile {tavla_id}",
+                MAIN,
+                keys.profile(tavla_id),
+                f"SET {_BUMP}",
+                condition="attribute_exists(pk)",
+                values={"z": 0, "one": 1},
+            )
+        tx.run()
+        calls += 1
+    return calls
+
+
+def _marker_put(tx: Transaction, applied: RatedMatchRecord, applied_before: RatedMatchRecord | None) -> None:
+    condition = "attribute_not_exists(pk)" if applied_before is None else "fingerprint = :before"
+    tx.put(
+        "marker",
+        MAIN,
+        {**keys.plain(keys.rated_match(applied.match_id)), **applied.to_item()},
+        condition=condition,
+        values=None if applied_before is None else {"before": applied_before.fingerprint},
     )
 
 
@@ -153,39 +221,56 @@ def write(
     applied: RatedMatchRecord | None = None,
     applied_before: RatedMatchRecord | None = None,
 ) -> int:
-    """Write a replay: history lines, stale lines removed, ledger changes, then the profiles
-    and the match's marker. Returns the DynamoDB calls made.
+    """Write a replay: history lines, stale lines removed, ledger changes, the profiles and the
+    match's marker. Returns the DynamoDB calls made.
 
-    Every part but the last transaction is a plain overwrite of deterministic keys, so a run
-    cut short is finished by the retry (the marker is not written yet, the replay is redone).
-    The marker is conditioned on the version seen (`applied_before`): AlreadyApplied when
-    another invocation got there first.
+    A result in order (two lines, an entry, two profiles, the marker) is one transaction: all
+    or nothing. A larger replay (a late result, a merge) first bumps its players'
+    `rating_seq` (a full rebuild that read them before then leaves them alone), writes the
+    lines and ledger as plain overwrites of deterministic keys (a run cut short is finished
+    by the retry: the marker is not written yet), and last the profiles, the marker and the
+    applied entry in one transaction, so the ledger never holds an entry its marker does not
+    name. The marker is conditioned on the version seen (`applied_before`): AlreadyApplied
+    when another invocation got there first.
     """
     put_keys = {(s.player, s.key) for s in steps}
-    deletes = [keys.rating_step(p, k) for p, k in set(stale_steps) if (p, k) not in put_keys]
-    deletes += [keys.ledger(k) for k in set(ledger_deletes) - {e.key for e in ledger_puts}]
-    calls = batch_write(
-        MAIN, [_step_item(s) for s in steps] + [_ledger_item(e) for e in ledger_puts], deletes
-    )
+    line_deletes = [keys.rating_step(p, k) for p, k in sorted(set(stale_steps)) if (p, k) not in put_keys]
+    ledger_gone = [keys.ledger(k) for k in sorted(set(ledger_deletes) - {e.key for e in ledger_puts})]
     profiles = sorted(states.items())
     tx = Transaction()
-    for tavla_id, state in profiles[:98]:
-        _profile_update(tx, tavla_id, state)
-    if len(profiles) > 98:  # a merge or a long cascade: the rest first, one by one
-        for tavla_id, state in profiles[98:]:
+    calls = 0
+    size = len(steps) + len(line_deletes) + len(ledger_puts) + len(ledger_gone) + len(profiles)
+    if size + (applied is not None) <= MAX_ITEMS:
+        for n, s in enumerate(steps):
+            tx.put(f"line {n}", MAIN, _step_item(s))
+        for n, k in enumerate(line_deletes):
+            tx.delete(f"line gone {n}", MAIN, k)
+        for n, e in enumerate(ledger_puts):
+            tx.put(f"entry {n}", MAIN, _ledger_item(e))
+        for n, k in enumerate(ledger_gone):
+            tx.delete(f"entry gone {n}", MAIN, k)
+        for tavla_id, state in profiles:
+            _profile_update(tx, tavla_id, state)
+    else:
+        calls += _claim([p for p, _ in profiles])
+        last = [e for e in ledger_puts if applied is not None and e.key == applied.ledger_key]
+        calls += batch_write(
+            MAIN,
+            [_step_item(s) for s in steps] + [_ledger_item(e) for e in ledger_puts if e not in last],
+            line_deletes + ledger_gone,
+        )
+        for e in last:
+            tx.put("entry", MAIN, _ledger_item(e))
+        room = MAX_ITEMS - len(tx) - 1
+        for tavla_id, state in profiles[room:]:  # a merge or a long cascade: the rest one by one
             single = Transaction()
             _profile_update(single, tavla_id, state)
             single.run()
             calls += 1
+        for tavla_id, state in profiles[:room]:
+            _profile_update(tx, tavla_id, state)
     if applied is not None:
-        condition = "attribute_not_exists(pk)" if applied_before is None else "fingerprint = :before"
-        tx.put(
-            "marker",
-            MAIN,
-            {**keys.plain(keys.rated_match(applied.match_id)), **applied.to_item()},
-            condition=condition,
-            values=None if applied_before is None else {"before": applied_before.fingerprint},
-        )
+        _marker_put(tx, applied, applied_before)
     try:
         tx.run()
     except Cancelled as cancelled:
@@ -290,7 +375,7 @@ def put_markers(markers: Sequence[RatedMatchRecord]) -> int:
 
 # -- the rebuild's read of the record ----------------------------------------------------------
 
-_RESULT_FIELDS = ("code", "event", "home", "away", "length", "result", "official_at", "state")
+_RESULT_FIELDS = ("code", "event", "home", "away", "length", "result", "official_at", "state", "version")
 
 
 def official_matches(tournament_id: str) -> list[FixtureRecord]:
@@ -325,6 +410,7 @@ def official_matches(tournament_id: str) -> list[FixtureRecord]:
             away=i.get("away"),
             result=Result.from_json(i["result"]) if i.get("result") else None,
             official_at=i.get("official_at"),
+            version=int(i.get("version") or 0),
         )
         for i in items
     ]
@@ -368,3 +454,140 @@ def repair_ledger(
 def write_histories(puts: Sequence[RatingStep], deletes: Iterable[tuple[str, str]]) -> int:
     """History lines written and removed ((player, ledger key)), 25 a call. Returns the calls."""
     return batch_write(MAIN, [_step_item(s) for s in puts], [keys.rating_step(p, k) for p, k in deletes])
+
+
+# -- the full rebuild's writes, conditional on what it read (the `ratings` function may run) --
+
+
+def profiles_read(tavla_ids: Sequence[str]) -> dict[str, ProfileRecord]:
+    """The players' profiles, strongly consistent: their `rating_seq` is what the full
+    rebuild's writes are conditioned on, so it is read before the ledger."""
+    from tavla.store.dynamo import batch_get
+
+    found = batch_get(MAIN, [keys.profile(p) for p in tavla_ids], consistent=True)
+    return {str(i["tavla_id"]): ProfileRecord.from_item(i) for i in found}
+
+
+def rebuild_player(
+    tavla_id: str,
+    puts: Sequence[RatingStep],
+    deletes: Sequence[str],
+    state: RatingState | None,
+    seen: int,
+) -> int | None:
+    """A player's history lines written and removed (ledger keys) and, with `state`, their
+    rating, each transaction conditioned on the `rating_seq` read: None when the `ratings`
+    function wrote the player since (what was written so far is redone by the caller's retry).
+    Returns the calls made."""
+    ops: list[tuple[str, Any]] = [("put", s) for s in puts] + [("delete", k) for k in deletes]
+    room = MAX_ITEMS - 1
+    batches = [ops[i : i + room] for i in range(0, len(ops), room)] or [[]]
+    calls = 0
+    for n, batch in enumerate(batches):
+        tx = Transaction()
+        if n == len(batches) - 1 and state is not None:
+            _profile_update(tx, tavla_id, state, seen=seen)
+        elif batch:
+            tx.check(
+                f"profile {tavla_id}",
+                MAIN,
+                keys.profile(tavla_id),
+                _seq_is(seen),
+                values={"s": seen} if seen else None,
+            )
+        for i, (kind, what) in enumerate(batch):
+            if kind == "put":
+                tx.put(f"line {i}", MAIN, _step_item(what))
+            else:
+                tx.delete(f"line {i}", MAIN, keys.rating_step(tavla_id, what))
+        try:
+            tx.run()
+        except Cancelled as cancelled:
+            if cancelled.failed(f"profile {tavla_id}"):
+                return None
+            raise
+        calls += 1 if len(tx) else 0
+    return calls
+
+
+@dataclass(frozen=True)
+class ResultFix:
+    """One result's ledger entry and marker as the record says (entry and marker None: no
+    longer a rated result), to be written only if the marker is still `seen`."""
+
+    match_id: str
+    entry: LedgerEntry | None
+    marker: RatedMatchRecord | None
+    seen: RatedMatchRecord | None
+
+
+def _add_fix(tx: Transaction, n: int, fix: ResultFix) -> None:
+    if fix.seen is None:
+        condition, values = "attribute_not_exists(pk)", None
+    else:
+        condition = "fingerprint = :f AND ledger_key = :k"
+        values = {"f": fix.seen.fingerprint, "k": fix.seen.ledger_key}
+    key = keys.rated_match(fix.match_id)
+    if fix.marker is not None:
+        item = {**keys.plain(key), **fix.marker.to_item()}
+        tx.put(f"marker {n}", MAIN, item, condition=condition, values=values)
+    else:
+        tx.delete(f"marker {n}", MAIN, key, condition=condition, values=values)
+    if fix.entry is not None:
+        tx.put(f"entry {n}", MAIN, _ledger_item(fix.entry))
+    if fix.seen is not None and (fix.entry is None or fix.seen.ledger_key != fix.entry.key):
+        tx.delete(f"old entry {n}", MAIN, keys.ledger(fix.seen.ledger_key))
+
+
+def _run_fixes(fixes: Sequence[ResultFix]) -> bool:
+    """One transaction; False when a marker was no longer the one read."""
+    tx = Transaction()
+    for n, fix in enumerate(fixes):
+        _add_fix(tx, n, fix)
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        if any(cancelled.failed(f"marker {n}") for n in range(len(fixes))):
+            return False
+        raise
+    return True
+
+
+def repair_results(fixes: Sequence[ResultFix]) -> tuple[int, list[str]]:
+    """Ledger entries and markers as the record says, each only if its marker is still the one
+    read: a match whose marker moved meanwhile (the `ratings` function applied a result of it)
+    is left as it is, that result being newer than what was read. 33 results per transaction;
+    a cancelled one is redone result by result. Returns (calls, matches left)."""
+    per = MAX_ITEMS // 3
+    calls, left = 0, []
+    for start in range(0, len(fixes), per):
+        group = fixes[start : start + per]
+        calls += 1
+        if _run_fixes(group):
+            continue
+        for fix in group:
+            calls += 1
+            if not _run_fixes([fix]):
+                left.append(fix.match_id)
+    return calls, left
+
+
+def drop_orphan(ledger_key: str, match_id: str) -> bool:
+    """A ledger entry no marker names, deleted only if its match's marker still does not name
+    it (the `ratings` function writes an entry and its marker together). False: kept."""
+    tx = Transaction()
+    tx.check(
+        "marker",
+        MAIN,
+        keys.rated_match(match_id),
+        "attribute_not_exists(pk) OR ledger_key <> :k",
+        values={"k": ledger_key},
+    )
+    tx.delete("entry", MAIN, keys.ledger(ledger_key))
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        if cancelled.failed("marker"):
+            return False
+        raise
+    return True

@@ -183,6 +183,8 @@ class ProfileRecord(_Record):
     user_sub: str | None = None  # internal: whose sign-in this profile is
     merged_into: str | None = None
     merged_at: str | None = None
+    # bumped by every ratings write: the full rebuild writes a player only if it is unchanged
+    rating_seq: int = 0
 
 
 @dataclass(frozen=True)
@@ -243,8 +245,9 @@ class FinalRecord(_Record):
     """A finished tournament's final standings (R10.1, R10.2), stored once by the finish.
 
     `events` are the standings of each event as the API shows them (JSON values);
-    `announced` turns true once `TournamentFinished` is on the bus, so a finish retried after
-    a failure between the write and the event announces it then, and never twice.
+    `announced`: `TournamentFinished` is written (in the outbox, with the standings themselves
+    since events are written with their change); a finish stored before that announces it on
+    the next finish, once.
     """
 
     tournament_id: str
@@ -307,6 +310,21 @@ class LedgerEntryRecord(_Record):
     flags: tuple[str, ...] = ()
     expected_amount: int | None = None
     provider_ref: str | None = None
+    statement_line: str | None = None  # a bank payment: the checksum of the line that paid it
+
+
+@dataclass(frozen=True)
+class CheckoutRecord(_Record):
+    """A card checkout the platform started (R3.3): the only sessions whose payments count,
+    for this player and tournament, in this currency, whatever the webhook's metadata says."""
+
+    provider: str
+    session_id: str
+    tournament_id: str
+    tavla_id: str
+    amount: int
+    currency: str
+    started_at: str
 
 
 @dataclass(frozen=True)
@@ -325,6 +343,7 @@ class BankLineRecord(_Record):
     code: str | None = None
     text: str | None = None
     payer: str | None = None
+    bank_ref: str | None = None  # the bank's own id of the transaction, where the format has one
 
 
 # -- ratings and the season --------------------------------------------------------
@@ -335,13 +354,16 @@ class RatedMatchRecord(_Record):
     """A match applied to the ratings: where it sits in the ledger and what was applied.
 
     `fingerprint` is the result as applied (players, winner, score, length, key): the same
-    event again changes nothing; a different one (an appeal) replaces it.
+    event again changes nothing; a different one (an appeal) replaces it. `version` is the
+    match's version the applied result was announced with (None: applied before results
+    carried one): a result announced with a lower version is older and changes nothing.
     """
 
     match_id: str
     ledger_key: str
     fingerprint: str
     players: tuple[str, ...] = ()
+    version: int | None = None
 
 
 @dataclass(frozen=True)
@@ -354,6 +376,9 @@ class SeasonRecord(_Record):
     ends_on: str
     settings: Mapping[str, Any] = field(default_factory=dict)
     draw_seed: int = 0  # the recorded seed of the season's last tie-break (R10.5)
+    federation: str | None = None
+    closed_at: str | None = None  # set once, by the schedule at its end date
+    to_invite: tuple[str, ...] = ()  # the Super Final's invited, frozen when it closed
 
 
 @dataclass(frozen=True)

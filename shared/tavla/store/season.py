@@ -20,7 +20,7 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from tavla.rules.season_table import Award, SeasonRow
-from tavla.store import keys
+from tavla.store import keys, outbox
 from tavla.store.dynamo import (
     batch_get,
     batch_write,
@@ -33,19 +33,64 @@ from tavla.store.dynamo import (
 )
 from tavla.store.records import SeasonRecord, SeasonStandingsRecord
 from tavla.store.schema import MAIN
+from tavla.store.transactions import Cancelled, Transaction
 
 AWARD_PREFIX = "award#"
 
 
 def get(season_id: str) -> SeasonRecord | None:
-    response = client().get_item(TableName=table_name(MAIN), Key=keys.season(season_id))
-    return SeasonRecord.from_item(deserialize(response["Item"])) if "Item" in response else None
+    response = client().get_item(TableName=table_name(MAIN), Key=keys.season(season_id), ConsistentRead=True)
+    return _season(deserialize(response["Item"])) if "Item" in response else None
 
 
-def put(season: SeasonRecord) -> None:
-    client().put_item(
-        TableName=table_name(MAIN), Item=serialize({**keys.plain(keys.season(season.id)), **season.to_item()})
+def _season(item: Mapping[str, Any]) -> SeasonRecord:
+    return SeasonRecord.from_item({**item, "to_invite": tuple(item.get("to_invite") or ())})
+
+
+def put(season: SeasonRecord, announce: Sequence[outbox.Event] = ()) -> None:
+    """The season as set, its id in the list of seasons and its events, at once, unless it
+    closed meanwhile (SeasonClosed: its record is frozen)."""
+    tx = Transaction()
+    tx.put(
+        "season",
+        MAIN,
+        {**keys.plain(keys.season(season.id)), **season.to_item(), "to_invite": list(season.to_invite)},
+        condition="attribute_not_exists(closed_at)",
     )
+    tx.update("list", MAIN, keys.seasons(), "ADD ids :s", values={"s": {season.id}})
+    outbox.add(tx, announce)
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        if cancelled.failed("season"):
+            raise SeasonClosed(season.id) from cancelled
+        raise
+
+
+class SeasonClosed(Exception):
+    """The season closed: its settings, dates and invitations no longer change."""
+
+
+def close(season_id: str, at: str, to_invite: Sequence[str]) -> bool:
+    """Close the season once (the schedule at its end date): False when it was already closed."""
+    try:
+        client().update_item(
+            TableName=table_name(MAIN),
+            Key=keys.season(season_id),
+            UpdateExpression="SET closed_at = :at, to_invite = :i",
+            ConditionExpression="attribute_exists(pk) AND attribute_not_exists(closed_at)",
+            ExpressionAttributeValues={":at": {"S": at}, ":i": {"L": [{"S": p} for p in to_invite]}},
+        )
+    except ClientError as error:
+        if error_code(error) == "ConditionalCheckFailedException":
+            return False
+        raise
+    return True
+
+
+def get_many(season_ids: Sequence[str]) -> list[SeasonRecord]:
+    """The seasons set among `season_ids` (BatchGetItem)."""
+    return [_season(i) for i in batch_get(MAIN, [keys.season(s) for s in season_ids])]
 
 
 def add_award(season_id: str, tavla_id: str, award: Award) -> bool:

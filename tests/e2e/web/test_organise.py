@@ -112,6 +112,32 @@ def test_the_organiser_edits_the_settings_and_sees_the_apis_refusal(phone: Phone
     expect(page.get_by_role("alert")).to_have_count(0)
 
 
+def test_the_organiser_sets_the_league_points(phone: Phone, stack: Stack) -> None:
+    """R5.6: a league's page shows the three points fields, empty (the 2 / 1 / 0 default); the
+    organiser sets 3 / 1 / 0 and it is saved; a win worth no more than a loss is the API's 422,
+    shown, and the points stay as they were."""
+    client = Client(stack)
+    organiser = f"web-points-org-{RUN}"
+    tid = tournament(client, organiser, format="round_robin", name="Πρωτάθλημα Βαθμών")
+    page = _organiser_at(phone, organiser, tid, "Ρυθμίσεις τουρνουά")
+    page.wait_for_url(f"**/#/t/{tid}/edit")
+    expect(page.locator("input[name=points_win]")).to_have_value("")
+    accessible_in_both_languages(page, "[data-testid=edit-form]")
+    page.locator("input[name=points_win]").fill("3")
+    page.locator("input[name=points_loss]").fill("1")
+    page.locator("input[name=points_forfeit]").fill("0")
+    page.get_by_role("button", name="Αποθήκευση").click()
+    expect(page.get_by_test_id("edit-message")).to_have_text("Οι ρυθμίσεις αποθηκεύτηκαν")
+    points = {"win": 3, "loss": 1, "forfeit": 0}
+    assert client.call("GET", f"/tournaments/{tid}").body["match_points"] == points
+    expect(page.locator("input[name=points_win]")).to_have_value("3")
+
+    page.locator("input[name=points_win]").fill("1")
+    page.get_by_role("button", name="Αποθήκευση").click()
+    expect(page.get_by_role("alert")).to_contain_text("must be worth more than a loss")
+    assert client.call("GET", f"/tournaments/{tid}").body["match_points"] == points
+
+
 def test_after_the_draw_the_settings_are_read_only(phone: Phone, stack: Stack) -> None:
     """R2.2: once the draw is made the API changes no setting, so the form says so and
     offers nothing to save."""

@@ -72,18 +72,21 @@ def _paid(amount: int, when: datetime | date) -> LedgerLine:
     return LedgerLine(kind="payment", amount=amount, value=when)
 
 
+AFTER = date(2026, 3, 30)  # the early bird is over: what was paid early decides
+
+
 def test_the_early_bird_fee_needs_the_early_payments_to_cover_it() -> None:
     """R3.4: 15.00 early earns the 15.00 fee; 10.00 early + 5.00 late does not (20.00 due)."""
     early, late = date(2026, 3, 27), date(2026, 3, 30)
-    assert fee_due(2000, 1500, DEADLINE, ATHENS, [_paid(1500, early)]) == 1500
-    assert fee_due(2000, 1500, DEADLINE, ATHENS, [_paid(1000, early), _paid(500, late)]) == 2000
-    assert fee_due(2000, 1500, DEADLINE, ATHENS, []) == 2000
-    assert fee_due(2000, None, None, ATHENS, [_paid(1500, early)]) == 2000
+    assert fee_due(2000, 1500, DEADLINE, ATHENS, [_paid(1500, early)], on=AFTER) == 1500
+    assert fee_due(2000, 1500, DEADLINE, ATHENS, [_paid(1000, early), _paid(500, late)], on=AFTER) == 2000
+    assert fee_due(2000, 1500, DEADLINE, ATHENS, [], on=AFTER) == 2000
+    assert fee_due(2000, None, None, ATHENS, [_paid(1500, early)], on=early) == 2000
 
 
 def test_a_refund_is_not_an_early_payment() -> None:
     refund = LedgerLine(kind="refund", amount=1500, value=date(2026, 3, 1))
-    assert fee_due(2000, 1500, DEADLINE, ATHENS, [refund]) == 2000
+    assert fee_due(2000, 1500, DEADLINE, ATHENS, [refund], on=AFTER) == 2000
 
 
 def test_side_events_are_free_for_main_players_when_announced_so() -> None:
@@ -126,4 +129,19 @@ def test_a_withdrawn_entry_shows_its_refund_due_until_it_is_paid_back() -> None:
 
 def test_negative_fees_are_refused() -> None:
     with pytest.raises(ValueError):
-        fee_due(-1, None, None, ATHENS, [])
+        fee_due(-1, None, None, ATHENS, [], on=AFTER)
+
+
+def test_the_fee_due_on_a_day_of_the_early_bird_is_the_early_fee() -> None:
+    """R3.4: asked on (or before) the last early day with nothing paid, the early-bird fee is
+    due (the player can still pay it); asked the day after, the full fee, unless early
+    payments already covered the early fee."""
+    assert fee_due(2000, 1500, DEADLINE, ATHENS, [], on=date(2026, 3, 28)) == 1500
+    assert fee_due(2000, 1500, DEADLINE, ATHENS, [], on=date(2026, 3, 29)) == 2000
+    late = datetime(2026, 3, 28, 22, 0, tzinfo=UTC)  # 00:00 on the 29th in Athens
+    assert fee_due(2000, 1500, DEADLINE, ATHENS, [], on=late) == 2000
+    paid_early = [_paid(1500, date(2026, 3, 27))]
+    assert fee_due(2000, 1500, DEADLINE, ATHENS, paid_early, on=date(2026, 4, 1)) == 1500
+    part = [_paid(1000, date(2026, 3, 27))]
+    assert fee_due(2000, 1500, DEADLINE, ATHENS, part, on=date(2026, 3, 28)) == 1500
+    assert fee_due(2000, 1500, DEADLINE, ATHENS, part, on=date(2026, 3, 29)) == 2000

@@ -115,7 +115,8 @@ export function BoardScreen({ id, big }: { id: string; big: boolean }) {
   return <section>{content}</section>;
 }
 
-/** The results and the standings of the board, or of one division's part of it (`only`). */
+/** The latest results and the top of the standings on the board (earlier rounds and the whole
+ * table are behind the round and standings routes), or of one division's part of it (`only`). */
 function Results({ board, level, only = () => true }: { board: Board; level: 2 | 3; only?: (x: Part) => boolean }) {
   const H = level === 2 ? "h2" : "h3";
   return (
@@ -148,6 +149,11 @@ function Results({ board, level, only = () => true }: { board: Board; level: 2 |
               </li>
             ))}
           </ol>
+          {s.total > s.rows.length && (
+            <p class="small" data-testid="standings-top">
+              {t("standings_top", { shown: s.rows.length, total: s.total })}
+            </p>
+          )}
         </div>
       ))}
     </>
