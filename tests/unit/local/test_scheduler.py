@@ -52,6 +52,10 @@ class FakeEnvironments:
 
 @pytest.fixture
 def fake_client(monkeypatch):
+    # at noon UTC, minutes away from every registry cron (02:30, Sunday 04:00), so a tick
+    # fires only the schedules a test makes, whatever the time of day it runs
+    noon = clock.now().replace(hour=12, minute=0, second=0, microsecond=0)
+    clock.advance(noon - clock.now())
     fake = FakeSchedulerClient()
     monkeypatch.setattr(scheduler_module, "client", lambda service, url: fake)
     yield fake
