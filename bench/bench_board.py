@@ -29,6 +29,7 @@ from botocore.client import BaseClient
 
 from bench.bench_calls import _aws, _count
 from bench.typical_requests import Answer, _recording
+from tavla.rules.states import State
 
 PLAYERS = 64
 REQUESTS = 1_000
@@ -55,7 +56,7 @@ def fixed_field(tournament_id: str, players: int) -> None:
     registering and checking in hundreds of players is bench_calls' and bench_draw's business."""
     from tavla.store import keys
     from tavla.store.dynamo import client, serialize, table_name
-    from tavla.store.records import FieldRecord
+    from tavla.store.records import FieldRecord, item_of
     from tavla.store.schema import MAIN
 
     entrants = tuple(
@@ -63,7 +64,7 @@ def fixed_field(tournament_id: str, players: int) -> None:
         for i in range(players)
     )
     field = FieldRecord(tournament_id=tournament_id, fixed_at="2026-12-01T09:00:00+00:00", entrants=entrants)
-    item = {**keys.plain(keys.field(tournament_id)), **field.to_item(), "entrants": list(entrants)}
+    item = {**keys.plain(keys.field(tournament_id)), **item_of(field), "entrants": list(entrants)}
     client().put_item(TableName=table_name(MAIN), Item=serialize(item))
 
 
@@ -91,7 +92,7 @@ def _mid_day(api: Any) -> str:
 
     def live(match: FixtureRecord, _: progress.DayView) -> FixtureRecord:
         present = {"home": NOW.isoformat(), "away": NOW.isoformat()}
-        return replace(match, state="playing", present=present, score=(2, 1))
+        return replace(match, state=State.PLAYING, present=present, score=(2, 1))
 
     called = [r.code for r in draw_store.fixtures(tournament_id, 1) if r.state == "called"]
     for code in called[:8]:

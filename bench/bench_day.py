@@ -167,9 +167,12 @@ def _at_once(
 def _close_round(tid: str, rng: random.Random) -> None:
     """Every match still open made official directly, the tables freed (as the last confirmation
     leaves them)."""
+    from tavla.rules.results import Result
+    from tavla.rules.states import State
     from tavla.store import draws as draw_store
     from tavla.store import keys
     from tavla.store.dynamo import client, serialize, table_name
+    from tavla.store.records import item_of
     from tavla.store.schema import MAIN
 
     current = draw_store.day(tid, with_rounds=False)
@@ -189,8 +192,8 @@ def _close_round(tid: str, rng: random.Random) -> None:
             official.append(
                 replace(
                     r,
-                    state="official",
-                    result=result,
+                    state=State.OFFICIAL,
+                    result=Result.from_json(result),
                     table=None,
                     official_at=r.called_at,
                     version=r.version + 1,
@@ -199,7 +202,7 @@ def _close_round(tid: str, rng: random.Random) -> None:
     draw_store.write_fixtures(official)
     if current.tables is not None:
         freed = replace(current.tables, occupied={}, queue=(), version=current.tables.version + 1)
-        item = {**keys.plain(keys.tables(tid)), **freed.to_item(), "queue": []}
+        item = {**keys.plain(keys.tables(tid)), **item_of(freed), "queue": []}
         client().put_item(TableName=table_name(MAIN), Item=serialize(item))
 
 

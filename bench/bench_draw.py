@@ -21,6 +21,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from tavla.rules.results import Result
+from tavla.rules.states import State
+
 PLAYERS = 512
 ORGANISER = "bench-organiser"
 SECONDS_TARGET = 2.0
@@ -113,7 +116,7 @@ def _make_round_official(tid: str) -> None:
     for r in records:
         if r.state in ("called", "queued") and r.home and r.away:
             result = {"winner": r.home, "home_points": r.length, "away_points": 1, "how": "score"}
-            official.append(replace(r, state="official", result=result))
+            official.append(replace(r, state=State.OFFICIAL, result=Result.from_json(result)))
     draw_store.write_fixtures(official)
 
 

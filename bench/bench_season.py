@@ -38,6 +38,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from tavla.rules.results import Result
+from tavla.rules.states import State
+
 LAMBDA_LIMIT_S = 900
 SMALL = ["--players", "1000", "--tournaments", "30"]
 
@@ -157,10 +160,10 @@ def _fixture(
         length=length,
         home_source={},
         away_source={},
-        state="official",
+        state=State.OFFICIAL,
         home=home,
         away=away,
-        result=result,
+        result=Result.from_json(result),
         official_at=official_at.isoformat(),
     )
 

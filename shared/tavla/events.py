@@ -16,13 +16,12 @@ from tavla import aws
 if TYPE_CHECKING:
     from mypy_boto3_events import EventBridgeClient
 
+from tavla.rules.event_names import MATCHES_CALLED as MATCHES_CALLED
+from tavla.rules.event_names import RESULT_CONFIRMED as RESULT_CONFIRMED
+
 EVENT_SOURCE = "tavla"
 
 REGISTRATION_PROMOTED = "RegistrationPromoted"
-# matches put on a table: players are called (in-app, SMS, board) and no-show deadlines set (R6)
-MATCHES_CALLED = "MatchesCalled"
-# a result became official: the bracket moved on; ratings and season points consume it (R10)
-RESULT_CONFIRMED = "ResultConfirmed"
 TOURNAMENT_FINISHED = "TournamentFinished"
 # a no-show deadline forfeited an absent player or found both absent: the referee is told (R6.3)
 NOSHOW_RULED = "NoShowRuled"

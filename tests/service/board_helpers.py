@@ -8,6 +8,8 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
+from tavla.rules.results import Result
+from tavla.rules.states import State
 from tavla.services import progress
 from tavla.store import draws as draw_store
 from tavla.store import keys
@@ -37,7 +39,9 @@ def official(home_won: bool, home_points: int, away_points: int) -> progress.Cha
             "forfeit": False,
             "how": "score",
         }
-        return replace(match, state="official", result=result, official_at=NOW.isoformat())
+        return replace(
+            match, state=State.OFFICIAL, result=Result.from_json(result), official_at=NOW.isoformat()
+        )
 
     return change
 

@@ -6,6 +6,8 @@ from dataclasses import replace
 from typing import Any
 
 from tavla import clock
+from tavla.rules.results import Result
+from tavla.rules.states import State
 from tavla.services import progress
 from tavla.store import draws as draw_store
 from tavla.store.records import FixtureRecord
@@ -65,7 +67,9 @@ def official(tournament_id: str, code: str, home_wins: bool = True) -> FixtureRe
             "forfeit": False,
             "how": "score",
         }
-        return replace(match, state="official", result=result, official_at=clock.now().isoformat())
+        return replace(
+            match, state=State.OFFICIAL, result=Result.from_json(result), official_at=clock.now().isoformat()
+        )
 
     return progress.settle(tournament_id, code, change, lambda a, b: [], clock.now()).match
 

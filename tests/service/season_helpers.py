@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 
 from tavla import clock, events
+from tavla.rules.results import Result
+from tavla.rules.states import State
 from tavla.services import progress
 from tavla.store.records import FixtureRecord
 from tests.service.board_helpers import next_due
@@ -73,7 +75,9 @@ def decide(tournament_id: str, code: str, home_wins: bool, forfeit: bool = False
             "forfeit": forfeit,
             "how": "forfeit" if forfeit else "score",
         }
-        return replace(match, state="official", result=result, official_at=clock.now().isoformat())
+        return replace(
+            match, state=State.OFFICIAL, result=Result.from_json(result), official_at=clock.now().isoformat()
+        )
 
     done = progress.settle(tournament_id, code, change, lambda a, b: [], clock.now()).match
     clock.advance(timedelta(minutes=3))
@@ -83,12 +87,14 @@ def decide(tournament_id: str, code: str, home_wins: bool, forfeit: bool = False
 def overturn(match: FixtureRecord, _: progress.DayView) -> FixtureRecord:
     """The referee's decision on appeal (R9): the other player wins, official now."""
     assert match.home and match.away and match.result
-    loser = match.away if match.result["winner"] == match.home else match.home
+    loser = match.away if match.result.winner == match.home else match.home
     points = {"home_points": match.length, "away_points": 0}
     if loser == match.away:
         points = {"home_points": 0, "away_points": match.length}
     result = {"winner": loser, **points, "how": "decision"}
-    return replace(match, state="official", result=result, official_at=clock.now().isoformat())
+    return replace(
+        match, state=State.OFFICIAL, result=Result.from_json(result), official_at=clock.now().isoformat()
+    )
 
 
 def play_out(tournament_id: str, home_wins: Any = lambda m: True) -> None:

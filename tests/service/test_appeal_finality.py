@@ -59,7 +59,8 @@ class Final:
             "POST", "/matches/{match_id}/confirm", params={"match_id": self.match_id}, body=score, **STAFF
         )
         assert reply.status == 200, reply.body
-        assert self.match().result is not None and self.match().result["winner"] == self.winner  # type: ignore[index]
+        decided = self.match().result
+        assert decided is not None and decided.winner == self.winner
         self.judges = [create_player(self.api, f"judge-{i}", name=f"Judge {i}") for i in range(3)]
 
     def match(self) -> FixtureRecord:
@@ -119,7 +120,7 @@ def test_hbf_a_dismissed_appeal_cannot_be_lodged_again_and_overturned(api: Api) 
     again = day.appeal(day.loser)
     assert (again.status, again.error) == (409, "appeal_exhausted"), again.body
     assert day.match() == before and day.appeal_items() == items
-    assert before.result is not None and before.result["winner"] == day.winner
+    assert before.result is not None and before.result.winner == day.winner
 
 
 @pytest.mark.parametrize("profile", ["platform", "hbf", "cnb"])
@@ -148,7 +149,7 @@ def test_a_result_set_on_appeal_is_final_for_both_sides(api: Api, profile: str) 
     decided = day.decide(first.body["id"], votes, outcome)
     assert (decided.status, decided.body["outcome"]) == (200, "upheld"), decided.body
     after = day.match()
-    assert after.result is not None and after.result["winner"] == day.loser
+    assert after.result is not None and after.result.winner == day.loser
     for player in (day.loser, day.winner):
         reply = day.appeal(player)
         assert (reply.status, reply.error) == (409, "appeal_exhausted"), player

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tavla import clock
+from tavla.rules.states import State
 from tavla.services import progress
 from tavla.store.records import FixtureRecord
 from tests.service.conftest import Api, Reply
@@ -25,7 +26,7 @@ def _clock() -> Iterator[None]:
 
 def _start(tournament_id: str, code: str) -> None:
     progress.settle(
-        tournament_id, code, lambda m, _: replace(m, state="playing"), lambda a, b: [], clock.now()
+        tournament_id, code, lambda m, _: replace(m, state=State.PLAYING), lambda a, b: [], clock.now()
     )
 
 
@@ -145,8 +146,8 @@ def test_the_referee_upholds_an_appeal_and_the_bracket_moves_on_from_the_new_res
     assert reply.status == 200, reply.body
     assert reply.body["new_result"]["winner"] == semi.away
     after = records(tournament_id)
-    assert after["main.R1.1"].result is not None and after["main.R1.1"].result["winner"] == semi.away
-    assert after["main.R1.1"].result["how"] == "decision"
+    assert after["main.R1.1"].result is not None and after["main.R1.1"].result.winner == semi.away
+    assert after["main.R1.1"].result.how == "decision"
     assert after["main.R2.1"].home == semi.away and after["main.R2.1"].state == "called"
     for player in (semi.home, semi.away):
         notes = api.call("GET", "/me/notifications", user=_user(ids, player)).body
@@ -185,7 +186,7 @@ def test_hbf_two_of_three_do_not_overturn_the_referee(api: Api) -> None:
     assert reply.status == 200, reply.body
     assert (reply.body["outcome"], reply.body["route"]) == ("dismissed", "committee")
     assert reply.body["votes"] == [True, True, False] and len(reply.body["members"]) == 3
-    assert records(tournament_id)["main.R1.1"].result["winner"] == semi.home  # type: ignore[index]
+    assert records(tournament_id)["main.R1.1"].result.winner == semi.home  # type: ignore[union-attr]
 
 
 def test_hbf_three_of_three_overturn_the_referee(api: Api) -> None:
@@ -193,7 +194,7 @@ def test_hbf_three_of_three_overturn_the_referee(api: Api) -> None:
     reply, semi, tournament_id = _committee_case(api, "hbf", [True, True, True])
     assert reply.body["outcome"] == "upheld", reply.body
     after = records(tournament_id)
-    assert after["main.R1.1"].result["winner"] == semi.away  # type: ignore[index]
+    assert after["main.R1.1"].result.winner == semi.away  # type: ignore[union-attr]
     assert after["main.R2.1"].home == semi.away
 
 
@@ -201,14 +202,14 @@ def test_cnb_a_simple_majority_of_five_overturns(api: Api) -> None:
     """R9.5 (cnb 1.3.2, 5.2): three of five is a majority: the decision changes."""
     reply, semi, tournament_id = _committee_case(api, "cnb", [True, False, True, False, True])
     assert reply.body["outcome"] == "upheld", reply.body
-    assert records(tournament_id)["main.R1.1"].result["winner"] == semi.away  # type: ignore[index]
+    assert records(tournament_id)["main.R1.1"].result.winner == semi.away  # type: ignore[union-attr]
 
 
 def test_cnb_one_of_three_is_no_majority(api: Api) -> None:
     """R9.5 (cnb 5.2): one of three: the director's decision stands."""
     reply, semi, tournament_id = _committee_case(api, "cnb", [True, False, False])
     assert reply.body["outcome"] == "dismissed", reply.body
-    assert records(tournament_id)["main.R1.1"].result["winner"] == semi.home  # type: ignore[index]
+    assert records(tournament_id)["main.R1.1"].result.winner == semi.home  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize(
@@ -329,4 +330,4 @@ def test_a_decision_sets_only_a_score_a_match_can_end_with(api: Api) -> None:
     fine = {"outcome": "upheld", "new_result": {"home_points": 2, "away_points": length}}
     assert _decide(api, appeal["id"], fine).status == 200
     decided = records(tournament_id)["main.R1.1"].result
-    assert decided is not None and decided["winner"] == semi.away
+    assert decided is not None and decided.winner == semi.away

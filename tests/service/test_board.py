@@ -6,6 +6,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
+from tavla.rules.states import State
 from tavla.services import progress
 from tavla.store.records import FixtureRecord
 from tests.service.board_helpers import (
@@ -53,8 +54,8 @@ def test_a_finished_single_elimination_shares_places_by_round_out(api: Api) -> N
     by_label: dict[str, set[str]] = {}
     for label, player in _places(main):
         by_label.setdefault(label, set()).add(player)
-    assert by_label["1"] == {final.result["winner"]}
-    assert by_label["2"] == {final.home, final.away} - {final.result["winner"]}
+    assert by_label["1"] == {final.result.winner}
+    assert by_label["2"] == {final.home, final.away} - {final.result.winner}
     semi_losers = {played[f"main.R2.{i}"].away for i in (1, 2)}  # home wins every match here
     assert by_label["3-4"] == semi_losers
     assert set().union(*by_label.values()) == set(players)
@@ -86,17 +87,17 @@ def test_a_disqualified_player_has_no_place_and_the_others_close_up(api: Api) ->
     tournament_id, a = four_drawn_and_a_winner_disqualified(api)
     settle(tournament_id, "main.R1.2", True, 7, 1)
     final = records(tournament_id)["main.R2.1"]
-    assert final.state == "official" and final.result and final.result["forfeit"] is True
+    assert final.state == "official" and final.result and final.result.forfeit is True
     [main] = _get(api, STANDINGS, tournament_id)["events"]
     assert a not in {tavla_id for _, tavla_id in _places(main)}
     assert [label for label, _ in _places(main)] == ["1", "2-3", "2-3"]
-    assert _places(main)[0][1] == final.result["winner"]
+    assert _places(main)[0][1] == final.result.winner
 
 
 def _live(match: FixtureRecord, _: progress.DayView) -> FixtureRecord:
     return replace(
         match,
-        state="playing",
+        state=State.PLAYING,
         present={"home": NOW.isoformat(), "away": NOW.isoformat()},
         late_points={"away": 1},
         score=(3, 1),

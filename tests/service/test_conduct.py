@@ -72,8 +72,8 @@ def test_the_loss_of_the_match_forfeits_it_and_the_opponent_advances(api: Api) -
     tournament_id, match, _ = _penalise_home(api, "match", "Serious misconduct")
     after = records(tournament_id)
     result = after["main.R1.1"].result
-    assert result is not None and result["winner"] == match.away and result["how"] == "penalty"
-    assert (result["home_points"], result["away_points"]) == (0, match.length)
+    assert result is not None and result.winner == match.away and result.how == "penalty"
+    assert (result.home_points, result.away_points) == (0, match.length)
     assert after["main.R2.1"].home == match.away
 
 
@@ -99,7 +99,7 @@ def test_a_withdrawal_forfeits_the_current_match_and_every_later_one(api: Api) -
     assert reply.body["refund"] == "none"
     after = records(tournament_id)
     result = after["main.R1.1"].result
-    assert result is not None and result["winner"] == match.away and result["forfeit"] is True
+    assert result is not None and result.winner == match.away and result.forfeit is True
     assert after["main.R2.1"].home == match.away
     again = _post(api, "withdrawals", tournament_id, {"tavla_id": match.home})
     assert (again.status, again.error) == (409, "already_out")
@@ -139,7 +139,7 @@ def test_a_player_who_withdraws_after_winning_forfeits_the_next_match_when_it_is
     official(tournament_id, "main.R1.2")
     next_match = records(tournament_id)["main.R2.1"]
     assert next_match.state == "official" and next_match.result is not None
-    assert next_match.result["winner"] != winner and next_match.result["how"] == "withdrawal"
+    assert next_match.result.winner != winner and next_match.result.how == "withdrawal"
 
 
 def test_withdrawing_someone_else_is_refused_and_nothing_is_withdrawn_before_the_draw(api: Api) -> None:
@@ -165,7 +165,7 @@ def test_a_disqualified_player_loses_their_matches_and_gets_no_place(api: Api) -
     assert reply.status == 201, reply.body
     official(tournament_id, "main.R1.2")
     after = records(tournament_id)
-    assert after["main.R2.1"].result is not None and after["main.R2.1"].result["winner"] != cheat
+    assert after["main.R2.1"].result is not None and after["main.R2.1"].result.winner != cheat
     current = draw_store.day(tournament_id)
     assert current.field is not None and cheat in current.field.disqualified
     assert current.tournament is not None

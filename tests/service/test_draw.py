@@ -12,6 +12,15 @@ from tests.service.day_helpers import checked_in_field, draw
 from tests.service.helpers import ORGANISER, create_player, dynamodb_calls, register
 
 
+def first_round(api: Api, tournament_id: str) -> Any:
+    """The public view of the tournament's draw 1."""
+    return api.call(
+        "GET",
+        "/tournaments/{tournament_id}/rounds/{number}",
+        params={"tournament_id": tournament_id, "number": "1"},
+    )
+
+
 def test_first_draw_pairs_the_checked_in_field_and_seats_every_match(api: Api) -> None:
     """R4.2, R5.3: 8 checked-in players, single elimination: 4 first-round matches on tables 1-4."""
     tournament_id, ids = checked_in_field(api, 8)
@@ -28,15 +37,30 @@ def test_first_draw_pairs_the_checked_in_field_and_seats_every_match(api: Api) -
     assert later[0]["home_from"].startswith("winner of main.R1.")
 
 
+def test_the_first_draw_publishes_its_seed_list_and_each_match_its_bracket(api: Api) -> None:
+    """R5.1, R5.2, R5.4: the public round view lists the field in seed order (seed 1 first, the
+    highest rated first by default); each match says its bracket, its round there and its slot."""
+    tournament_id, ids = checked_in_field(api, 6, format="double_elimination")
+    assert draw(api, tournament_id).status == 201
+    public = first_round(api, tournament_id)
+    assert public.status == 200, public.body
+    inputs = DrawInputs.model_validate(public.body["inputs"])
+    rating = {e.player_id: e.rating for e in inputs.field}
+    seeds = public.body["seed_list"]
+    assert sorted(seeds) == sorted(ids) and list(compute_draw(inputs, public.body["seed"]).seed_list) == seeds
+    assert [rating[p] for p in seeds] == sorted(rating.values(), reverse=True)
+    brackets = {m["code"]: (m["bracket"], m["bracket_round"], m["slot"]) for m in public.body["pairings"]}
+    assert brackets["main.W1.1"] == ("winners", 1, 1)
+    assert brackets["main.L1.1"] == ("losers", 1, 1)
+    assert brackets["main.GF1"] == ("final", 1, 1) and brackets["main.GF2"] == ("final_reset", 1, 1)
+    assert all(m["declared"] == [] for m in public.body["pairings"])
+
+
 def test_a_published_draw_recomputes_from_its_inputs_and_seed(api: Api) -> None:
     """R5.1: the round's public inputs hash to its digest and give the same pairings again."""
     tournament_id, _ = checked_in_field(api, 6, format="swiss", swiss_rounds=3)
     assert draw(api, tournament_id).status == 201
-    public = api.call(
-        "GET",
-        "/tournaments/{tournament_id}/rounds/{number}",
-        params={"tournament_id": tournament_id, "number": "1"},
-    )
+    public = first_round(api, tournament_id)
     assert public.status == 200, public.body
     inputs = DrawInputs.model_validate(public.body["inputs"])
     assert digest(inputs) == public.body["digest"]

@@ -158,8 +158,8 @@ def test_platform_forfeits_an_absent_player_at_ten_minutes_not_before(day: Any) 
     home, _ = d.side_of("home")
     assert match.state == "official"
     assert match.result is not None
-    assert (match.result["winner"], match.result["home_points"], match.result["away_points"]) == (home, 7, 0)
-    assert (match.result["how"], match.result["forfeit"]) == ("noshow", True)
+    assert (match.result.winner, match.result.home_points, match.result.away_points) == (home, 7, 0)
+    assert (match.result.how, match.result.forfeit) == ("noshow", True)
     assert [c["code"] for c in confirmed(d)] == [MATCH]
 
 
@@ -179,7 +179,7 @@ def test_hbf_gives_a_point_at_15_and_20_minutes_and_forfeits_past_half_the_lengt
     d.at(30)
     match = d.match()
     assert match.state == "official" and match.result is not None
-    assert (match.result["how"], match.result["away_points"], match.result["home_points"]) == ("noshow", 0, 7)
+    assert (match.result.how, match.result.away_points, match.result.home_points) == ("noshow", 0, 7)
     assert schedules() == []
 
 

@@ -6,6 +6,8 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
+from tavla.rules.results import Result
+from tavla.rules.states import State
 from tavla.services import progress
 from tavla.store import draws as draw_store
 from tavla.store.records import FixtureRecord
@@ -24,7 +26,9 @@ def _win(home_wins: bool = True) -> Any:
             "home_points": 7 if home_wins else 2,
             "away_points": 2 if home_wins else 7,
         }
-        return replace(match, state="official", result=result, official_at=NOW.isoformat())
+        return replace(
+            match, state=State.OFFICIAL, result=Result.from_json(result), official_at=NOW.isoformat()
+        )
 
     return change
 
@@ -85,4 +89,4 @@ def test_a_withdrawn_players_next_match_is_forfeited_as_soon_as_it_is_due(api: A
     progress.settle(tournament_id, "main.R1.2", _win(), lambda a, b: [], NOW)
     final = _records(tournament_id)["main.R2.1"]
     assert final.state == "official" and final.result is not None
-    assert final.result["winner"] != gone and final.result["forfeit"] is True
+    assert final.result.winner != gone and final.result.forfeit is True

@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 
 from tavla import clock, events
+from tavla.rules.results import Result
+from tavla.rules.states import State
 from tavla.services import progress, rebuild
 from tavla.store.records import FixtureRecord
 from tests.service.board_helpers import records
@@ -110,7 +112,9 @@ def test_an_appeal_that_changes_a_result_corrects_the_ratings(api: Api, bus: Pub
     def overturn(match: FixtureRecord, _: progress.DayView) -> FixtureRecord:
         assert match.home and match.away
         result = {"winner": match.away, "home_points": 2, "away_points": match.length, "how": "decision"}
-        return replace(match, state="official", result=result, official_at=clock.now().isoformat())
+        return replace(
+            match, state=State.OFFICIAL, result=Result.from_json(result), official_at=clock.now().isoformat()
+        )
 
     progress.settle(tid, "main.R1.1", overturn, lambda a, b: [], clock.now())
     corrected = results(bus)

@@ -222,6 +222,8 @@ def test_agreement_waits_for_staff_then_official_fills_and_calls_the_final(
     agreed = day.report("main.R1.1", away, 0, 3)
     assert agreed.status == 200 and agreed.body["state"] == "finished"
     assert agreed.body["reported"] == ["home", "away"]
+    declared = [(d["side"], d["home_points"], d["away_points"]) for d in agreed.body["declared"]]
+    assert declared == [("home", 0, 3), ("away", 0, 3)]
     official = day.confirm("main.R1.1")
     assert official.status == 200, official.body
     assert official.body["state"] == "official" and official.body["result"]["winner"] == away

@@ -6,6 +6,8 @@ import importlib
 from typing import Any
 
 from tavla import clock, events
+from tavla.rules.results import Result
+from tavla.rules.states import State
 from tavla.services import rebuild
 from tests.service.board_helpers import set_field
 from tests.service.conftest import Api, LambdaContext
@@ -129,11 +131,13 @@ def test_the_rebuild_equals_the_incremental_season_after_a_merge_and_an_appeal(
 
     def overturn(match: FixtureRecord, _: progress.DayView) -> FixtureRecord:
         assert match.home and match.away and match.result
-        loser = match.away if match.result["winner"] == match.home else match.home
+        loser = match.away if match.result.winner == match.home else match.home
         result = {"winner": loser, "home_points": 1, "away_points": match.length, "how": "decision"}
         if loser == match.home:
             result.update(home_points=match.length, away_points=1)
-        return replace(match, state="official", result=result, official_at=clock.now().isoformat())
+        return replace(
+            match, state=State.OFFICIAL, result=Result.from_json(result), official_at=clock.now().isoformat()
+        )
 
     progress.settle(t1, "main.R2.1", overturn, lambda a, b: [], clock.now())  # the final, on appeal
     finish(api, t1)

@@ -8,6 +8,7 @@ from typing import Any, Literal, Self
 from pydantic import Field, model_validator
 
 from tavla.models.common import ApiModel, StrictModel, TavlaId
+from tavla.rules.model import Bracket
 
 MatchState = Literal[
     "waiting", "queued", "called", "playing", "finished", "disputed", "official", "bye", "void", "not_needed"
@@ -31,6 +32,15 @@ class ResultView(ApiModel):
     how: str = Field(description="score, forfeit, time, bye, decision")
 
 
+class Declaration(ApiModel):
+    """The final score one side declared (R7.5), home first."""
+
+    side: Side
+    home_points: int
+    away_points: int
+    at: datetime | None = None
+
+
 class MatchView(ApiModel):
     """One match of a published draw, as the public sees it."""
 
@@ -44,6 +54,12 @@ class MatchView(ApiModel):
     round: int
     label: str = Field(description="what a board shows: R2, W3, L4, GF1, S3, RR5, V2")
     board: int
+    bracket: Bracket = Field(
+        description="main (single elimination, Swiss, round robin, lives), winners, losers, final, "
+        "final_reset (double elimination), consolation, last_chance"
+    )
+    bracket_round: int = Field(description="its round within its bracket (1 for a final)")
+    slot: int = Field(description="its place in its round, from 1 (the board of its code)")
     stage: str
     length: int = Field(description="points to win")
     state: MatchState
@@ -61,6 +77,9 @@ class MatchView(ApiModel):
     result: ResultView | None = None
     official_at: datetime | None = None
     appeal_open: bool = False
+    declared: list[Declaration] = Field(
+        default_factory=list, description="the final scores the players declared, by side (R7.5)"
+    )
     version: int = 0
 
 
@@ -83,6 +102,10 @@ class RoundView(RoundSummary):
     """A published draw with its matches and the public inputs it was computed from."""
 
     inputs: dict[str, Any] = Field(description="field, ratings, clubs, earlier results, settings")
+    seed_list: list[str] = Field(
+        default_factory=list,
+        description="the field in seed order (Tavla IDs, seed 1 first) as this draw placed it (R5.1, R5.2)",
+    )
     pairings: list[MatchView]
 
 

@@ -17,19 +17,20 @@ wrongs may appeal it, once. Results are compared by `fingerprint`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+
+from tavla.rules.results import Result
 
 
-def fingerprint(result: Mapping[str, Any] | None) -> str:
+def fingerprint(result: Result | None) -> str:
     """What a result says, as one comparable string ("" for no result yet: a pairing appeal)."""
-    if not result:
+    if result is None:
         return ""
     return "|".join(
-        str(result.get(key)) for key in ("winner", "home_points", "away_points", "forfeit", "how")
+        str(v) for v in (result.winner, result.home_points, result.away_points, result.forfeit, result.how)
     )
 
 
-def may_appeal(side: str, result: Mapping[str, Any] | None, heard: Mapping[str, str]) -> bool:
+def may_appeal(side: str, result: Result | None, heard: Mapping[str, str]) -> bool:
     """True unless `side`'s grievance against this very result has been decided already."""
     return heard.get(side) != fingerprint(result)
 
@@ -38,7 +39,7 @@ def heard_after(
     heard: Mapping[str, str],
     appellant: str,
     players: tuple[str, str],
-    result_after: Mapping[str, Any] | None,
+    result_after: Result | None,
     changed: bool,
 ) -> dict[str, str]:
     """Who has been heard once the appeal of `appellant` is decided (see the module)."""

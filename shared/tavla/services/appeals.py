@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tavla import ids
 from tavla.caller import Caller
@@ -46,6 +46,8 @@ from tavla.errors import (
 )
 from tavla.models.appeals import AppealBody, AppealView, DecisionBody, NewResult
 from tavla.rules import grievances
+from tavla.rules.results import Result
+from tavla.rules.states import APPEALABLE, State
 from tavla.services import day, progress
 from tavla.services.access import player_actor, require_staff, role_in
 from tavla.store import appeals as appeal_store
@@ -57,8 +59,6 @@ from tavla.store.records import AppealRecord, FixtureRecord, TournamentRecord
 if TYPE_CHECKING:
     from tavla.rules.profiles import RuleProfile
 
-# a match whose players are known and that was, or is being, played
-APPEALABLE = frozenset({"called", "playing", "finished", "disputed", "official"})
 APPEAL_MARK = "A"
 
 _system_random = random.SystemRandom()
@@ -79,7 +79,7 @@ def _tournament_of(value: str) -> str:
 def profile_of(tournament: TournamentRecord) -> RuleProfile:
     from tavla.rules import profiles  # ~60 ms: only the requests that need the rules load them
 
-    return profiles.get_profile(str(tournament.settings.get("rule_profile") or "platform"))
+    return profiles.get_profile(tournament.play.rule_profile)
 
 
 def window_closes(match: FixtureRecord, view: progress.DayView, profile: RuleProfile, now: datetime) -> None:
@@ -122,7 +122,7 @@ def lodge(
         appellant=me,
         opponent=match.away if me == match.home else match.home,
         lodged_at=now.isoformat(),
-        result_before=dict(match.result) if match.result else None,
+        result_before=match.result.as_json() if match.result else None,
     )
 
     def change(current: FixtureRecord, view: progress.DayView) -> FixtureRecord:
@@ -190,21 +190,14 @@ def _committee(
     return "committee", outcome, members, votes
 
 
-def new_result(match: FixtureRecord, given: NewResult) -> dict[str, Any]:
+def new_result(match: FixtureRecord, given: NewResult) -> Result:
     """The result a decision sets (how: decision): the points given, or the winner by length-0."""
     if match.home is None or match.away is None:
         raise InvalidDecision("The match has no players yet.")
     if given.home_points is None or given.away_points is None:
         if given.winner not in (match.home, match.away):
             raise InvalidDecision(f"{given.winner} does not play this match.")
-        home_points = match.length if given.winner == match.home else 0
-        return {
-            "winner": given.winner,
-            "home_points": home_points,
-            "away_points": match.length - home_points,
-            "forfeit": False,
-            "how": "decision",
-        }
+        return Result.awarded(match.home, match.away, match.length, given.winner)
     from tavla.rules.match import ImpossibleScore, check_final_score  # heavy: loaded when needed
 
     home, away = given.home_points, given.away_points
@@ -212,10 +205,10 @@ def new_result(match: FixtureRecord, given: NewResult) -> dict[str, Any]:
         check_final_score(match.length, home, away)
     except ImpossibleScore as impossible:
         raise InvalidDecision(str(impossible)) from None
-    winner = match.home if home > away else match.away
-    if given.winner is not None and given.winner != winner:
+    result = Result.by_score(match.home, match.away, (home, away), "decision")
+    if given.winner is not None and given.winner != result.winner:
         raise InvalidDecision("The winner given is not the one the points give.")
-    return {"winner": winner, "home_points": home, "away_points": away, "forfeit": False, "how": "decision"}
+    return result
 
 
 def decide(caller: Caller, appeal_id: str, body: DecisionBody, now: datetime) -> AppealView:
@@ -241,7 +234,7 @@ def decide(caller: Caller, appeal_id: str, body: DecisionBody, now: datetime) ->
         route=route,
         members=members,
         votes=votes,
-        new_result=result,
+        new_result=result.as_json() if result else None,
         decided_at=now.isoformat(),
         decided_by=actor.tavla_id or actor.role,
     )
@@ -260,7 +253,7 @@ def decide(caller: Caller, appeal_id: str, body: DecisionBody, now: datetime) ->
         return replace(
             current,
             appeal=None,
-            state=day.OFFICIAL,
+            state=State.OFFICIAL,
             result=result,
             official_at=now.isoformat(),
             appeals_heard=heard,
@@ -279,8 +272,8 @@ def decide(caller: Caller, appeal_id: str, body: DecisionBody, now: datetime) ->
             route=route,
             members=list(members) or None,
             votes=list(votes) or None,
-            result_before=dict(seen.match.result) if seen.match.result else None,
-            new_result=result,
+            result_before=seen.match.result.as_json() if seen.match.result else None,
+            new_result=result.as_json() if result else None,
         )
     ]
     progress.settle(

@@ -32,12 +32,13 @@ from tavla.models.board import (
 from tavla.models.day import MatchView, PlayerRef
 from tavla.rules import day as rules_day
 from tavla.rules.standings import Standing, TableRow
+from tavla.rules.states import UNPLAYED, State
 from tavla.services import day
 from tavla.store import draws as draw_store
-from tavla.store.records import FieldRecord, FixtureRecord, RoundRecord, TournamentRecord
+from tavla.store.records import FINISHED, FieldRecord, FixtureRecord, RoundRecord, TournamentRecord
 
 # a match nothing more happens to (a draw whose matches are all so is no longer current)
-SETTLED = frozenset({day.OFFICIAL, *day.UNPLAYED})
+SETTLED = frozenset({State.OFFICIAL, *UNPLAYED})
 EVENTS: tuple[rules_day.EventName, ...] = ("main", "consolation", "last_chance")
 
 
@@ -114,7 +115,7 @@ def standings(tournament_id: str) -> Standings:
     draws = day.draws_of(current.rounds, records)
     return Standings(
         tournament_id=tournament_id,
-        final=tournament.status == "finished",
+        final=tournament.status == FINISHED,
         events=event_tables(tournament, current.field, draws, records),
     )
 

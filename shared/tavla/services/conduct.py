@@ -32,6 +32,8 @@ from tavla.errors import (
     TournamentOver,
 )
 from tavla.models.appeals import OutBody, OutView, PenaltyBody, PenaltyView
+from tavla.rules.results import Result
+from tavla.rules.states import AT_TABLE, UNDECIDED, State
 from tavla.services import day, progress, result
 from tavla.services.access import player_actor, require_staff, role_in, staff_actor
 from tavla.store import conduct as conduct_store
@@ -39,11 +41,6 @@ from tavla.store import draws as draw_store
 from tavla.store import players as player_store
 from tavla.store.audit import entry as audit_entry
 from tavla.store.records import FINISHED, Actor, FieldRecord, FixtureRecord, TournamentRecord
-
-# a match the player is at the table for
-AT_TABLE = frozenset({"called", "playing"})
-# a match whose result is not official yet
-UNDECIDED = frozenset({"queued", "called", "playing", "finished", "disputed"})
 
 
 def _day(tournament_id: str) -> tuple[TournamentRecord, FieldRecord | None]:
@@ -112,18 +109,11 @@ def _lose_a_game(tavla_id: str, reason: str, now: datetime) -> progress.Change:
         }
         update: dict[str, Any] = {"score": tuple(state.score), "games": (*match.games, entry)}
         if state.result is not None:
-            home_points, away_points = state.score
             update.update(
-                state=day.OFFICIAL,
+                state=State.OFFICIAL,
                 finished_at=now.isoformat(),
                 official_at=now.isoformat(),
-                result={
-                    "winner": state.result.winner,
-                    "home_points": home_points,
-                    "away_points": away_points,
-                    "forfeit": False,
-                    "how": "penalty",
-                },
+                result=Result.by_score(match.home, match.away, state.score, "penalty"),
             )
         return replace(match, **update)
 
@@ -135,7 +125,7 @@ def _lose_the_match(tavla_id: str, now: datetime) -> progress.Change:
         _check(match, tavla_id, UNDECIDED, "its result is official (change it by appeal)")
         return replace(
             match,
-            state=day.OFFICIAL,
+            state=State.OFFICIAL,
             result=progress.forfeit_result(match, tavla_id, "penalty"),
             official_at=now.isoformat(),
         )
@@ -160,7 +150,7 @@ def penalise(caller: Caller, tournament_id: str, body: PenaltyBody, now: datetim
                 reason=body.reason,
                 match_id=match_id,
                 score=list(after.score) if after is not None and body.kind == "game" else None,
-                result=dict(after.result) if after is not None and after.result else None,
+                result=after.result.as_json() if after is not None and after.result else None,
             )
         ]
 
@@ -186,7 +176,7 @@ def penalise(caller: Caller, tournament_id: str, body: PenaltyBody, now: datetim
         at=now,
         match_id=match_id,
         score=list(after.score) if after is not None else None,
-        result=dict(after.result) if after is not None and after.result else None,
+        result=after.result.as_json() if after is not None and after.result else None,
     )
 
 
@@ -233,9 +223,7 @@ def _out(
         already = current.disqualified + (current.withdrawn if out == "withdrawn" else ())
         if body.tavla_id in already:
             raise AlreadyOut(f"{body.tavla_id} has already withdrawn or been disqualified.")
-        if out == "withdrawn":
-            return replace(view, field=replace(current, withdrawn=(*current.withdrawn, body.tavla_id)))
-        return replace(view, field=replace(current, disqualified=(*current.disqualified, body.tavla_id)))
+        return replace(view, day=view.day.put_out(body.tavla_id, out))
 
     # any change moves the day on: the match they are in now, and any that is due, is forfeited
     now_or_last = min(
@@ -255,7 +243,7 @@ def _out(
     forfeited = [
         day.match_id(tournament.id, r.code)
         for r in settled.confirmed
-        if body.tavla_id in (r.home, r.away) and (r.result or {}).get("how") == "withdrawal"
+        if body.tavla_id in (r.home, r.away) and r.result is not None and r.result.how == "withdrawal"
     ]
     return _out_view(tournament, body, kind, now, forfeited)
 

@@ -7,28 +7,20 @@ so the rules see one consistent picture whichever function asks.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from tavla.models.day import MatchView, PlayerRef, ResultView, RoundSummary
-from tavla.rules.day import DaySettings, Draw, DrawInputs, Fixture, SlotState
+from tavla.models.day import Declaration, MatchView, PlayerRef, ResultView, RoundSummary
+from tavla.rules.day import DaySettings, Draw, DrawInputs, Fixture
 from tavla.rules.double_elimination import Source
 from tavla.rules.entrants import Entrant, MatchRecord
+from tavla.rules.model import MATCH_ID_SEPARATOR as MATCH_ID_SEPARATOR
+from tavla.rules.model import bracket_of
+from tavla.rules.model import match_id as match_id
 from tavla.rules.points import MatchPoints, table_points
+from tavla.rules.states import State
 from tavla.store.records import FieldRecord, FixtureRecord, RoundRecord, TournamentRecord
-
-# a match's state once a player or the referee may no longer change how it went
-OFFICIAL = "official"
-UNPLAYED = frozenset({"bye", "void", "not_needed"})
-IN_PLAY = frozenset({"called", "playing", "finished", "disputed"})
-MATCH_ID_SEPARATOR = "."
-
-
-def match_id(tournament_id: str, code: str) -> str:
-    """The public id of a match: its tournament and its code (main.R2.3), so one read finds it."""
-    return f"{tournament_id}{MATCH_ID_SEPARATOR}{code}"
 
 
 def split_match_id(value: str) -> tuple[str, str] | None:
@@ -38,40 +30,33 @@ def split_match_id(value: str) -> tuple[str, str] | None:
 
 def settings_of(tournament: TournamentRecord) -> DaySettings:
     """What the draws need of the tournament's page and its effective rules (R2.1, R2.2)."""
-    s = tournament.settings
-    kinds = {e.get("kind") for e in s.get("side_events") or []}
-    rules = s.get("rules") or {}
+    s = tournament.play
+    knockout = s.format == "single_elimination"
     return DaySettings(
-        format=s.get("format", "single_elimination"),
-        seeding=s.get("seeding", "rating"),
-        club_protection=bool(s.get("club_protection", False)),
-        lives=int(s.get("lives") or rules.get("lives") or 2),
-        swiss_rounds=s.get("swiss_rounds"),
-        consolation="consolation" in kinds and s.get("format", "single_elimination") == "single_elimination",
-        last_chance="last_chance" in kinds and s.get("format", "single_elimination") == "single_elimination",
-        lives_pairing="equal_lives_first" if s.get("format") == "lives" else None,
+        format=s.format,
+        seeding=s.seeding,
+        club_protection=s.club_protection,
+        lives=s.lives,
+        swiss_rounds=s.swiss_rounds,
+        consolation="consolation" in s.side_events and knockout,
+        last_chance="last_chance" in s.side_events and knockout,
+        lives_pairing="equal_lives_first" if s.format == "lives" else None,
     )
 
 
 def match_points_of(tournament: TournamentRecord) -> MatchPoints:
     """What a win, a loss and a forfeit are worth in its Swiss or league table (R5.6)."""
-    s = tournament.settings
-    return table_points(s.get("format") == "swiss", s.get("match_points"))
+    return table_points(tournament.play.format == "swiss", tournament.play.match_points)
 
 
 def table_count(tournament: TournamentRecord, players: int) -> int:
     """The venue's tables: the page's number, else one for every two players of the field."""
-    return int(tournament.settings.get("tables") or max(1, math.ceil(players / 2)))
+    return tournament.play.table_count(players)
 
 
 def match_length(tournament: TournamentRecord, stage: str) -> int:
     """Points to win at this stage (R7.3): semi-finals and final may be longer."""
-    rules = tournament.settings.get("rules") or {}
-    by_stage = {
-        "semi_final": rules.get("semi_final_length"),
-        "final": rules.get("final_length"),
-    }
-    return int(by_stage.get(stage) or rules.get("match_length") or 7)
+    return tournament.play.match_length(stage)
 
 
 def entrants(field: FieldRecord, division: str | None = None) -> list[Entrant]:
@@ -86,7 +71,7 @@ def entrants(field: FieldRecord, division: str | None = None) -> list[Entrant]:
 def divisions(tournament: TournamentRecord) -> list[str | None]:
     """The keys the day is played under: one per division (R3.7), or just None when the
     tournament has a single division (its draws and codes then carry none)."""
-    ids: list[str | None] = [str(d["id"]) for d in tournament.settings.get("divisions") or ()]
+    ids: list[str | None] = list(tournament.play.divisions)
     return ids if len(ids) > 1 else [None]
 
 
@@ -98,9 +83,7 @@ def division_of(draw: RoundRecord | Draw) -> str | None:
 
 def out_of_play(field: FieldRecord | None) -> set[str]:
     """Players no longer paired: withdrawn or disqualified (R8.2, R8.3)."""
-    if field is None:
-        return set()
-    return set(field.withdrawn) | set(field.disqualified)
+    return field.out_of_play if field is not None else set()
 
 
 def _source(data: Mapping[str, Any]) -> Source:
@@ -144,33 +127,19 @@ def results_of(records: Iterable[FixtureRecord]) -> tuple[dict[str, str], dict[s
     winners: dict[str, str] = {}
     scores: dict[str, MatchRecord] = {}
     for r in records:
-        if r.state != OFFICIAL or r.result is None or r.home is None or r.away is None:
+        if r.state != State.OFFICIAL or r.result is None or r.home is None or r.away is None:
             continue
-        winner = str(r.result["winner"])
-        winners[r.code] = winner
+        winners[r.code] = r.result.winner
         scores[r.code] = MatchRecord(
             round=r.round,
             home=r.home,
             away=r.away,
-            home_points=int(r.result.get("home_points", 0)),
-            away_points=int(r.result.get("away_points", 0)),
-            winner=winner,
-            forfeit=bool(r.result.get("forfeit", False)),
+            home_points=r.result.home_points,
+            away_points=r.result.away_points,
+            winner=r.result.winner,
+            forfeit=r.result.forfeit,
         )
     return winners, scores
-
-
-def state_after_flow(slot: SlotState, current: str | None) -> str:
-    """A stored match's state once the rules have said where its slot stands."""
-    if slot.status == "waiting":
-        return "waiting"
-    if slot.status == "walkover":
-        return "bye"
-    if slot.status in ("void", "not_needed"):
-        return slot.status
-    if slot.status == "played":
-        return OFFICIAL
-    return current if current in (*IN_PLAY, "queued") else "queued"
 
 
 def names(field: FieldRecord | None) -> dict[str, PlayerRef]:
@@ -195,6 +164,7 @@ def match_view(tournament_id: str, record: FixtureRecord, people: Mapping[str, P
         return None if player is None else people.get(player, PlayerRef(tavla_id=player))
 
     result = record.result
+    bracket, bracket_round = bracket_of(record.event, record.label)
     return MatchView(
         id=match_id(tournament_id, record.code),
         code=record.code,
@@ -204,6 +174,9 @@ def match_view(tournament_id: str, record: FixtureRecord, people: Mapping[str, P
         round=record.round,
         label=record.label,
         board=record.board,
+        bracket=bracket,
+        bracket_round=bracket_round,
+        slot=record.board,
         stage=record.stage,
         length=record.length,
         state=record.state,
@@ -219,16 +192,26 @@ def match_view(tournament_id: str, record: FixtureRecord, people: Mapping[str, P
         score=live_score(record),
         games=len(record.games),
         result=ResultView(
-            winner=str(result["winner"]),
-            home_points=int(result.get("home_points", 0)),
-            away_points=int(result.get("away_points", 0)),
-            forfeit=bool(result.get("forfeit", False)),
-            how=str(result.get("how", "score")),
+            winner=result.winner,
+            home_points=result.home_points,
+            away_points=result.away_points,
+            forfeit=result.forfeit,
+            how=result.how,
         )
         if result
         else None,
         official_at=datetime.fromisoformat(record.official_at) if record.official_at else None,
         appeal_open=record.appeal is not None,
+        declared=[
+            Declaration(
+                side=side,
+                home_points=int(declared["home_points"]),
+                away_points=int(declared["away_points"]),
+                at=datetime.fromisoformat(declared["at"]) if declared.get("at") else None,
+            )
+            for side in ("home", "away")
+            if (declared := record.reports.get(side)) is not None
+        ],
         version=record.version,
     )
 

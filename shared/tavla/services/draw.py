@@ -31,14 +31,21 @@ from tavla.errors import (
 )
 from tavla.models.day import Rounds, RoundView
 from tavla.rules import day as rules_day
-from tavla.rules.tables import TablePlan, seat
+from tavla.rules import model
+from tavla.rules.states import State
 from tavla.services import day, progress
 from tavla.services.access import require_organiser
 from tavla.store import draws as draw_store
 from tavla.store import players as player_store
 from tavla.store import registrations as registration_store
 from tavla.store.audit import entry as audit_entry
-from tavla.store.records import FieldRecord, FixtureRecord, RoundRecord, TablesRecord, TournamentRecord
+from tavla.store.records import (
+    FINISHED,
+    FieldRecord,
+    FixtureRecord,
+    RoundRecord,
+    TournamentRecord,
+)
 from tavla.store.registrations import REGISTERED, WAITLISTED
 
 _system_random = random.SystemRandom()
@@ -77,7 +84,7 @@ def _division(tournament: TournamentRecord, asked: str | None) -> str | None:
     """The division to draw (R3.7): named when the tournament has several; None when it has one."""
     keys = day.divisions(tournament)
     if keys == [None]:
-        only = str((tournament.settings.get("divisions") or [{"id": "main"}])[0]["id"])
+        only = tournament.play.divisions[0]
         if asked not in (None, only):
             raise Invalid(f"division: this tournament has no division '{asked}'.")
         return None
@@ -108,7 +115,7 @@ def draw_next(
     if tournament is None:
         raise TournamentNotFound(f"No tournament {tournament_id}.")
     organiser = require_organiser(tournament, caller)
-    if tournament.status == "finished":
+    if tournament.status == FINISHED:
         raise NothingToDraw("The tournament is finished.")
     key = _division(tournament, division)
     number = tournament.draws + 1
@@ -158,15 +165,20 @@ def draw_next(
                 settings, day.entrants(field, key), draws, winners, scores, day.out_of_play(field)
             ).model_copy(update={"number": number, "division": key})
     drawn = rules_day.compute_draw(inputs, seed)
-    all_fixtures = [f for d in draws for f in d.fixtures] + list(drawn.fixtures)
-    states = rules_day.flow(all_fixtures, winners)
-    plan = _plan(tournament, current.tables, len(field.entrants))
-    playable = [f.code for f in drawn.fixtures if states[f.code].status == "ready"]
-    plan, calls = seat(plan, playable)
-    new_records = [
-        _record(tournament, number, key, position, f, states[f.code], calls.get(f.code), now)
-        for position, f in enumerate(drawn.fixtures)
-    ]
+    aggregate = model.Day(
+        tournament_id=tournament_id,
+        table_count=day.table_count(tournament, len(field.entrants)),
+        field=field,
+        tables=current.tables,
+        matches={r.code: r for r in records},
+        fixtures=[f for d in draws for f in d.fixtures],
+    )
+    placed = aggregate.publish_draw(
+        drawn,
+        [_record(tournament, number, key, position, f) for position, f in enumerate(drawn.fixtures)],
+        now,
+    )
+    new_records = [r for r, _ in placed.matches]
     draw_store.write_fixtures(new_records)
     round_record = RoundRecord(
         tournament_id=tournament_id,
@@ -178,16 +190,9 @@ def draw_next(
         inputs=inputs.model_dump(mode="json"),
         codes=tuple(f.code for f in drawn.fixtures),
         published_at=now.isoformat(),
+        seed_list=drawn.seed_list,
     )
-    previous = current.tables.version if current.tables else None
-    tables = TablesRecord(
-        tournament_id=tournament_id,
-        count=plan.count,
-        occupied={str(t): c for t, c in plan.occupied.items()},
-        queue=plan.queue,
-        version=(previous or 0) + 1,
-    )
-    change = audit_entry(
+    published = audit_entry(
         organiser,
         "draw_published",
         now,
@@ -197,25 +202,17 @@ def draw_next(
         digest=round_record.digest,
         **({"division": key} if key else {}),
     )
+    assert placed.tables is not None
     # the round's calls are written with the round: notices and deadlines follow from them
-    called = (
-        [progress.called_event(tournament_id, sorted(calls, key=calls.__getitem__), now)] if calls else []
-    )
-    draw_store.publish(tournament, round_record, tables, previous, change, called)
+    called = [progress.outbox_event(e) for e in placed.events]
+    draw_store.publish(tournament, round_record, *placed.tables, published, called)
     observability.count(observability.DRAW_PUBLISHED)
     people = day.names(field)
     return RoundView(
         **day.round_summary(round_record).model_dump(),
         inputs=round_record.inputs,
+        seed_list=list(round_record.seed_list),
         pairings=[day.match_view(tournament_id, r, people) for r in new_records],
-    )
-
-
-def _plan(tournament: TournamentRecord, stored: TablesRecord | None, players: int) -> TablePlan:
-    if stored is None:
-        return TablePlan(count=day.table_count(tournament, players))
-    return TablePlan(
-        count=stored.count, occupied={int(t): c for t, c in stored.occupied.items()}, queue=stored.queue
     )
 
 
@@ -225,16 +222,8 @@ def _record(
     division: str | None,
     position: int,
     fixture: rules_day.Fixture,
-    slot: rules_day.SlotState,
-    table: int | None,
-    now: datetime,
 ) -> FixtureRecord:
-    state = day.state_after_flow(slot, None)
-    if table is not None:
-        state = "called"
-    result = None
-    if slot.status == "walkover" and slot.winner is not None:
-        result = {"winner": slot.winner, "home_points": 0, "away_points": 0, "how": "bye"}
+    """A drawn match as stored, before the day places it (players, state, table)."""
     return FixtureRecord(
         tournament_id=tournament.id,
         code=fixture.code,
@@ -248,14 +237,9 @@ def _record(
         length=day.match_length(tournament, fixture.stage),
         home_source=fixture.home.model_dump(exclude_none=True),
         away_source=fixture.away.model_dump(exclude_none=True),
-        state=state,
+        state=State.WAITING,
         position=position,
         unless_home_wins=fixture.unless_home_wins,
-        home=slot.home,
-        away=slot.away,
-        table=table,
-        called_at=now.isoformat() if table is not None else None,
-        result=result,
     )
 
 
@@ -282,6 +266,7 @@ def round_view(tournament_id: str, number: int) -> RoundView:
     return RoundView(
         **day.round_summary(found).model_dump(),
         inputs=dict(found.inputs),
+        seed_list=list(found.seed_list),
         pairings=[
             day.match_view(tournament_id, r, people) for r in sorted(records, key=lambda r: r.position)
         ],

@@ -213,8 +213,8 @@ def report(caller: Caller, tournament_id: str) -> Report:
 
 
 def _result(record: FixtureRecord, ref: Callable[[str], PlayerRef]) -> ReportResult:
-    result: Mapping[str, Any] = record.result or {}
-    assert record.home is not None
+    result = record.result
+    assert record.home is not None and result is not None
     return ReportResult(
         code=record.code,
         division=record.division,
@@ -223,11 +223,11 @@ def _result(record: FixtureRecord, ref: Callable[[str], PlayerRef]) -> ReportRes
         label=record.label,
         home=ref(record.home),
         away=ref(record.away) if record.away else None,
-        winner=str(result["winner"]),
-        home_points=int(result.get("home_points", 0)),
-        away_points=int(result.get("away_points", 0)),
-        forfeit=bool(result.get("forfeit", False)),
-        how=str(result.get("how", "score")),
+        winner=result.winner,
+        home_points=result.home_points,
+        away_points=result.away_points,
+        forfeit=result.forfeit,
+        how=result.how,
         official_at=datetime.fromisoformat(record.official_at) if record.official_at else None,
     )
 

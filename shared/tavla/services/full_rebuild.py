@@ -51,7 +51,7 @@ from tavla.store import players as player_store
 from tavla.store import ratings as rating_store
 from tavla.store import season as season_store
 from tavla.store import tournaments as tournament_store
-from tavla.store.records import FixtureRecord, ProfileRecord, RatedMatchRecord
+from tavla.store.records import FINISHED, FixtureRecord, ProfileRecord, RatedMatchRecord
 
 CHUNK_TOURNAMENTS = 25  # tournaments per `ledger` item: ~2,500 results, ~200 calls from empty
 PLAYER_SHARDS = 8  # `players` items: 20,000 players -> 2,500 each
@@ -257,7 +257,7 @@ def seasons(item: Mapping[str, Any]) -> dict[str, Any]:
     tournaments = [
         t
         for t in rebuild.all_tournaments()
-        if t.status == "finished" and str(t.settings.get("season_id") or "") == season_id
+        if t.status == FINISHED and str(t.settings.get("season_id") or "") == season_id
     ]
     entries = season_store.entries(season_id)
     raw = rebuild.wanted_awards(tournaments, {}, {}, only=season_id).get(season_id, {})

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from tavla import events, observability, schedules
 from tavla.errors import StaleMatch
 from tavla.rules.lateness import LatenessPolicy, LatenessVerdict, late_arrival, lateness_policy
+from tavla.rules.states import State
 from tavla.services import progress
 from tavla.store import matches as match_store
 from tavla.store import outbox
@@ -38,7 +39,6 @@ if TYPE_CHECKING:
     from tavla.store.transactions import Transaction
 
 TARGET = "noshow"  # the registry function the schedules invoke
-CALLED = "called"  # the one state in which players are awaited at their table
 SIDES = ("home", "away")
 BOTH_ABSENT = "both_absent"
 ATTEMPTS = 3
@@ -47,7 +47,7 @@ MAX_STEPS = 20  # a 25-point match under hbf/cnb forfeits at the 13th step
 
 def policy_of(tournament: TournamentRecord) -> LatenessPolicy:
     """The tournament's rule profile's lateness policy (R6.1, R7.6)."""
-    return lateness_policy(str(tournament.settings.get("rule_profile") or "platform"))
+    return lateness_policy(tournament.play.rule_profile)
 
 
 def absent_sides(match: FixtureRecord) -> list[str]:
@@ -57,7 +57,7 @@ def absent_sides(match: FixtureRecord) -> list[str]:
 
 def awaited(match: FixtureRecord) -> bool:
     """Called to a table, with a player still not there."""
-    return match.state == CALLED and match.called_at is not None and bool(absent_sides(match))
+    return match.state == State.CALLED and match.called_at is not None and bool(absent_sides(match))
 
 
 def verdict(policy: LatenessPolicy, match: FixtureRecord, at: datetime, *, arrived: bool) -> LatenessVerdict:
@@ -167,7 +167,7 @@ def _forfeit(
         penalised = _penalised(match, v, [side])
         return replace(
             penalised,
-            state="official",
+            state=State.OFFICIAL,
             result=progress.forfeit_result(match, loser, "noshow"),
             official_at=now.isoformat(),
         )

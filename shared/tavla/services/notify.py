@@ -15,6 +15,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from tavla import aws, events
+from tavla.rules.states import State
 from tavla.store import matches as match_store
 from tavla.store import notifications as notification_store
 from tavla.store import outbox
@@ -97,7 +98,7 @@ def _called(detail: Mapping[str, Any]) -> list[Notice]:
     at = str(detail.get("at", ""))
     notices: list[Notice] = []
     for match in read.matches:
-        if match.state == "called" and match.table is not None and match.called_at == at:
+        if match.state == State.CALLED and match.table is not None and match.called_at == at:
             notices.extend(_call_notice(tournament_id, name, read.field, match))
     return notices
 

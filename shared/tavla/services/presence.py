@@ -24,6 +24,7 @@ from tavla.errors import (
     TooLateToArrive,
 )
 from tavla.models.day import MatchView, PresenceRequest
+from tavla.rules.states import State
 from tavla.services import day, noshow, progress
 from tavla.services.access import ORGANISER, REFEREE, player_actor, require_staff, role_in
 from tavla.store import matches as match_store
@@ -95,9 +96,9 @@ def call(caller: Caller, match_id: str, now: datetime) -> MatchView:
     tournament, match = snap.tournament, snap.match
     assert tournament is not None and match is not None
     actor = require_staff(tournament, caller)
-    if match.state == "queued":
+    if match.state == State.QUEUED:
         return _seat(actor, snap, now)
-    if match.state != noshow.CALLED:
+    if match.state != State.CALLED:
         raise MatchNotInPlay(f"Match {match_id} cannot be called ({match.state}).")
     if match.called_at is not None:
         noshow.cancel_if_alone(tournament, match, now)  # the old clock's step, if the match's own
@@ -120,13 +121,13 @@ def _seat(actor: Actor, snap: MatchSnapshot, now: datetime) -> MatchView:
     """A queued match takes a free table if there is one (settle seats what it can)."""
 
     def audit(before: FixtureRecord, after: FixtureRecord) -> list[AuditRecord]:
-        if after.state != noshow.CALLED:
+        if after.state != State.CALLED:
             return []
         return [audit_entry(actor, "match_called", now, code=after.code, table=after.table)]
 
     assert snap.tournament is not None and snap.match is not None
     tournament_id = snap.tournament.id
     settled = progress.settle(tournament_id, snap.match.code, lambda m, _: m, audit, now)
-    if settled.match.state != noshow.CALLED:
+    if settled.match.state != State.CALLED:
         raise NoFreeTable("Every table is taken: the match is called as soon as one frees up.")
     return day.match_view(tournament_id, settled.match, day.names(snap.field))

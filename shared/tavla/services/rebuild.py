@@ -20,6 +20,7 @@ from typing import Any
 from tavla.observability import logger
 from tavla.rules.rating_ledger import LedgerEntry, RatingStep, replay
 from tavla.rules.season_table import Award
+from tavla.rules.states import State
 from tavla.services import day, progress, ratings, season
 from tavla.services.finish import finished_event
 from tavla.store import draws as draw_store
@@ -28,7 +29,7 @@ from tavla.store import players as player_store
 from tavla.store import ratings as rating_store
 from tavla.store import season as season_store
 from tavla.store import tournaments as tournament_store
-from tavla.store.records import FixtureRecord, RatedMatchRecord, SeasonRecord, TournamentRecord
+from tavla.store.records import FINISHED, FixtureRecord, RatedMatchRecord, SeasonRecord, TournamentRecord
 
 
 @dataclass
@@ -133,7 +134,7 @@ def ledger_of(matches: Mapping[str, list[FixtureRecord]], aliases: Mapping[str, 
     entries = []
     for tid, records in matches.items():
         for r in records:
-            if r.state != day.OFFICIAL:
+            if r.state != State.OFFICIAL:
                 continue
             entry = ratings.entry_of(progress.result_event(tid, r), aliases)
             if entry is not None:
@@ -202,7 +203,7 @@ def wanted_awards(
     records: dict[str, SeasonRecord | None] = {}
     for t in tournaments:
         season_id = t.settings.get("season_id")
-        if t.status != "finished" or not season_id or (only is not None and season_id != only):
+        if t.status != FINISHED or not season_id or (only is not None and season_id != only):
             continue
         final = finish_store.final(t.id)
         if final is None:

@@ -19,7 +19,6 @@ Every change writes an audit record in the same transaction.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from contextlib import suppress
 from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
@@ -39,6 +38,8 @@ from tavla.errors import (
 )
 from tavla.models.matches import FinalScore, GameEntry, MatchDetail, Resignation, ScoreEntryView, ScoreUpdate
 from tavla.rules.disputes import Score, settle_dispute
+from tavla.rules.results import How, Result
+from tavla.rules.states import CONFIRMING, REPORTING, SCORING, State
 from tavla.services import day, progress
 from tavla.services.access import player_actor, require_staff
 from tavla.store import matches as match_store
@@ -50,9 +51,6 @@ if TYPE_CHECKING:  # the rules of the match load with the first request that nee
     from tavla.rules.match import MatchAction, MatchState
 
 Side = Literal["home", "away"]
-SCORING = frozenset({"called", "playing"})  # the live score takes entries
-REPORTING = frozenset({"called", "playing", "finished", "disputed"})  # players may declare
-CONFIRMING = frozenset({"called", "playing", "finished", "disputed", "official"})
 REPORTS_DIFFER = "reports_differ"
 LIVE_SCORE_DIFFERS = "live_score_differs"
 
@@ -87,8 +85,7 @@ def _match(snap: MatchSnapshot) -> FixtureRecord:
 
 def _rules(tournament: TournamentRecord) -> tuple[bool, bool]:
     """Cube in use, Crawford rule: the tournament's effective rules (R2.2, R7.2)."""
-    rules = tournament.settings.get("rules") or {}
-    return bool(rules.get("cube_used", True)), bool(rules.get("crawford", True))
+    return tournament.play.cube_used, tournament.play.crawford
 
 
 def _side_of(match: FixtureRecord, tavla_id: str | None) -> Side | None:
@@ -276,7 +273,7 @@ def record_score(caller: Caller, match_id: str, body: ScoreUpdate, now: datetime
         match,
         games=(*match.games, entry),
         score=state.score,
-        state="finished" if over else "playing",
+        state=State.FINISHED if over else State.PLAYING,
         started_at=match.started_at or now.isoformat(),
         finished_at=now.isoformat() if over else match.finished_at,
     )
@@ -319,16 +316,9 @@ def _check_final(match: FixtureRecord, score: Score) -> None:
         raise ImpossibleFinalScore(str(impossible)) from None
 
 
-def _result(match: FixtureRecord, score: Score, how: str) -> dict[str, Any]:
-    home_points, away_points = score
-    winner = match.home if home_points > away_points else match.away
-    return {
-        "winner": winner,
-        "home_points": home_points,
-        "away_points": away_points,
-        "forfeit": how == "forfeit",
-        "how": how,
-    }
+def _result(match: FixtureRecord, score: Score, how: How) -> Result:
+    assert match.home is not None and match.away is not None
+    return Result.by_score(match.home, match.away, score, how)
 
 
 def _flags(match: FixtureRecord, add: tuple[str, ...] = (), drop: tuple[str, ...] = ()) -> tuple[str, ...]:
@@ -348,7 +338,7 @@ def report(caller: Caller, match_id: str, body: FinalScore, now: datetime) -> Ma
     _open(match, REPORTING, "declaring the final score")
     score = (body.home_points, body.away_points)
     _check_final(match, score)
-    at_once = bool(tournament.settings.get("results_official_without_referee", False))
+    at_once = tournament.play.results_official_without_referee
 
     def declare(before: FixtureRecord, _day: progress.DayView | None = None) -> FixtureRecord:
         _open(before, REPORTING, "declaring the final score")
@@ -361,27 +351,27 @@ def report(caller: Caller, match_id: str, body: FinalScore, now: datetime) -> Ma
         if other is None:
             return after
         if _score_of(other) != score:
-            return replace(after, state="disputed", flags=_flags(before, add=(REPORTS_DIFFER,)))
+            return replace(after, state=State.DISPUTED, flags=_flags(before, add=(REPORTS_DIFFER,)))
         state, _ = replay(tournament, before)
         live = _final(before, state)
         differs = (LIVE_SCORE_DIFFERS,) if live is not None and live != score else ()
         flags = _flags(before, add=differs, drop=(REPORTS_DIFFER,))
         finished_at = before.finished_at or now.isoformat()
         if at_once:
-            how = (
+            how: How = (
                 "time"
                 if state.result is not None and state.result.how == "time" and live == score
                 else "score"
             )
             return replace(
                 after,
-                state=day.OFFICIAL,
+                state=State.OFFICIAL,
                 result=_result(before, score, how),
                 official_at=now.isoformat(),
                 finished_at=finished_at,
                 flags=flags,
             )
-        return replace(after, state="finished", finished_at=finished_at, flags=flags)
+        return replace(after, state=State.FINISHED, finished_at=finished_at, flags=flags)
 
     def audit(before: FixtureRecord, after: FixtureRecord) -> list[AuditRecord]:
         return [
@@ -412,9 +402,7 @@ def report(caller: Caller, match_id: str, body: FinalScore, now: datetime) -> Ma
 # --------------------------------------------------------------------------- confirmation
 
 
-def decided_result(
-    tournament: TournamentRecord, match: FixtureRecord, given: FinalScore | None
-) -> dict[str, Any]:
+def decided_result(tournament: TournamentRecord, match: FixtureRecord, given: FinalScore | None) -> Result:
     """The result staff confirm: the score they give (the referee's decision), else what prevails.
 
     Without a score: a disputed match by the profile's rule (R7.5; else 409 decision_needed);
@@ -422,17 +410,17 @@ def decided_result(
     """
     state, _ = replay(tournament, match)
     live = _final(match, state)
-    live_how = "time" if state.result is not None and state.result.how == "time" else "score"
+    live_how: How = "time" if state.result is not None and state.result.how == "time" else "score"
     reports = {side: _score_of(r) for side, r in match.reports.items() if side in ("home", "away")}
     agreed = reports.get("home") if len(reports) == 2 and reports["home"] == reports["away"] else None
     if given is not None:
         score = (given.home_points, given.away_points)
         _check_final(match, score)
-        if match.state == "disputed" or score not in (agreed, live):
+        if match.state == State.DISPUTED or score not in (agreed, live):
             return _result(match, score, "decision")
         return _result(match, score, live_how if score == live and agreed is None else "score")
-    if match.state == "disputed":
-        profile = str(tournament.settings.get("rule_profile", "platform"))
+    if match.state == State.DISPUTED:
+        profile = tournament.play.rule_profile
         prevails = settle_dispute(profile, reports, state.score, live)
         if prevails is None:
             raise DecisionNeeded(
@@ -447,34 +435,29 @@ def decided_result(
     raise ResultMissing("No complete live score and no agreed report: confirm with the score.")
 
 
-def _same(a: Mapping[str, Any] | None, b: Mapping[str, Any]) -> bool:
-    keys = ("winner", "home_points", "away_points")
-    return a is not None and all(a.get(k) == b.get(k) for k in keys)
-
-
 def confirm(caller: Caller, match_id: str, body: FinalScore | None, now: datetime) -> MatchDetail:
     """Staff make the result official (R7.5); the bracket moves on; R9.4 locks a started dependency."""
     tournament_id, code, snap = _read(match_id, caller.sub)
     tournament, match = _tournament(snap), _match(snap)
     actor = require_staff(tournament, caller)
     _open(match, CONFIRMING, "confirming a result")
-    if match.state == day.OFFICIAL and (
-        body is None or _same(match.result, decided_result(tournament, match, body))
+    if match.state == State.OFFICIAL and (
+        body is None or decided_result(tournament, match, body).same_outcome(match.result)
     ):
         return view(match_id)  # official already, as asked: nothing changes
 
     def make_official(before: FixtureRecord, current: progress.DayView) -> FixtureRecord:
         _open(before, CONFIRMING, "confirming a result")
-        if before.state == day.OFFICIAL and body is None:
+        if before.state == State.OFFICIAL and body is None:
             raise _Unchanged
         result = decided_result(current.tournament, before, body)
-        if before.state == day.OFFICIAL:
-            if _same(before.result, result):
+        if before.state == State.OFFICIAL:
+            if result.same_outcome(before.result):
                 raise _Unchanged
             progress.require_unlocked(before, current.records.values())
         return replace(
             before,
-            state=day.OFFICIAL,
+            state=State.OFFICIAL,
             result=result,
             official_at=now.isoformat(),
             finished_at=before.finished_at or now.isoformat(),
@@ -482,22 +465,26 @@ def confirm(caller: Caller, match_id: str, body: FinalScore | None, now: datetim
         )
 
     def audit(before: FixtureRecord, after: FixtureRecord) -> list[AuditRecord]:
-        result = dict(after.result or {})
-        changed = before.state == day.OFFICIAL
+        assert after.result is not None
+        result = after.result.as_json()
+        changed = before.state == State.OFFICIAL
         return [
             audit_entry(
                 actor,
                 "result_changed" if changed else "result_confirmed",
                 now,
                 match=code,
-                previous=dict(before.result) if changed and before.result else None,
-                **{k: result.get(k) for k in ("winner", "home_points", "away_points", "how")},
+                previous=before.result.as_json() if changed and before.result else None,
+                **{k: result[k] for k in ("winner", "home_points", "away_points", "how")},
             )
         ]
 
-    with suppress(_Unchanged):  # confirmed meanwhile, as asked
-        progress.settle(tournament_id, code, make_official, audit, now)
-    return view(match_id)
+    try:
+        settled = progress.settle(tournament_id, code, make_official, audit, now)
+    except _Unchanged:  # confirmed meanwhile, as asked
+        return view(match_id)
+    # the match as written, shown with the tournament and field already read: no read again
+    return detail(tournament, replace(snap, match=settled.match))
 
 
 # --------------------------------------------------------------------------- the public view

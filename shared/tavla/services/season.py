@@ -48,7 +48,7 @@ from tavla.models.season import (
 from tavla.rules.season import SeasonSettings, TournamentLevel, tournament_points
 from tavla.rules.season_table import Award, Meeting, SeasonRow, final_lives, invited, season_table
 from tavla.rules.standings import Standing
-from tavla.services import day
+from tavla.rules.states import State
 from tavla.store import draws as draw_store
 from tavla.store import outbox
 from tavla.store import players as player_store
@@ -82,12 +82,12 @@ def meetings(records: Iterable[FixtureRecord], aliases: Mapping[str, str]) -> di
     """Each player's official matches (all events; BYEs are not matches), from their side."""
     out: dict[str, list[Meeting]] = {}
     for r in records:
-        result = r.result or {}
-        if r.state != day.OFFICIAL or not r.home or not r.away or not result.get("winner"):
+        result = r.result
+        if r.state != State.OFFICIAL or not r.home or not r.away or result is None:
             continue
         home, away = aliases.get(r.home, r.home), aliases.get(r.away, r.away)
-        hp, ap = int(result.get("home_points") or 0), int(result.get("away_points") or 0)
-        home_won = result["winner"] == r.home
+        hp, ap = result.points
+        home_won = result.winner == r.home
         out.setdefault(home, []).append(
             Meeting(opponent=away, won=home_won, points_for=hp, points_against=ap)
         )

@@ -23,6 +23,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tavla.errors import DrawInProgress
+from tavla.rules.results import Result
+from tavla.rules.states import State
 from tavla.store import audit, keys, outbox
 from tavla.store.dynamo import Item, batch_get, client, deserialize, serialize, table_name
 from tavla.store.records import (
@@ -32,6 +34,8 @@ from tavla.store.records import (
     RoundRecord,
     TablesRecord,
     TournamentRecord,
+    item_of,
+    record_of,
 )
 from tavla.store.schema import MAIN
 from tavla.store.transactions import Cancelled, Transaction
@@ -67,6 +71,7 @@ def round_from_item(item: Item) -> RoundRecord:
     data = _key_free(item)
     data["inputs"] = _unpack(data.pop("inputs_packed"))
     data["codes"] = tuple(data.get("codes") or ())
+    data["seed_list"] = tuple(data.get("seed_list") or ())
     return RoundRecord.from_item(data)
 
 
@@ -81,11 +86,18 @@ def fixture_from_item(item: Item) -> FixtureRecord:
     for name in ("flags", "games", "score"):
         if name in data:
             data[name] = tuple(data[name])
-    return FixtureRecord.from_item(data)
+    data["state"] = State(data["state"])
+    if data.get("result") is not None:
+        data["result"] = Result.from_json(data["result"])
+    return record_of(FixtureRecord, data)
 
 
 def fixture_item(record: FixtureRecord) -> Item:
-    return {**keys.plain(keys.match(record.tournament_id, record.code)), **record.to_item()}
+    item = item_of(record)
+    item["state"] = str(record.state)
+    if record.result is not None:
+        item["result"] = record.result.as_json()
+    return {**keys.plain(keys.match(record.tournament_id, record.code)), **item}
 
 
 def _query_prefix(tournament_id: str, prefix: str) -> list[Item]:
@@ -133,13 +145,13 @@ def field_from_item(item: Item) -> FieldRecord:
     data = _key_free(item)
     for name in ("entrants", "withdrawn", "disqualified"):
         data[name] = tuple(data.get(name) or ())
-    return FieldRecord.from_item(data)
+    return record_of(FieldRecord, data)
 
 
 def tables_from_item(item: Item) -> TablesRecord:
     data = _key_free(item)
     data["queue"] = tuple(data.get("queue") or ())
-    return TablesRecord.from_item(data)
+    return record_of(TablesRecord, data)
 
 
 def fixtures(tournament_id: str, published: int) -> list[FixtureRecord]:
@@ -212,7 +224,7 @@ def reserve(
         tx.put(
             "field",
             MAIN,
-            {**keys.plain(keys.field(tournament.id)), **field.to_item()},
+            {**keys.plain(keys.field(tournament.id)), **item_of(field)},
             condition="attribute_not_exists(pk)",
         )
     audit.record(tx, tournament.id, change)
@@ -278,7 +290,7 @@ def publish(
 
 def put_tables(tx: Transaction, tables: TablesRecord, previous_version: int | None) -> None:
     """Write the table plan in `tx`, on condition nobody changed it since it was read."""
-    item = {**keys.plain(keys.tables(tables.tournament_id)), **tables.to_item(), "queue": list(tables.queue)}
+    item = {**keys.plain(keys.tables(tables.tournament_id)), **item_of(tables), "queue": list(tables.queue)}
     if previous_version is None:
         tx.put("tables", MAIN, item, condition="attribute_not_exists(pk)")
     else:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from tavla.errors import StaleMatch, TournamentOver
+from tavla.rules.model import DayChange
 from tavla.store import audit, keys, outbox
 from tavla.store.draws import field_from_item, fixture_from_item, fixture_item, put_tables
 from tavla.store.dynamo import batch_get
@@ -62,7 +63,10 @@ def snapshot(
     )
 
 
-def _put(tx: Transaction, name: str, record: FixtureRecord, seen: int) -> None:
+def _put(tx: Transaction, name: str, record: FixtureRecord, seen: int | None) -> None:
+    if seen is None:  # a new match
+        tx.put(name, MAIN, fixture_item(replace(record, version=1)), condition="attribute_not_exists(pk)")
+        return
     tx.put(
         name,
         MAIN,
@@ -94,9 +98,17 @@ def save(
     return replace(record, version=seen + 1)
 
 
+def save_change(
+    tournament_id: str, change: DayChange, extra: Callable[[Transaction], None] | None = None
+) -> None:
+    """Write a day's change at once (`rules.model.DayChange`): see `settle`."""
+    events = [outbox.Event(e.detail_type, dict(e.detail)) for e in change.events]
+    settle(tournament_id, change.matches, change.tables, change.audit, extra, events)
+
+
 def settle(
     tournament_id: str,
-    changed: Sequence[tuple[FixtureRecord, int]],
+    changed: Sequence[tuple[FixtureRecord, int | None]],
     tables: tuple[TablesRecord, int | None] | None,
     changes: Sequence[AuditRecord],
     extra: Callable[[Transaction], None] | None = None,

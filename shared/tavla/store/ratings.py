@@ -21,6 +21,8 @@ from typing import Any
 from tavla.errors import InvalidCursor
 from tavla.rules.rating import RatingState
 from tavla.rules.rating_ledger import LedgerEntry, RatingStep
+from tavla.rules.results import Result
+from tavla.rules.states import State
 from tavla.store import keys
 from tavla.store.dynamo import Item, batch_write, client, deserialize, query_all, table_name
 from tavla.store.records import FixtureRecord, ProfileRecord, RatedMatchRecord
@@ -403,10 +405,10 @@ def official_matches(tournament_id: str) -> list[FixtureRecord]:
             length=int(i.get("length") or 1),
             home_source={},
             away_source={},
-            state=str(i.get("state", "")),
+            state=State(i["state"]),
             home=i.get("home"),
             away=i.get("away"),
-            result=i.get("result"),
+            result=Result.from_json(i["result"]) if i.get("result") else None,
             official_at=i.get("official_at"),
             version=int(i.get("version") or 0),
         )

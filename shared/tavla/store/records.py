@@ -9,11 +9,32 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, Self
+from functools import cached_property
+from typing import Any, Self, TypeVar
 
+from tavla.rules.model import SYSTEM as SYSTEM
+from tavla.rules.model import Actor as Actor
+from tavla.rules.model import AuditRecord as AuditRecord
+from tavla.rules.model import FieldRecord as FieldRecord
+from tavla.rules.model import FixtureRecord as FixtureRecord
+from tavla.rules.model import TablesRecord as TablesRecord
+from tavla.rules.play_settings import PlaySettings
 from tavla.store.dynamo import Item
 
+T = TypeVar("T")
+
 KEY_ATTRIBUTES = frozenset({"pk", "sk", "gsi1pk", "gsi1sk", "wait_q", "waited_q"})
+
+
+def record_of(cls: type[T], item: Item) -> T:
+    """A flat dataclass from an item whose attributes are its fields (others left out)."""
+    names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+    return cls(**{k: v for k, v in item.items() if k in names})
+
+
+def item_of(record: Any) -> Item:
+    """A flat dataclass as item attributes (None left out)."""
+    return {f.name: getattr(record, f.name) for f in fields(record) if getattr(record, f.name) is not None}
 
 
 class _Record:
@@ -67,6 +88,11 @@ class TournamentRecord:
         "created_at",
         "created_by",
     )
+
+    @cached_property
+    def play(self) -> PlaySettings:
+        """What the day reads of the settings, typed (parsed once per record read)."""
+        return PlaySettings.parse(self.settings)
 
     @property
     def name(self) -> str:
@@ -173,25 +199,7 @@ class ContactsRecord(_Record):
     notify_by_email: bool | None = None  # table calls and other notices by e-mail too
 
 
-@dataclass(frozen=True)
-class Actor:
-    """Who made a change: the sub stays internal; readers see the Tavla ID and the role."""
-
-    role: str  # "organiser" | "referee" | "admin" | "player" | "system"
-    tavla_id: str | None = None
-    sub: str | None = None
-
-
-SYSTEM = Actor(role="system")
 FINISHED = "finished"  # a tournament's status once its final standings are stored
-
-
-@dataclass(frozen=True)
-class AuditRecord:
-    at: str
-    action: str
-    actor: Actor
-    details: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -201,21 +209,6 @@ class NotificationRecord(_Record):
     message: str
     created_at: str
     data: Mapping[str, str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class FieldRecord(_Record):
-    """The players in the draw, fixed by the first draw (R4.2): the public inputs of every draw.
-
-    `entrants` are {player_id, rating, club} in entry order; `withdrawn` and `disqualified`
-    grow during the day (R8.2, R8.3).
-    """
-
-    tournament_id: str
-    fixed_at: str
-    entrants: tuple[Mapping[str, Any], ...]
-    withdrawn: tuple[str, ...] = ()
-    disqualified: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -235,62 +228,7 @@ class RoundRecord(_Record):
     codes: tuple[str, ...]
     published_at: str
     published_by: Mapping[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class TablesRecord(_Record):
-    """The venue's tables (R6): which match holds each one, the queue, and a version to write by."""
-
-    tournament_id: str
-    count: int
-    occupied: Mapping[str, str] = field(default_factory=dict)  # table number (as text) -> match code
-    queue: tuple[str, ...] = ()
-    version: int = 0
-
-
-@dataclass(frozen=True)
-class FixtureRecord(_Record):
-    """A match: where it sits in its draw, who plays, and everything of its day (R6-R9).
-
-    `state` is the match's life: waiting (players not known yet), queued (no table yet),
-    called, playing, finished (the score is complete, staff confirm), disputed (the players'
-    reports differ), official; or bye / void / not_needed for slots never played.
-    """
-
-    tournament_id: str
-    code: str
-    draw: int
-    event: str
-    round: int
-    label: str
-    board: int
-    stage: str
-    length: int
-    home_source: Mapping[str, Any]
-    away_source: Mapping[str, Any]
-    state: str
-    position: int = 0  # its place in its draw's order (feeders before the matches they feed)
-    version: int = 0
-    unless_home_wins: str | None = None
-    home: str | None = None
-    away: str | None = None
-    table: int | None = None
-    called_at: str | None = None
-    present: Mapping[str, str] = field(default_factory=dict)  # side -> when
-    excused: Mapping[str, str] = field(default_factory=dict)  # side -> when
-    late_points: Mapping[str, int] = field(default_factory=dict)  # side -> points given away
-    flags: tuple[str, ...] = ()  # for the referee: both_absent, reports_differ, ...
-    games: tuple[Mapping[str, Any], ...] = ()
-    score: tuple[int, int] = (0, 0)
-    reports: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # side -> declared score
-    result: Mapping[str, Any] | None = None  # winner, home_points, away_points, forfeit, how
-    finished_at: str | None = None
-    official_at: str | None = None
-    appeal: str | None = None  # the open appeal's id: the result is frozen (R9.2)
-    # Tavla ID -> the result (fingerprint) that player's decided appeal ended (R9.3, R9.5)
-    appeals_heard: Mapping[str, str] = field(default_factory=dict)
-    started_at: str | None = None
-    division: str | None = None  # of a tournament of several divisions (R3.7)
+    seed_list: tuple[str, ...] = ()  # the field in seed order, seed 1 first (R5.1, R5.2)
 
 
 @dataclass(frozen=True)

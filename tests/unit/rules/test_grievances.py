@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tavla.rules.grievances import fingerprint, heard_after, may_appeal
+from tavla.rules.results import Result
 
-RESULT = {"winner": "A", "home_points": 1, "away_points": 0, "forfeit": False, "how": "score"}
-FLIPPED = {"winner": "B", "home_points": 0, "away_points": 1, "forfeit": False, "how": "decision"}
+RESULT = Result("A", 1, 0, "score")
+FLIPPED = Result("B", 0, 1, "decision")
 
 
 def test_a_dismissed_appeal_ends_the_appellants_grievance_only() -> None:
@@ -36,14 +40,20 @@ def test_a_pairing_appeal_before_play_leaves_the_result_open_to_appeal() -> None
     home=st.integers(0, 25),
     away=st.integers(0, 25),
     forfeit=st.booleans(),
-    how=st.sampled_from(["score", "decision", "forfeit"]),
+    how=st.sampled_from(["score", "decision", "noshow"]),
 )
 def test_results_that_differ_have_different_fingerprints(
-    winner: str, home: int, away: int, forfeit: bool, how: str
+    winner: str, home: int, away: int, forfeit: bool, how: Any
 ) -> None:
     """R9.3: "the same result" means every figure of it: any change makes it a new decision."""
-    result = {"winner": winner, "home_points": home, "away_points": away, "forfeit": forfeit, "how": how}
-    assert fingerprint(result) == fingerprint(dict(result))
-    for key, other in (("winner", "C"), ("home_points", home + 1), ("forfeit", not forfeit), ("how", "x")):
-        assert fingerprint(result) != fingerprint({**result, key: other})
+    result = Result(winner, home, away, how, forfeit)
+    assert fingerprint(result) == fingerprint(Result.from_json(result.as_json()))
+    changes: list[dict[str, Any]] = [
+        {"winner": "C"},
+        {"home_points": home + 1},
+        {"forfeit": not forfeit},
+        {"how": "penalty"},
+    ]
+    for change in changes:
+        assert fingerprint(result) != fingerprint(replace(result, **change))
     assert fingerprint(result) != fingerprint(None)

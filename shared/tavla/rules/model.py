@@ -1,0 +1,472 @@
+"""The tournament day as one aggregate: its matches, the venue's tables, the field, and the
+operations that move it on, each returning one `DayChange` for a service to save at once.
+
+Every change that can decide a match (a confirmed result, a forfeit at the no-show deadline,
+an appeal decision, a withdrawal) and every draw go through here: the rules play the draws
+forward (`rules.day.flow`: next matches filled, BYEs walked over, the reset final dropped),
+the matches of players out of play are forfeited as soon as they are due (R8.2, R8.3), the
+matches that wait for an open appeal are held back (R9.2), the tables of matches that are
+over are freed and what can be played next is seated (R6). The change says what to write
+(each match with the version it was read at, the table plan with its version), what to
+record (audit) and what to announce (`ResultConfirmed`, `MatchesCalled`). No I/O here:
+a service loads the day, applies one operation, saves the change, and retries on conflict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Literal
+
+from tavla.rules.event_names import MATCHES_CALLED, RESULT_CONFIRMED
+from tavla.rules.results import Result
+from tavla.rules.states import AT_TABLE, OFF_TABLE, STARTED, State
+from tavla.rules.tables import TablePlan, release, seat
+
+if TYPE_CHECKING:  # the draws' rules load with the first change that moves the day on
+    from tavla.rules import day as rules_day
+
+MATCH_ID_SEPARATOR = "."
+
+
+def match_id(tournament_id: str, code: str) -> str:
+    """The public id of a match: its tournament and its code (main.R2.3), so one read finds it."""
+    return f"{tournament_id}{MATCH_ID_SEPARATOR}{code}"
+
+
+Bracket = Literal["main", "winners", "losers", "final", "final_reset", "consolation", "last_chance"]
+
+
+def bracket_of(event: str, label: str) -> tuple[Bracket, int]:
+    """Which bracket a match is in and its round there, from its event and label: R2 (main),
+    W3 / L4 (winners / losers), GF1 / GF2 (final / final reset), S3, RR5, V2 (main)."""
+    digits = "".join(ch for ch in label if ch.isdigit())
+    number = int(digits) if digits else 1
+    if event == "consolation":
+        return "consolation", number
+    if event == "last_chance":
+        return "last_chance", number
+    if label == "GF1":
+        return "final", 1
+    if label == "GF2":
+        return "final_reset", 1
+    if label.startswith("W"):
+        return "winners", number
+    if label.startswith("L"):
+        return "losers", number
+    return "main", number
+
+
+# --------------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who made a change: the sub stays internal; readers see the Tavla ID and the role."""
+
+    role: str  # "organiser" | "referee" | "admin" | "player" | "system"
+    tavla_id: str | None = None
+    sub: str | None = None
+
+
+SYSTEM = Actor(role="system")
+
+
+@dataclass(frozen=True)
+class AuditRecord:
+    at: str
+    action: str
+    actor: Actor
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class FieldRecord:
+    """The players in the draw, fixed by the first draw (R4.2): the public inputs of every draw.
+
+    `entrants` are {player_id, rating, club} in entry order; `withdrawn` and `disqualified`
+    grow during the day (R8.2, R8.3).
+    """
+
+    tournament_id: str
+    fixed_at: str
+    entrants: tuple[Mapping[str, Any], ...]
+    withdrawn: tuple[str, ...] = ()
+    disqualified: tuple[str, ...] = ()
+
+    @property
+    def out_of_play(self) -> set[str]:
+        """Players no longer paired: withdrawn or disqualified (R8.2, R8.3)."""
+        return set(self.withdrawn) | set(self.disqualified)
+
+
+@dataclass(frozen=True)
+class TablesRecord:
+    """The venue's tables (R6): which match holds each one, the queue, and a version to write by."""
+
+    tournament_id: str
+    count: int
+    occupied: Mapping[str, str] = field(default_factory=dict)  # table number (as text) -> match code
+    queue: tuple[str, ...] = ()
+    version: int = 0
+
+
+@dataclass(frozen=True)
+class FixtureRecord:
+    """A match: where it sits in its draw, who plays, and everything of its day (R6-R9).
+
+    `state` is the match's life (`rules.states.State`); `result` its official result once
+    decided (`rules.results.Result`).
+    """
+
+    tournament_id: str
+    code: str
+    draw: int
+    event: str
+    round: int
+    label: str
+    board: int
+    stage: str
+    length: int
+    home_source: Mapping[str, Any]
+    away_source: Mapping[str, Any]
+    state: State
+    position: int = 0  # its place in its draw's order (feeders before the matches they feed)
+    version: int = 0
+    unless_home_wins: str | None = None
+    home: str | None = None
+    away: str | None = None
+    table: int | None = None
+    called_at: str | None = None
+    present: Mapping[str, str] = field(default_factory=dict)  # side -> when
+    excused: Mapping[str, str] = field(default_factory=dict)  # side -> when
+    late_points: Mapping[str, int] = field(default_factory=dict)  # side -> points given away
+    flags: tuple[str, ...] = ()  # for the referee: both_absent, reports_differ, ...
+    games: tuple[Mapping[str, Any], ...] = ()
+    score: tuple[int, int] = (0, 0)
+    reports: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # side -> declared score
+    result: Result | None = None
+    finished_at: str | None = None
+    official_at: str | None = None
+    appeal: str | None = None  # the open appeal's id: the result is frozen (R9.2)
+    # Tavla ID -> the result (fingerprint) that player's decided appeal ended (R9.3, R9.5)
+    appeals_heard: Mapping[str, str] = field(default_factory=dict)
+    started_at: str | None = None
+    division: str | None = None  # of a tournament of several divisions (R3.7)
+
+
+@dataclass(frozen=True)
+class DomainEvent:
+    """An event to announce once the change is saved: its detail type and detail."""
+
+    detail_type: str
+    detail: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class DayChange:
+    """Everything one operation changes, to be written at once.
+
+    `matches`: each match as changed with the version it was read at (None: a new match);
+    `tables`: the plan with the version it was read at (None: no plan yet), or no plan change.
+    """
+
+    matches: tuple[tuple[FixtureRecord, int | None], ...] = ()
+    tables: tuple[TablesRecord, int | None] | None = None
+    audit: tuple[AuditRecord, ...] = ()
+    events: tuple[DomainEvent, ...] = ()
+    confirmed: tuple[FixtureRecord, ...] = ()  # results that became official (or changed)
+    called: tuple[FixtureRecord, ...] = ()  # matches put on a table
+
+    def with_audit(self, records: Iterable[AuditRecord]) -> DayChange:
+        return replace(self, audit=(*self.audit, *records))
+
+    def after(self, code: str) -> FixtureRecord | None:
+        """Match `code` as this change leaves it (None: unchanged)."""
+        return next((r for r, _ in self.matches if r.code == code), None)
+
+
+# --------------------------------------------------------------------------- dependencies
+
+
+def depends_on(record: FixtureRecord, target: FixtureRecord) -> bool:
+    """`record` depends on `target`'s result: a match fed by it (its winner or loser), or a
+    later draw's match of one of its players (the next Swiss or lives round was paired from it)."""
+    if record.code == target.code:
+        return False
+    players = {target.home, target.away} - {None}
+    fed = target.code in (record.home_source.get("match"), record.away_source.get("match"))
+    later = record.draw > target.draw and bool(players & {record.home, record.away})
+    return fed or later
+
+
+def locked(target: FixtureRecord, records: Iterable[FixtureRecord]) -> bool:
+    """R9.4: a result no longer changes once a match that depends on it has started."""
+    return any(r.state in STARTED and depends_on(r, target) for r in records)
+
+
+def held(records: Mapping[str, FixtureRecord]) -> set[str]:
+    """R9.2: the matches that wait for an open appeal's decision (they depend on an appealed match)."""
+    appealed = [r for r in records.values() if r.appeal]
+    if not appealed:
+        return set()
+    return {c for c, r in records.items() if any(depends_on(r, a) for a in appealed)}
+
+
+def forfeit_result(match: FixtureRecord, loser: str, how: Any) -> Result:
+    """A forfeit: match length to nil for the opponent (R8.1)."""
+    assert match.home is not None and match.away is not None
+    return Result.forfeited(match.home, match.away, match.length, loser, how)
+
+
+# --------------------------------------------------------------------------- the rules' view
+
+
+_SETTLED_SLOT = {
+    "waiting": State.WAITING,
+    "walkover": State.BYE,
+    "void": State.VOID,
+    "not_needed": State.NOT_NEEDED,
+    "played": State.OFFICIAL,
+}
+
+
+def state_after_flow(slot: rules_day.SlotState, current: State | None) -> State:
+    """A stored match's state once the rules have said where its slot stands."""
+    settled = _SETTLED_SLOT.get(slot.status)
+    if settled is not None:
+        return settled
+    if current is not None and current in (State.QUEUED, *AT_TABLE, State.FINISHED, State.DISPUTED):
+        return current
+    return State.QUEUED
+
+
+def winners_of(records: Iterable[FixtureRecord]) -> dict[str, str]:
+    """The official results' winners by match code (what `flow` needs)."""
+    return {
+        r.code: r.result.winner
+        for r in records
+        if r.state == State.OFFICIAL and r.result is not None and r.home is not None and r.away is not None
+    }
+
+
+# --------------------------------------------------------------------------- the aggregate
+
+
+@dataclass(frozen=True)
+class Day:
+    """A tournament's day as read for one change: its field, tables, matches and their fixtures.
+
+    `table_count` is the venue's tables, used when no table plan is stored yet; `fixtures` are
+    the published draws' fixtures in draw order (feeders first), what `flow` plays forward.
+    """
+
+    tournament_id: str
+    table_count: int
+    field: FieldRecord | None
+    tables: TablesRecord | None
+    matches: Mapping[str, FixtureRecord]
+    fixtures: Sequence[rules_day.Fixture] = ()
+
+    def put_out(self, tavla_id: str, how: str) -> Day:
+        """The day once a player withdrew (`withdrawn`) or was disqualified (R8.2, R8.3)."""
+        assert self.field is not None
+        current = self.field
+        if how == "withdrawn":
+            return replace(self, field=replace(current, withdrawn=(*current.withdrawn, tavla_id)))
+        return replace(self, field=replace(current, disqualified=(*current.disqualified, tavla_id)))
+
+    def settle(self, code: str, after: FixtureRecord, now: datetime) -> DayChange:
+        """Match `code` becomes `after`; the day moves on from it (see the module).
+
+        A match that depends on a match under appeal is not called while the appeal is open
+        (R9.2): it stays queued, or goes back to the queue if it was called but not started.
+        """
+        records = dict(self.matches)
+        records[code] = after
+        records = self._flowed(records, now)
+        frozen = held(records)
+        for c in frozen:
+            if records[c].state == State.CALLED:
+                records[c] = replace(records[c], state=State.QUEUED, table=None, called_at=None)
+        plan = self._plan()
+        done = [
+            c for c, r in records.items() if r.state in OFF_TABLE or r.state == State.WAITING or c in frozen
+        ]
+        plan, calls_freed = release(plan, done)
+        for c in done:  # a match that gave its table up no longer shows one
+            if records[c].table is not None:
+                records[c] = replace(records[c], table=None)
+        playable = [
+            r.code
+            for r in sorted(records.values(), key=lambda r: (r.draw, r.round, r.board, r.code))
+            if r.state == State.QUEUED and r.code not in frozen
+        ]
+        plan, calls_new = seat(plan, playable)
+        calls = {**calls_freed, **calls_new}
+        for c, table in calls.items():
+            records[c] = replace(records[c], state=State.CALLED, table=table, called_at=now.isoformat())
+        changed = tuple((r, self.matches[c].version) for c, r in records.items() if r != self.matches[c])
+        confirmed = tuple(
+            r
+            for c, r in records.items()
+            if r.state == State.OFFICIAL
+            and (self.matches[c].state != State.OFFICIAL or self.matches[c].result != r.result)
+        )
+        called = tuple(records[c] for c in calls)
+        return DayChange(
+            matches=changed,
+            tables=self._tables_change(plan),
+            events=self._events(confirmed, calls, now),
+            confirmed=confirmed,
+            called=called,
+        )
+
+    def publish_draw(
+        self, drawn: rules_day.Draw, records: Sequence[FixtureRecord], now: datetime
+    ) -> DayChange:
+        """A new draw's matches, as the results so far leave them, seated at free tables (R5, R6).
+
+        `records` are the draw's matches as stored before flow (no players, no state yet); the
+        change holds them as new matches (no version read), the table plan and `MatchesCalled`.
+        """
+        from tavla.rules.day import flow
+
+        fixtures = [*self.fixtures, *drawn.fixtures]
+        states = flow(fixtures, winners_of(self.matches.values()))
+        plan, calls = seat(self._plan(), [f.code for f in drawn.fixtures if states[f.code].status == "ready"])
+        placed = []
+        for record in records:
+            slot = states[record.code]
+            table = calls.get(record.code)
+            state = State.CALLED if table is not None else state_after_flow(slot, None)
+            placed.append(
+                replace(
+                    record,
+                    state=state,
+                    home=slot.home,
+                    away=slot.away,
+                    table=table,
+                    called_at=now.isoformat() if table is not None else None,
+                    result=Result.bye(slot.winner) if state == State.BYE and slot.winner else None,
+                )
+            )
+        tables = self._tables_change(plan, always=True)
+        return DayChange(
+            matches=tuple((r, None) for r in placed),
+            tables=tables,
+            events=self._events((), calls, now),
+            called=tuple(r for r in placed if r.code in calls),
+        )
+
+    # ------------------------------------------------------------------ inside
+
+    def _flowed(self, records: dict[str, FixtureRecord], now: datetime) -> dict[str, FixtureRecord]:
+        """Every match as the rules say it stands now; forfeits for players out of play (R8.2)."""
+        from tavla.rules.day import flow
+
+        fixtures = self.fixtures
+        out = self.field.out_of_play if self.field else set()
+        while True:
+            states = flow(fixtures, winners_of(records.values()))
+            changed = False
+            for code, slot in states.items():
+                record = records[code]
+                update = _slot_update(record, slot, out, now)
+                if update:
+                    records[code] = replace(record, **update)
+                    changed = True
+            if not changed:
+                return records
+
+    def _plan(self) -> TablePlan:
+        stored = self.tables
+        if stored is None:
+            return TablePlan(count=self.table_count)
+        return TablePlan(
+            count=stored.count, occupied={int(t): c for t, c in stored.occupied.items()}, queue=stored.queue
+        )
+
+    def _tables_change(self, plan: TablePlan, always: bool = False) -> tuple[TablesRecord, int | None] | None:
+        occupied = {str(t): c for t, c in plan.occupied.items()}
+        stored = self.tables
+        if (
+            not always
+            and stored is not None
+            and dict(stored.occupied) == occupied
+            and tuple(stored.queue) == plan.queue
+        ):
+            return None
+        previous = stored.version if stored else None
+        record = TablesRecord(
+            tournament_id=self.tournament_id,
+            count=plan.count,
+            occupied=occupied,
+            queue=plan.queue,
+            version=(previous or 0) + 1,
+        )
+        return record, previous
+
+    def _events(
+        self, confirmed: Iterable[FixtureRecord], calls: Mapping[str, int], now: datetime
+    ) -> tuple[DomainEvent, ...]:
+        events = [DomainEvent(RESULT_CONFIRMED, result_event(self.tournament_id, r)) for r in confirmed]
+        if calls:
+            events.append(called_event(self.tournament_id, sorted(calls, key=calls.__getitem__), now))
+        return tuple(events)
+
+
+def _slot_update(
+    record: FixtureRecord, slot: rules_day.SlotState, out: set[str], now: datetime
+) -> dict[str, Any]:
+    """What the rules' slot changes on a stored match (players, state, BYE or forfeit result)."""
+    state = state_after_flow(slot, record.state)
+    update: dict[str, Any] = {}
+    if (slot.home, slot.away) != (record.home, record.away):
+        update.update(home=slot.home, away=slot.away)
+        if record.state in AT_TABLE:
+            update.update(called_at=now.isoformat(), present={}, late_points={})
+    if state != record.state:
+        update["state"] = state
+        if state == State.BYE:
+            assert slot.winner is not None
+            update["result"] = Result.bye(slot.winner)
+        elif state in (State.WAITING, State.VOID, State.NOT_NEEDED):
+            update.update(result=None, table=None, called_at=None)
+    if state == State.QUEUED or state in AT_TABLE:
+        gone = [p for p in (slot.home, slot.away) if p in out]
+        if gone and record.result is None:
+            playing = replace(record, home=slot.home, away=slot.away)
+            result = forfeit_result(playing, gone[0], "withdrawal")
+            update.update(state=State.OFFICIAL, result=result, official_at=now.isoformat())
+    return update
+
+
+def called_event(tournament_id: str, codes: list[str], now: datetime) -> DomainEvent:
+    """`MatchesCalled`: the players are told their table, the no-show deadlines are set (R6)."""
+    return DomainEvent(
+        MATCHES_CALLED, {"tournament_id": tournament_id, "at": now.isoformat(), "codes": codes}
+    )
+
+
+def result_event(tournament_id: str, record: FixtureRecord) -> dict[str, Any]:
+    """What ratings and season points need of an official result (R10.3, R10.4)."""
+    result = record.result
+    return {
+        "tournament_id": tournament_id,
+        "match_id": match_id(tournament_id, record.code),
+        "code": record.code,
+        "event": record.event,
+        "home": record.home,
+        "away": record.away,
+        "length": record.length,
+        "winner": result.winner if result else None,
+        "home_points": result.home_points if result else None,
+        "away_points": result.away_points if result else None,
+        "forfeit": bool(result and result.forfeit),
+        "official_at": record.official_at,
+        # the match's version this change was made on: a later change of the match carries a
+        # higher one, so a late copy of an overturned result can be told from its correction
+        "version": record.version,
+    }
