@@ -289,7 +289,7 @@ FUNCTIONS: tuple[Function, ...] = (
         events=(TOURNAMENT_FINISHED, PLAYERS_MERGED, SEASON_CHANGED),
         scheduled=True,  # the season's close at its end date (a one-time schedule)
         schedules=("season",),  # ... which it creates when the season is set
-        # h-scale: each finished tournament re-ranks the season into its standings snapshot: at
+        # each finished tournament re-ranks the season into its standings snapshot: at
         # national size ~16 MB of entries parsed and ranked (~30 s on a loaded core), one at a
         # time (two at once would only collide on the snapshot's version and rank again)
         reserved_concurrency=1,
