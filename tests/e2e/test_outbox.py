@@ -7,6 +7,7 @@ no-show deadline (R6.3) and the promotion notice (R3.2) arrive, each once.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -84,4 +85,6 @@ def test_with_the_bus_down_changes_succeed_and_their_events_arrive_once_it_is_ba
     assert [_kinds(client, u) for u in waiting_users] == [["table_call"], ["table_call"]]
     assert _kinds(client, promoted) == ["promoted"]
     assert len([n for n in _deadlines(stack, day) if code in n]) == 1, _deadlines(stack, day)
-    assert requests.get(f"{stack.url}/dev/dead-letters", timeout=10).json()["parked"] == []
+    # nothing of these two tournaments parked (the stack is shared: other tests park on purpose)
+    parked = requests.get(f"{stack.url}/dev/dead-letters", timeout=10).json()["parked"]
+    assert [p for p in parked if day in json.dumps(p) or listed in json.dumps(p)] == []
