@@ -11,6 +11,7 @@ that round once.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Iterator
 from datetime import datetime
@@ -250,7 +251,9 @@ def test_a_day_with_a_third_of_its_writes_conflicting_ends_with_every_result_off
         day.run()
     finally:
         switch = stack.faults()
-    assert switch["injected"] >= 10, switch
+    # the switch fails exactly one write in three of those the day made; how many writes a
+    # day of 7 matches makes depends on its retries, so the floor is one conflict per match
+    assert switch["injected"] == math.floor(switch["seen"] * 0.34) >= 7, switch
     matches = day.matches()
     assert len(matches) == 7 and all(m["state"] == "official" for m in matches)
     trail = _audit(client, day.id, day.organiser)
