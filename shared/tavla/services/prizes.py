@@ -16,7 +16,6 @@ profile) until the tournament is finished; only the award itself is public.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from contextlib import suppress
 from datetime import datetime
 from typing import Any
@@ -35,14 +34,8 @@ from tavla.models.payments import (
     UnawardedPrize,
 )
 from tavla.rules.prizes import (
-    BASIS_POINTS,
-    CategoryPrize,
-    NonMoneyPrize,
-    PlacePrize,
-    PrizeAnnouncement,
     award_prizes,
 )
-from tavla.rules.prizes import Money as PrizeMoney
 from tavla.rules.standings import Standing
 from tavla.services import categories, day, payments
 from tavla.services.access import require_organiser
@@ -59,47 +52,9 @@ MAIN = "main"
 PAYOUT = "payout"
 
 
-def _places(prizes: Sequence[Any]) -> tuple[PlacePrize, ...]:
-    """Announced prizes ([first, last] places each) as one PlacePrize per place."""
-    places: dict[int, dict[str, Any]] = {}
-    for prize in prizes:
-        first, last = prize["places"]
-        for place in range(int(first), int(last) + 1):
-            slot = places.setdefault(place, {"money": None, "items": []})
-            if prize.get("kind", "money") != "money":
-                slot["items"].append(
-                    NonMoneyPrize(kind=prize["kind"], description=prize.get("description") or "")
-                )
-            elif slot["money"] is None and prize.get("amount") is not None:
-                slot["money"] = PrizeMoney(amount_cents=int(prize["amount"]["amount"]))
-            elif slot["money"] is None and prize.get("pool_percentage") is not None:
-                slot["money"] = PrizeMoney(pool_share_bp=int(prize["pool_percentage"]) * BASIS_POINTS // 100)
-    return tuple(
-        PlacePrize(place=p, money=s["money"], items=tuple(s["items"])) for p, s in sorted(places.items())
-    )
-
-
-def announcement(settings: Any) -> PrizeAnnouncement:
-    """The tournament page's prizes as the rules read them (R11.1, R11.4)."""
-    by_category: dict[str, list[Any]] = {}
-    for c in settings.get("category_prizes") or []:
-        by_category.setdefault(str(c["category"]), []).append(c)
-    return PrizeAnnouncement(
-        places=_places(settings.get("prizes") or []),
-        categories=tuple(
-            CategoryPrize(
-                category=name,
-                min_participants=int(listed[0].get("minimum_participants") or 1),
-                places=_places([c["prize"] for c in listed]),
-            )
-            for name, listed in by_category.items()
-        ),
-    )
-
-
 def _frozen_or_live(tournament: TournamentRecord) -> dict[str, frozenset[str]]:
     """Eligibility as the finish froze it (a tournament finished before it was frozen: as now)."""
-    if not tournament.settings.get("category_prizes"):
+    if not tournament.prizes.has_categories:
         return {}
     frozen = finish_store.prize_eligibility(tournament.id)
     if frozen is not None:
@@ -117,7 +72,7 @@ def collected(entries: list[LedgerEntryRecord]) -> int:
 def _table(tournament: TournamentRecord) -> tuple[PrizeTable, dict[str, int]]:
     entries = payment_store.entries(tournament.id)
     fees = collected(entries)
-    prizes = announcement(tournament.settings)
+    prizes = tournament.prizes.announcement
     final = finish_store.final(tournament.id)
     if final is None:
         pool = award_prizes(prizes, [], fees).pool_cents
