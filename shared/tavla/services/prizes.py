@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from contextlib import suppress
 from datetime import datetime
 from typing import Any
 
