@@ -104,7 +104,7 @@ def _called(detail: Mapping[str, Any]) -> list[Notice]:
     read = match_store.several(tournament_id, [str(c) for c in detail.get("codes") or ()])
     if read.tournament is None:
         return []
-    name = str(read.tournament.settings.get("name") or tournament_id)
+    name = read.tournament.page.name
     profile = read.tournament.play.rule_profile
     at = str(detail.get("at", ""))
     found: list[Notice] = []
@@ -124,7 +124,7 @@ def _noshow_ruled(detail: Mapping[str, Any]) -> list[Notice]:
         return []
     match = read.matches[0]
     fields = {
-        "tournament": str(read.tournament.settings.get("name") or tournament_id),
+        "tournament": read.tournament.page.name,
         "table": match.table,
         "match": match.label,
         "absent": _name(read.field, str(detail.get("tavla_id", ""))),
