@@ -43,8 +43,8 @@ fmt: setup
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-bench: setup ## benchmarks: pairing, brackets, results, cold start, DynamoDB calls per request
-	PYTHONPATH=shared:. $(BIN)/python -m bench
+bench: setup ## benchmarks: pairing, brackets, results, cold start, DynamoDB calls per request (BENCH="bench_day bench_cost": only those)
+	PYTHONPATH=shared:. $(BIN)/python -m bench $(BENCH)
 
 synth: setup ## synthesize the CDK stack into cdk.out/ (offline, no Docker)
 	$(BIN)/python -m infra.app

@@ -7,10 +7,10 @@ round 1 made official and 8 matches being played through `services.progress.sett
 GET /tournaments/{id}/board:
 - DynamoDB calls per request (target <= 3: tournament + field + tables, rounds, matches), and
   the same for the standings;
-- p50 / p95 over 1,000 requests through the whole handler with DynamoDB's answers replayed
-  as recorded on moto: the function's own work (routing, rules, models, JSON, ETag), which
-  is what a Lambda bills beyond DynamoDB's few milliseconds per call;
-- p50 / p95 over 50 requests against moto itself (moto's in-process DynamoDB dominates them:
+- p50 / p95 over 1,000 requests (200 unless BENCH_FULL=1) through the whole handler with
+  DynamoDB's answers replayed as recorded on moto: the function's own work (routing, rules,
+  models, JSON, ETag), which is what a Lambda bills beyond DynamoDB's few milliseconds per call;
+- p50 / p95 over 50 requests (20) against moto itself (moto's in-process DynamoDB dominates them:
   they compare versions of this code, they do not predict the cloud);
 - the body's size, raw and gzipped, and a 304's time (If-None-Match with the ETag).
 """
@@ -27,13 +27,15 @@ from typing import Any
 
 from botocore.client import BaseClient
 
+from bench import size
 from bench.bench_calls import _aws, _count
 from bench.typical_requests import Answer, _recording
 from tavla.rules.states import State
 
 PLAYERS = 64
-REQUESTS = 1_000
-ON_MOTO = 50
+REQUESTS = size(200, 1_000)
+ON_MOTO = size(20, 50)
+NOT_MODIFIED = size(50, 100)
 TARGET_CALLS = 3
 
 
@@ -149,7 +151,8 @@ def main() -> int:
         with _replaying(answers):
             own = _timed(get_board, REQUESTS)
             not_modified = _timed(
-                lambda: raw_call(api, "GET", board, params=params, headers={"If-None-Match": tag}), 100
+                lambda: raw_call(api, "GET", board, params=params, headers={"If-None-Match": tag}),
+                NOT_MODIFIED,
             )
     verdict = f"(target <= {TARGET_CALLS})" if calls <= TARGET_CALLS else f"MISSED > {TARGET_CALLS}"
     print(f"dynamodb calls GET board ({PLAYERS} players, mid-day)  {calls}  {verdict}")

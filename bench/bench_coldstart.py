@@ -6,6 +6,10 @@ replay answers recorded on moto (`bench.typical_requests`), so work a module def
 first request still counts. Every such run is paired with a run of the floor,
 `import boto3; boto3.client("dynamodb")`, in the same loop, and the ratio is taken pair by
 pair: the machine's drift cancels out. The environment is the cloud's, tracing included.
+
+By default the HTTP functions (the target's) in 5 rounds, a few minutes on a shared machine;
+BENCH_FULL=1 adds the event functions, the layer compiled without bytecode and 9 rounds.
+COLDSTART_ROUNDS sets the rounds either way.
 """
 
 from __future__ import annotations
@@ -19,11 +23,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench import FULL, size
 from bench.typical_requests import record_all
 from infra.assets import dependencies_dir
 from infra.registry import FUNCTIONS
 
-ROUNDS = int(os.environ.get("COLDSTART_ROUNDS", "9"))
+ROUNDS = int(os.environ.get("COLDSTART_ROUNDS", size(5, 9)))
 TARGET_RATIO = 1.25
 Series = dict[str, list[list[float]]]  # name -> for each of its programs, one value per round
 FLOOR = "import boto3; boto3.client('dynamodb')"
@@ -93,7 +98,6 @@ def _layer_without_bytecode(folder: Path) -> Path | None:
 def _cloud_like_env(recorded_env: dict[str, str]) -> dict[str, str]:
     """The handler's environment as Lambda sets it: active tracing, metrics namespace."""
     env = {**os.environ, **recorded_env, "PYTHONDONTWRITEBYTECODE": "0"}
-    env.pop("POWERTOOLS_TRACE_DISABLED", None)
     env.update(
         {
             "LAMBDA_TASK_ROOT": str(Path.cwd()),
@@ -120,13 +124,13 @@ def main() -> int:
         env = _cloud_like_env(recorded_env)
         programs: dict[str, list[Program]] = {}
         tapes: dict[str, Path] = {}
-        for f in FUNCTIONS:
+        for f in (f for f in FUNCTIONS if f.http or FULL):
             tape = tapes[f.name] = Path(folder) / f"{f.name}.pickle"
             request = recorded[f.name]
             tape.write_bytes(pickle.dumps((request.module, request.event, request.answers, request.made_at)))
             programs[f.name] = [(["-c", f"import {f.module}"], env), (["-c", FIRST_REQUEST, str(tape)], env)]
         programs.update({name: [(["-c", code], env)] for name, code in REFERENCES.items()})
-        unbuilt = _layer_without_bytecode(Path(folder) / "layer")
+        unbuilt = _layer_without_bytecode(Path(folder) / "layer") if FULL else None
         if unbuilt is not None:
             compiling = {
                 **env,
@@ -181,7 +185,7 @@ def _report(floors: list[float], times: Series, ratios: Series) -> int:
         label = f"{name} ({kinds[name]})" if name in kinds else f"reference: {name}"
         cells = [_cell(t, r) for t, r in zip(times[name], ratios[name], strict=True)]
         print(f"  {label:<44} {cells[0]:>14}   {cells[1] if len(cells) > 1 else '':>22}")
-    http = [name for name, kind in kinds.items() if kind == "HTTP"]
+    http = [name for name, kind in kinds.items() if kind == "HTTP" and name in times]
     worst = max(statistics.median(ratios[name][0]) for name in http)
     first = max(statistics.median(ratios[name][1]) for name in http)
     verdict = "met" if worst <= TARGET_RATIO else "MISSED"

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 import requests
 
+from bench import FULL
 from bench.bench_board import fixed_field
 from bench.bench_draw import ORGANISER, _api, _call
 from tests.service.helpers import dynamodb_calls
@@ -295,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--concurrent", type=int, default=64, help="confirmations sent at once (0: none)")
     parser.add_argument("--clients", type=int, default=8, help="clients sending them")
     parser.add_argument("--workers", type=int, default=4, help="the local stack's worker processes")
-    args = parser.parse_args(SMALL if argv is None and __name__ != "__main__" else argv)
+    args = parser.parse_args(([] if FULL else SMALL) if argv is None and __name__ != "__main__" else argv)
     return run(args.players, args.rounds, args.sample, args.concurrent, args.clients, args.workers)
 
 

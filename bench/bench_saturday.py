@@ -35,6 +35,8 @@ from typing import Any
 
 import requests
 
+from bench import FULL
+
 SEVEN_POINTS = {"default": 7, "semi_final": 7, "final": 7}
 # what `make bench` runs: 20 at once still, fields small enough for a loaded 2-core machine
 # (20 x 64 took over 20 min there: 5-7 min to enter 1,344 players, ~10 min for the Saturday;
@@ -317,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=4, help="Lambda environments of the local stack")
     parser.add_argument("--poll", type=float, default=0.5, help="seconds between a board reader's reads")
     parser.add_argument("--budget", type=float, default=900, help="seconds for the whole run, setup included")
-    args = parser.parse_args(SMALL if argv is None and __name__ != "__main__" else argv)
+    args = parser.parse_args(([] if FULL else SMALL) if argv is None and __name__ != "__main__" else argv)
     try:
         return run(args.tournaments, args.players, args.workers, args.poll, args.budget)
     except OutOfTime:

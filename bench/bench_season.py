@@ -38,6 +38,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from bench import FULL
 from tavla.rules.results import Result
 from tavla.rules.states import State
 
@@ -522,7 +523,6 @@ def dynamodb_local() -> Iterator[None]:
                 AWS_SECRET_ACCESS_KEY="bench",
                 AWS_ENDPOINT_URL_DYNAMODB=db.url,
                 EVENT_BUS_NAME="bench-bus",
-                POWERTOOLS_TRACE_DISABLED="true",
             )
             for spec in TABLES:
                 os.environ[spec.env_var] = physical_name(spec)
@@ -571,7 +571,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=100, help="official matches per tournament")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--child", choices=("full", "nightly"))
-    args = parser.parse_args(SMALL if argv is None and __name__ != "__main__" else argv)
+    args = parser.parse_args(([] if FULL else SMALL) if argv is None and __name__ != "__main__" else argv)
     if args.child:
         child(args.child)
         return 0

@@ -19,6 +19,7 @@ from botocore.client import BaseClient
 
 from infra.registry import function
 from tavla import clock
+from tavla.aws import AWS_CALL_LOG_LEVEL
 from tavla.events import (
     EVENT_SOURCE,
     MATCHES_CALLED,
@@ -98,6 +99,8 @@ def record_all() -> tuple[dict[str, Recorded], dict[str, str]]:
     try:
         with mocked_aws(os.environ.__setitem__):
             variables = {k: v for k, v in os.environ.items() if environ.get(k) != v}
+            # recording quietly: no timing line per AWS call, no metrics on stdout
+            os.environ.update({AWS_CALL_LOG_LEVEL: "DEBUG", "POWERTOOLS_METRICS_DISABLED": "true"})
             api = Api()
             tournament = create_tournament(api)
             params = {"tournament_id": tournament}

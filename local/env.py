@@ -12,6 +12,7 @@ from infra.registry import FUNCTIONS, PASS_KEY_SECRET, PAYMENT_PROVIDER_SECRET
 from local.auth import AUDIENCE, ISSUER
 from local.dynamodb import physical_name
 from tavla import live
+from tavla.aws import AWS_CALL_LOG_LEVEL
 from tavla.schedules import DEAD_LETTER_ENV, GROUP_ENV, ROLE_ENV
 from tavla.store.schema import TABLES
 
@@ -53,7 +54,8 @@ def handler_environment(dynamodb_url: str, moto_url: str) -> dict[str, str]:
         "PASS_KEY_SECRET_ID": PASS_KEY_SECRET,
         "PAYMENT_PROVIDER_SECRET_ID": PAYMENT_PROVIDER_SECRET,  # the fake provider's keys
         "POWERTOOLS_SERVICE_NAME": "tavla",
-        "POWERTOOLS_TRACE_DISABLED": "true",
+        # Each AWS call's timing line at DEBUG: not shown unless POWERTOOLS_LOG_LEVEL=DEBUG.
+        AWS_CALL_LOG_LEVEL: "DEBUG",
         "POWERTOOLS_METRICS_NAMESPACE": "Tavla",
     }
     env.update({spec.env_var: physical_name(spec) for spec in TABLES})

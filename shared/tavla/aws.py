@@ -6,10 +6,15 @@ correlation id. This stands in for the X-Ray SDK's subsegments: active tracing s
 each invocation its segment, and the SDK is not imported at all, since importing it builds a
 botocore session of its own and cost every cold start about 0.18 s. The hooks do no more per
 call than read a monotonic clock and write that line.
+
+The line's level is `AWS_CALL_LOG_LEVEL` (INFO when unset, as in the cloud). The local stack
+sets DEBUG, below its functions' log level, so a developer's terminal is not one line per
+AWS call; `POWERTOOLS_LOG_LEVEL=DEBUG make run` shows them again.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -24,6 +29,7 @@ if TYPE_CHECKING:
     from botocore.model import OperationModel
 
 AWS_CALL = "aws call"  # the message of each timing line
+AWS_CALL_LOG_LEVEL = "AWS_CALL_LOG_LEVEL"  # the environment variable naming its level: INFO or DEBUG
 _CALL = "tavla_call"  # where a call's start is kept in botocore's per-call context
 
 
@@ -85,4 +91,5 @@ def _log(context: dict[str, Any], error: str | None) -> None:
     }
     if error is not None:
         line["error"] = error
-    logger.info(AWS_CALL, extra={"aws": line})
+    write = logger.debug if os.environ.get(AWS_CALL_LOG_LEVEL, "INFO").upper() == "DEBUG" else logger.info
+    write(AWS_CALL, extra={"aws": line})

@@ -47,7 +47,8 @@ Text = Annotated[StrictStr, Field(min_length=1, max_length=255)]
 class _Lenient(BaseModel):
     """The provider adds fields over time: unknown ones are ignored, known ones are strict."""
 
-    model_config = ConfigDict(extra="ignore", frozen=True)
+    # built by the first webhook read, not at every cold start of the functions importing it
+    model_config = ConfigDict(extra="ignore", frozen=True, defer_build=True)
 
 
 class _Envelope(_Lenient):

@@ -15,6 +15,7 @@ Responses are not logged: they carry phone numbers and e-mail addresses.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import warnings
@@ -72,8 +73,16 @@ def _count_rejection(response: dict[str, Any]) -> None:
         metric.add_dimension(name="code", value=code)
 
 
+def _initialised() -> None:
+    """The init phase is over: what it made lives as long as the process, so it is frozen out
+    of every later collection, and the collector paused by `functions/__init__.py` resumes."""
+    gc.freeze()
+    gc.enable()
+
+
 def entry(app: APIGatewayHttpResolver) -> Handler:
     """The Lambda handler of an HTTP function: logged and measured `app.resolve`."""
+    _initialised()
 
     @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
     @metrics.log_metrics
@@ -87,6 +96,7 @@ def entry(app: APIGatewayHttpResolver) -> Handler:
 
 def event_entry(process: Callable[[dict[str, Any]], dict[str, Any]]) -> Handler:
     """The Lambda handler of an event-triggered function: logged and measured."""
+    _initialised()
 
     @logger.inject_lambda_context(correlation_id_path=correlation_paths.EVENT_BRIDGE)
     @metrics.log_metrics

@@ -12,7 +12,7 @@ from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from tavla.errors import Invalid
 from tavla.rules.bank import StatementLine
@@ -20,6 +20,8 @@ from tavla.rules.bank import StatementLine
 
 class CsvMapping(BaseModel):
     """Which column holds what, in the organiser's bank's CSV export (saved per organiser)."""
+
+    model_config = ConfigDict(defer_build=True)  # built on first use, not at every cold start
 
     value_date: str = Field(min_length=1, max_length=64)
     amount: str = Field(min_length=1, max_length=64)

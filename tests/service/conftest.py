@@ -43,7 +43,6 @@ def mocked_aws(setenv: Callable[[str, str], None]) -> Iterator[None]:
         "AWS_DEFAULT_REGION": REGION,
         "AWS_ACCESS_KEY_ID": "testing",
         "AWS_SECRET_ACCESS_KEY": "testing",
-        "POWERTOOLS_TRACE_DISABLED": "true",
         "POWERTOOLS_SERVICE_NAME": "tavla",
         "POWERTOOLS_METRICS_NAMESPACE": "Tavla",
         "EVENT_BUS_NAME": "tavla-test-bus",

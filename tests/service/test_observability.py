@@ -13,8 +13,9 @@ from botocore.awsrequest import AWSResponse
 from botocore.compat import HTTPHeaders
 from botocore.exceptions import ClientError
 
+from local.env import handler_environment
 from tavla import observability
-from tavla.aws import AWS_CALL
+from tavla.aws import AWS_CALL, AWS_CALL_LOG_LEVEL
 from tavla.store import dynamo
 from tests.service.conftest import Api
 from tests.service.helpers import create_player, create_tournament, register
@@ -160,3 +161,24 @@ class _Raw:
 
     def stream(self, **_: Any) -> Iterator[bytes]:
         yield b""
+
+
+def test_the_local_stack_writes_no_timing_line_unless_asked(
+    api: Api, logs: io.StringIO, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`make run` keeps the terminal readable: its environment puts the timing line at DEBUG,
+    below the functions' log level; the cloud's (no such variable) keeps it at INFO."""
+    local = handler_environment("http://localhost:1", "http://localhost:2")
+    monkeypatch.setenv(AWS_CALL_LOG_LEVEL, local[AWS_CALL_LOG_LEVEL])
+    player = create_player(api, "u1")
+    logs.truncate(0)
+    logs.seek(0)
+    assert api.call("GET", "/players/{tavla_id}", params={"tavla_id": player}).status == 200
+    assert _aws_calls(logs.getvalue()) == []
+    level = observability.logger.log_level
+    observability.logger.setLevel("DEBUG")
+    try:
+        assert api.call("GET", "/players/{tavla_id}", params={"tavla_id": player}).status == 200
+    finally:
+        observability.logger.setLevel(level)
+    assert _aws_calls(logs.getvalue()), "DEBUG shows the timing lines again"

@@ -1,6 +1,7 @@
-"""Cold start: what an HTTP function's init phase must not import (measured costs in
-docs/performance.md and the CHANGELOG). A fresh interpreter imports each handler and lists what it
-loaded, so a new eager import of one of these fails here before `make bench` sees it."""
+"""Cold start: what an HTTP function's init phase must not do (measured costs in
+docs/performance.md and the CHANGELOG): import what only some requests need, build pydantic
+validators, or leave the garbage collector off. A fresh interpreter imports each handler and
+reports, so a new eager import fails here before `make bench` sees it. Nothing is timed."""
 
 from __future__ import annotations
 
@@ -20,6 +21,21 @@ DEFERRED = {
     "tavla.rules.profiles": "~60 ms; loaded by the requests that resolve rules",
     "aws_lambda_powertools.utilities.idempotency": "~0.1 s; loaded by requests with an Idempotency-Key",
     "networkx": "~0.5 s; loaded by the draws that pair by matching (Swiss, lives)",
+    "tavla.rules.swiss": "networkx; loaded by the Swiss draws",
+    "tavla.rules.lives": "networkx; loaded by the lives draws",
+    "tavla.rules.match": "builds a validator at import; loaded by the requests that score a match",
+    "hypothesis": "a test library; never in a function",
+    "moto": "a test library; never in a function",
+}
+# Rule and API models build their validators on first use (`RuleModel`, `ApiModel`); these few
+# are built at import because a module makes a constant of them.
+BUILT_AT_IMPORT = {
+    "MatchPoints",
+    "SideBracketPlan",
+    "LivesTier",
+    "FinalLivesRule",
+    "LatenessPolicy",
+    "PrivacyNotice",
 }
 
 
@@ -27,8 +43,19 @@ DEFERRED = {
 # handler is imported in a fork of that process (a fresh interpreter per handler costs ~1.5 s).
 _PROBE = """
 import importlib, json, os, sys
+import gc
 import tavla.http
+from pydantic import BaseModel
 deferred, found = json.loads(sys.argv[1]), {}
+
+def built():  # tavla's pydantic models whose validator exists already
+    return sorted({
+        c.__name__ for m in list(sys.modules.values()) if getattr(m, "__name__", "").startswith("tavla")
+        for c in vars(m).values()
+        if isinstance(c, type) and issubclass(c, BaseModel) and c.__module__ == m.__name__
+        and c.__pydantic_complete__
+    })
+
 for module in sys.argv[2:]:
     read, write = os.pipe()
     pid = os.fork()
@@ -36,7 +63,8 @@ for module in sys.argv[2:]:
         os.close(read)
         try:
             importlib.import_module(module)
-            os.write(write, json.dumps([m for m in deferred if m in sys.modules]).encode())
+            loaded = [m for m in deferred if m in sys.modules]
+            os.write(write, json.dumps({"loaded": loaded, "built": built(), "gc": gc.isenabled()}).encode())
         finally:
             os._exit(0)
     os.close(write)
@@ -49,8 +77,7 @@ print(json.dumps(found))
 
 
 def test_no_http_handler_imports_what_only_some_requests_need() -> None:
-    env = {**os.environ, "AWS_DEFAULT_REGION": "eu-central-1"}  # tracing on, as in the cloud
-    env.pop("POWERTOOLS_TRACE_DISABLED", None)
+    env = {**os.environ, "AWS_DEFAULT_REGION": "eu-central-1"}
     modules = [f.module for f in FUNCTIONS if f.http]
     result = subprocess.run(
         [sys.executable, "-c", _PROBE, json.dumps(sorted(DEFERRED)), *modules],
@@ -62,5 +89,12 @@ def test_no_http_handler_imports_what_only_some_requests_need() -> None:
     found = json.loads(result.stdout.strip().splitlines()[-1])
     assert sorted(found) == sorted(modules), result.stderr
     for function in (f for f in FUNCTIONS if f.http):
-        loaded = found[function.module]
+        report = found[function.module]
+        assert isinstance(report, dict), f"{function.name}: {report}"
+        loaded = report["loaded"]
         assert loaded == [], {m: DEFERRED[m] for m in loaded} | {"function": function.name}
+        eager = set(report["built"]) - BUILT_AT_IMPORT
+        assert not eager, (
+            f"{function.name} builds {sorted(eager)} at init: derive them from RuleModel or ApiModel"
+        )
+        assert report["gc"], f"{function.name}: the collector is still off after init (end with entry(app))"

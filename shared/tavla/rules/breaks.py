@@ -15,16 +15,17 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
 from tavla.rules.errors import RuleViolation
+from tavla.rules.value import RuleModel
 
 
 class BreakError(RuleViolation):
     """A break question with impossible inputs."""
 
 
-class BreakPolicy(BaseModel):
+class BreakPolicy(RuleModel):
     """Breaks per player by match length: `bands` are (longest match length, breaks) in
     increasing order; longer matches get `longer`."""
 
@@ -77,7 +78,7 @@ def breaks_allowed(policy: BreakPolicy | str, match_length: int, *, extra_grante
     return policy.longer + extra_granted
 
 
-class BreakDecision(BaseModel):
+class BreakDecision(RuleModel):
     """Whether a player may start a break now, for how long, and how many they keep."""
 
     model_config = ConfigDict(frozen=True)

@@ -16,9 +16,10 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
 from tavla.rules.errors import RuleViolation
+from tavla.rules.value import RuleModel
 
 ClockKind = Literal["bronstein", "simple_delay", "increment"]
 ClockUse = Literal["off", "optional", "on_request", "mandatory"]
@@ -40,7 +41,7 @@ def as_duration(value: Duration) -> timedelta:
     return timedelta(seconds=value)
 
 
-class ClockSettings(BaseModel):
+class ClockSettings(RuleModel):
     """One match's clock: reserve per player and delay (or increment) per move."""
 
     model_config = ConfigDict(frozen=True)
@@ -58,7 +59,7 @@ class ClockSettings(BaseModel):
         return self
 
 
-class ClockPolicy(BaseModel):
+class ClockPolicy(RuleModel):
     """How a rule profile or a tournament page uses clocks (cnb 3.5.1, hbf 2.4, platform 8).
 
     `use`: off (only a referee may impose one), optional (both players agree), on_request (one
@@ -131,7 +132,7 @@ def clock_for_match_in_progress(
     return ClockSettings(kind=kind, reserve=timedelta(minutes=minutes), delay=as_duration(delay))
 
 
-class MoveOnClock(BaseModel):
+class MoveOnClock(RuleModel):
     """The mover's reserve after a move, and whether their flag fell during it."""
 
     model_config = ConfigDict(frozen=True)
@@ -162,7 +163,7 @@ def time_after_move(settings: ClockSettings, remaining: Duration, move_time: Dur
     return MoveOnClock(remaining=left - used + settings.delay, flag_fell=False)
 
 
-class TimeVerdict(BaseModel):
+class TimeVerdict(RuleModel):
     """Who loses on time, or whether play goes on (maybe without the clock)."""
 
     model_config = ConfigDict(frozen=True)

@@ -33,7 +33,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence, Set
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from tavla.rules.double_elimination import Source, draw_double_elimination
 from tavla.rules.entrants import Entrant, MatchRecord, Pairing
@@ -44,6 +44,7 @@ from tavla.rules.seeding import SeedingMode
 from tavla.rules.side_brackets import SideBracketPlan, draw_side_bracket, last_chance_field
 from tavla.rules.single_elimination import SingleEliminationDraw, bye_holders, draw_single_elimination
 from tavla.rules.standings import Standing, knockout_standings, table_standings
+from tavla.rules.value import RuleModel
 
 __all__ = [
     "DayFormat",
@@ -79,7 +80,7 @@ class NothingToDraw(RuleViolation):
     """Every draw of the tournament has been made (or its event is over)."""
 
 
-class DaySettings(BaseModel):
+class DaySettings(RuleModel):
     """What of the tournament page the draws need (R2.1)."""
 
     model_config = ConfigDict(frozen=True)
@@ -107,7 +108,7 @@ class DaySettings(BaseModel):
         return max(1, min(wanted, players // 2))
 
 
-class DrawInputs(BaseModel):
+class DrawInputs(RuleModel):
     """Everything a draw is computed from, all of it public: recompute it to check it (R5.1)."""
 
     model_config = ConfigDict(frozen=True)
@@ -123,7 +124,7 @@ class DrawInputs(BaseModel):
     division: str | None = None  # of a tournament of several divisions (R3.7): its codes' prefix
 
 
-class Fixture(BaseModel):
+class Fixture(RuleModel):
     """A match slot of a draw: where each side comes from, and which round it belongs to.
 
     `round` is the round number the standings use (for double elimination the bracket stage,
@@ -145,7 +146,7 @@ class Fixture(BaseModel):
     unless_home_wins: str | None = None
 
 
-class Draw(BaseModel):
+class Draw(RuleModel):
     """A computed draw: its fixtures in an order safe to evaluate, and what it came from."""
 
     model_config = ConfigDict(frozen=True)
@@ -160,7 +161,7 @@ class Draw(BaseModel):
         return self.inputs.number
 
 
-class SlotState(BaseModel):
+class SlotState(RuleModel):
     """A fixture as the results leave it: players once known, status, winner and loser once decided."""
 
     model_config = ConfigDict(frozen=True)

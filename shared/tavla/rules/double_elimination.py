@@ -18,12 +18,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
 
 from tavla.rules.entrants import Entrant
 from tavla.rules.errors import RuleViolation
 from tavla.rules.seeding import SeedingMode
 from tavla.rules.single_elimination import ClubClash, draw_single_elimination
+from tavla.rules.value import RuleModel
 
 Side = Literal["home", "away"]
 BracketName = Literal["winners", "losers", "final"]
@@ -34,7 +35,7 @@ class IllegalBracketResult(RuleViolation):
     """A result for a match that does not exist, is not ready, or names a winner who is not in it."""
 
 
-class Source(BaseModel):
+class Source(RuleModel):
     """Where one side of a match comes from: a drawn entry (None = BYE), or a match's winner or loser."""
 
     model_config = ConfigDict(frozen=True)
@@ -44,7 +45,7 @@ class Source(BaseModel):
     match: str | None = None
 
 
-class Link(BaseModel):
+class Link(RuleModel):
     """The match and side a winner or loser goes to."""
 
     model_config = ConfigDict(frozen=True)
@@ -53,7 +54,7 @@ class Link(BaseModel):
     side: Side
 
 
-class BracketMatch(BaseModel):
+class BracketMatch(RuleModel):
     """One match of the structure; `loser_to` None means the loser is out.
 
     `stage` is a round number across both brackets that grows with time (winners' round r >= 2
@@ -73,7 +74,7 @@ class BracketMatch(BaseModel):
     loser_to: Link | None = None
 
 
-class DoubleEliminationBracket(BaseModel):
+class DoubleEliminationBracket(RuleModel):
     """A drawn double elimination bracket (R5.1, R5.4); `matches` are in an order safe to evaluate."""
 
     model_config = ConfigDict(frozen=True)
@@ -266,7 +267,7 @@ def draw_double_elimination(
     )
 
 
-class MatchState(BaseModel):
+class MatchState(RuleModel):
     """A match as it stands: its players once known, its status, and its winner and loser once decided."""
 
     model_config = ConfigDict(frozen=True)
@@ -279,7 +280,7 @@ class MatchState(BaseModel):
     loser: str | None = None
 
 
-class BracketState(BaseModel):
+class BracketState(RuleModel):
     """The whole bracket after the given results: every match, each player's losses, the champion.
 
     `knocked_out_in` gives the stage (see `BracketMatch.stage`) of the match that put each player

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
+
+from tavla.rules.value import RuleModel
 
 
-class Entrant(BaseModel):
+class Entrant(RuleModel):
     """A player as the draw sees them: an id, a rating for seeding, a club for protection."""
 
     model_config = ConfigDict(frozen=True)
@@ -15,7 +17,7 @@ class Entrant(BaseModel):
     club: str | None = None
 
 
-class Pairing(BaseModel):
+class Pairing(RuleModel):
     """One board of a round: `away` is None when `home` has the BYE."""
 
     model_config = ConfigDict(frozen=True)
@@ -33,7 +35,7 @@ class Pairing(BaseModel):
         return (self.home,) if self.away is None else (self.home, self.away)
 
 
-class MatchRecord(BaseModel):
+class MatchRecord(RuleModel):
     """A finished match as the rules see it: who met, the points each scored, who won.
 
     A BYE is recorded with `away=None` and counts as a win for `home`. A forfeit is a

@@ -22,16 +22,17 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
 from tavla.rules.errors import RuleViolation
+from tavla.rules.value import RuleModel
 
 
 class LatenessError(RuleViolation):
     """A lateness question the rules cannot answer (bad policy or match length)."""
 
 
-class LatenessPolicy(BaseModel):
+class LatenessPolicy(RuleModel):
     """When lateness costs penalty points, and when it costs the match.
 
     `first_point_after`: lateness at which the first penalty point falls due (None: no penalty
@@ -85,7 +86,7 @@ def lateness_policy(policy: LatenessPolicy | str) -> LatenessPolicy:
         raise LatenessError(f"There is no lateness policy for profile '{policy}'") from None
 
 
-class LatenessVerdict(BaseModel):
+class LatenessVerdict(RuleModel):
     """Penalty points owed to the opponent, whether the absent player has lost, and what is next.
 
     `next_change_at` is the instant at which the verdict for a still-absent player changes

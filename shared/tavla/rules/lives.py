@@ -25,11 +25,12 @@ from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
 import networkx as nx
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from tavla.rules.entrants import Entrant, MatchRecord, Pairing
 from tavla.rules.errors import RuleViolation
 from tavla.rules.line_matching import NoPerfectMatching, matching_cost, min_cost_line_matching
+from tavla.rules.value import RuleModel
 
 __all__ = [
     "LivesError",
@@ -47,7 +48,7 @@ class LivesError(RuleViolation):
     """The lives event cannot go on as asked (bad settings or results, or it is over)."""
 
 
-class LivesRound(BaseModel):
+class LivesRound(RuleModel):
     """The pairing of one round of a lives event, with the seed of the generator used (R5.1)."""
 
     model_config = ConfigDict(frozen=True)

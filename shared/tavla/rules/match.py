@@ -36,10 +36,11 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from tavla.rules.entrants import MatchRecord
 from tavla.rules.errors import RuleViolation
+from tavla.rules.value import RuleModel
 
 GameResultKind = Literal["single", "gammon", "backgammon"]
 ForfeitReason = Literal[
@@ -109,7 +110,7 @@ class ImpossibleScore(MatchRuleViolation):
 # --------------------------------------------------------------------------- actions
 
 
-class _Action(BaseModel):
+class _Action(RuleModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
@@ -205,7 +206,7 @@ def parse_action(data: Mapping[str, object]) -> MatchAction:
 # --------------------------------------------------------------------------- values
 
 
-class CubeState(BaseModel):
+class CubeState(RuleModel):
     """The cube of the game in play: its value, who owns it (None: centred), a double on offer."""
 
     model_config = ConfigDict(frozen=True)
@@ -220,7 +221,7 @@ class CubeState(BaseModel):
         return self.value == 1 and self.owner is None and self.offered_by is None
 
 
-class GameRecord(BaseModel):
+class GameRecord(RuleModel):
     """A finished game: who won, how, at which cube, and the points it scored."""
 
     model_config = ConfigDict(frozen=True)
@@ -235,7 +236,7 @@ class GameRecord(BaseModel):
     cube_voided: bool = False
 
 
-class PenaltyRecord(BaseModel):
+class PenaltyRecord(RuleModel):
     """Penalty points scored for `player`, before game `before_game`."""
 
     model_config = ConfigDict(frozen=True)
@@ -246,7 +247,7 @@ class PenaltyRecord(BaseModel):
     reason: str
 
 
-class MatchResult(BaseModel):
+class MatchResult(RuleModel):
     """The official result: winner at the match length (or length-0 on a forfeit)."""
 
     model_config = ConfigDict(frozen=True)
@@ -268,7 +269,7 @@ class MatchResult(BaseModel):
         return f"{self.winner_points}-{self.loser_points}"
 
 
-class MatchState(BaseModel):
+class MatchState(RuleModel):
     """A match of `match_length` points between `players` (ids or names, used in messages)."""
 
     model_config = ConfigDict(frozen=True)

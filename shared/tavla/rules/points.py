@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
+
+from tavla.rules.value import RuleModel
 
 
-class MatchPoints(BaseModel):
+class MatchPoints(RuleModel):
     """Points for a win, a loss, a loss by forfeit (to the forfeiting player) and a BYE.
 
     The defaults are the Swiss ones: a win or a BYE is 1 point, a loss 0.

@@ -38,10 +38,11 @@ from collections import Counter
 from collections.abc import Mapping, Sequence, Set
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
 from tavla.rules.errors import RuleViolation
 from tavla.rules.standings import Standing, remove_players
+from tavla.rules.value import RuleModel
 
 __all__ = [
     "BASIS_POINTS",
@@ -100,7 +101,7 @@ class PrizeError(RuleViolation):
     """A prize request the rules do not allow."""
 
 
-class Money(BaseModel):
+class Money(RuleModel):
     """A money prize: a fixed amount in cents, or a share of the pool in basis points."""
 
     model_config = ConfigDict(frozen=True)
@@ -115,7 +116,7 @@ class Money(BaseModel):
         return self
 
 
-class NonMoneyPrize(BaseModel):
+class NonMoneyPrize(RuleModel):
     """A cup, medal, item or free entry to the next tournament (R11.1)."""
 
     model_config = ConfigDict(frozen=True)
@@ -124,7 +125,7 @@ class NonMoneyPrize(BaseModel):
     description: str = ""
 
 
-class PlacePrize(BaseModel):
+class PlacePrize(RuleModel):
     """What one place wins."""
 
     model_config = ConfigDict(frozen=True)
@@ -140,7 +141,7 @@ def _unique_places(prizes: Sequence[PlacePrize], scope: str) -> None:
         raise ValueError(f"{scope}: place(s) announced twice: {', '.join(map(str, dupes))}")
 
 
-class CategoryPrize(BaseModel):
+class CategoryPrize(RuleModel):
     """Prizes for the best finishers of a category (e.g. best woman), awarded only when at
     least `min_participants` eligible players finished (R11.4)."""
 
@@ -156,7 +157,7 @@ class CategoryPrize(BaseModel):
         return self
 
 
-class PrizeAnnouncement(BaseModel):
+class PrizeAnnouncement(RuleModel):
     """The prizes as announced on the tournament page (R11.1).
 
     `pool_rate_bp` is the part of the collected entry fees that forms the prize pool
@@ -196,7 +197,7 @@ def _shares(a: PrizeAnnouncement) -> list[tuple[str, int, int]]:
     ]
 
 
-class FinalisedMoney(BaseModel):
+class FinalisedMoney(RuleModel):
     """Every money prize in cents, once the pool is known (R11.2)."""
 
     model_config = ConfigDict(frozen=True)
@@ -248,7 +249,7 @@ def split_cents(total_cents: int, players: Sequence[str]) -> dict[str, int]:
     return {p: each + (1 if i < left else 0) for i, p in enumerate(players)}
 
 
-class PlayerAward(BaseModel):
+class PlayerAward(RuleModel):
     """What one player wins from one scope (the main places or one category)."""
 
     model_config = ConfigDict(frozen=True)
@@ -261,7 +262,7 @@ class PlayerAward(BaseModel):
     items: tuple[NonMoneyPrize, ...] = ()
 
 
-class UnawardedPrize(BaseModel):
+class UnawardedPrize(RuleModel):
     """An announced prize that nobody wins, and why."""
 
     model_config = ConfigDict(frozen=True)
@@ -275,7 +276,7 @@ class UnawardedPrize(BaseModel):
     """A category with too few eligible finishers (else: a place nobody reached)."""
 
 
-class PrizeResult(BaseModel):
+class PrizeResult(RuleModel):
     """The prize list of a finished event."""
 
     model_config = ConfigDict(frozen=True)

@@ -15,13 +15,14 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import ConfigDict, Field, ValidationError, field_validator
 
 from tavla.rules.breaks import CNB_BREAKS, HBF_BREAKS, NO_BREAKS, BreakPolicy
 from tavla.rules.clock import ClockPolicy, ClockSettings
 from tavla.rules.errors import RuleViolation
 from tavla.rules.lateness import CNB_LATENESS, HBF_LATENESS, PLATFORM_LATENESS, LatenessPolicy
 from tavla.rules.match import MatchState, start_match
+from tavla.rules.value import RuleModel
 
 ProfileName = Literal["platform", "hbf", "cnb"]
 Stage = Literal["default", "semi_final", "final"]
@@ -60,7 +61,7 @@ def check_match_length(value: int) -> int:
     return value
 
 
-class MatchLengths(BaseModel):
+class MatchLengths(RuleModel):
     """Match length per stage (R2.1, R7.3): semi-finals and final may be longer."""
 
     model_config = ConfigDict(frozen=True)
@@ -83,7 +84,7 @@ class MatchLengths(BaseModel):
         return self.default
 
 
-class AppealRoute(BaseModel):
+class AppealRoute(RuleModel):
     """Who hears an appeal against a referee's decision (R9.5)."""
 
     model_config = ConfigDict(frozen=True)
@@ -95,7 +96,7 @@ class AppealRoute(BaseModel):
     source: str
 
 
-class RuleProfile(BaseModel):
+class RuleProfile(RuleModel):
     """A tournament's effective match-day rules."""
 
     model_config = ConfigDict(frozen=True)
@@ -175,7 +176,7 @@ PROFILES: dict[str, RuleProfile] = {
 }
 
 
-class RuleOverrides(BaseModel):
+class RuleOverrides(RuleModel):
     """What a tournament page may set over its profile (R2.1, R2.2)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -263,7 +264,7 @@ def start_match_under(rules: RuleProfile, players: tuple[str, str], stage: Stage
     )
 
 
-class AppealOutcome(BaseModel):
+class AppealOutcome(RuleModel):
     """A committee's decision on an appeal against the referee."""
 
     model_config = ConfigDict(frozen=True)

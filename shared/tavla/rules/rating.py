@@ -21,10 +21,11 @@ import math
 from collections.abc import Iterable, Mapping, Set
 from datetime import datetime
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from tavla.rules.entrants import MatchRecord
 from tavla.rules.errors import RuleViolation
+from tavla.rules.value import RuleModel
 
 __all__ = [
     "PROVISIONAL_MATCHES",
@@ -58,7 +59,7 @@ class RatingError(RuleViolation):
     """A rating request the rules do not allow (bad match length, a player against themselves)."""
 
 
-class RatingState(BaseModel):
+class RatingState(RuleModel):
     """A player's rating and how many rated matches they have finished."""
 
     model_config = ConfigDict(frozen=True)
@@ -122,7 +123,7 @@ def display_rating(rating: float) -> str:
     return f"{rating:.2f}"
 
 
-class RatedResult(BaseModel):
+class RatedResult(RuleModel):
     """A finished match as the rating sees it. Forfeits are carried but not rated."""
 
     model_config = ConfigDict(frozen=True)
@@ -162,7 +163,7 @@ def replay_history(
     return states
 
 
-class HistoryEntry(BaseModel):
+class HistoryEntry(RuleModel):
     """One match of a player's rating history, with the opponent's rating before it."""
 
     model_config = ConfigDict(frozen=True)
@@ -176,7 +177,7 @@ class HistoryEntry(BaseModel):
     forfeit: bool = False
 
 
-class RatingStep(BaseModel):
+class RatingStep(RuleModel):
     """One rated match in a replayed history: the rating before and after it."""
 
     model_config = ConfigDict(frozen=True)
@@ -188,7 +189,7 @@ class RatingStep(BaseModel):
     boost: float
 
 
-class PlayerReplay(BaseModel):
+class PlayerReplay(RuleModel):
     """The outcome of replaying one player's history: the final state and every step."""
 
     model_config = ConfigDict(frozen=True)

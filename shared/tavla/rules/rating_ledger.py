@@ -21,9 +21,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from tavla.rules.rating import RatingState, experience_boost, rate_match
+from tavla.rules.value import RuleModel
 
 __all__ = ["LedgerEntry", "RatingStep", "cascade", "ledger_key", "replay"]
 
@@ -34,7 +35,7 @@ def ledger_key(official_at: str, match_id: str) -> str:
     return f"{moment}#{match_id}"
 
 
-class LedgerEntry(BaseModel):
+class LedgerEntry(RuleModel):
     """One official result as the rating sees it."""
 
     model_config = ConfigDict(frozen=True)
@@ -54,7 +55,7 @@ class LedgerEntry(BaseModel):
         return self.winner, self.loser
 
 
-class RatingStep(BaseModel):
+class RatingStep(RuleModel):
     """One line of a player's rating history: the match, the rating before and after, K."""
 
     model_config = ConfigDict(frozen=True)

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
 
 from tavla.rules.entrants import Entrant, MatchRecord, Pairing
 from tavla.rules.errors import RuleViolation
 from tavla.rules.points import LEAGUE_POINTS, MatchPoints
 from tavla.rules.seeding import SeedingMode, seed_order
+from tavla.rules.value import RuleModel
 
 
 class LeagueTooSmall(RuleViolation):
@@ -60,7 +61,7 @@ def berger_rounds(players: int) -> list[list[tuple[int, int | None]]]:
     return rounds
 
 
-class RoundRobinSchedule(BaseModel):
+class RoundRobinSchedule(RuleModel):
     """A published league schedule: Berger numbers, rounds, and the seed to recompute it (R5.1, R5.6)."""
 
     model_config = ConfigDict(frozen=True)

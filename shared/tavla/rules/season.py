@@ -34,10 +34,11 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
 from tavla.rules.errors import RuleViolation
 from tavla.rules.standings import Standing, remove_players
+from tavla.rules.value import RuleModel
 
 __all__ = [
     "Award",
@@ -73,7 +74,7 @@ class TournamentLevel(StrEnum):
     MAJOR = "major"
 
 
-class PlacePoints(BaseModel):
+class PlacePoints(RuleModel):
     """A band of the base table: every place up to `up_to_place` (after the previous band)."""
 
     model_config = ConfigDict(frozen=True)
@@ -82,7 +83,7 @@ class PlacePoints(BaseModel):
     points: int = Field(ge=0)
 
 
-class LivesTier(BaseModel):
+class LivesTier(RuleModel):
     """Season places up to `up_to_place` (after the previous tier) start the final with `lives`."""
 
     model_config = ConfigDict(frozen=True)
@@ -97,7 +98,7 @@ def _check_bands(bands: Sequence[PlacePoints] | Sequence[LivesTier], what: str) 
         raise ValueError(f"{what}: the places must rise from band to band")
 
 
-class FinalLivesRule(BaseModel):
+class FinalLivesRule(RuleModel):
     """Starting lives of a season-final lives event by season place (R5.7).
 
     Default: places 1-4 start with 4 lives, 5-8 with 3, everybody else with 2. A tier is
@@ -134,7 +135,7 @@ def _default_coefficients() -> dict[TournamentLevel, Decimal]:
     }
 
 
-class SeasonSettings(BaseModel):
+class SeasonSettings(RuleModel):
     """One season's numbers, set by the federation (R10.4); the defaults are stated above."""
 
     model_config = ConfigDict(frozen=True)
@@ -200,7 +201,7 @@ def tournament_points(
     return out
 
 
-class TournamentResult(BaseModel):
+class TournamentResult(RuleModel):
     """A finished tournament as the season sees it."""
 
     model_config = ConfigDict(frozen=True)
@@ -211,7 +212,7 @@ class TournamentResult(BaseModel):
     disqualified: frozenset[str] = frozenset()
 
 
-class Award(BaseModel):
+class Award(RuleModel):
     """The season points one player earned at one tournament."""
 
     model_config = ConfigDict(frozen=True)
@@ -220,7 +221,7 @@ class Award(BaseModel):
     points: int = Field(ge=0)
 
 
-class SeasonEntry(BaseModel):
+class SeasonEntry(RuleModel):
     """One player's season so far: the total and the tournaments that made it."""
 
     model_config = ConfigDict(frozen=True)
@@ -241,7 +242,7 @@ class SeasonEntry(BaseModel):
         return any(a.tournament_id == tournament_id for a in self.awards)
 
 
-class SeasonStandings(BaseModel):
+class SeasonStandings(RuleModel):
     """The season table, built up one finished tournament at a time."""
 
     model_config = ConfigDict(frozen=True)
@@ -299,7 +300,7 @@ class SeasonPlace(Standing):
     tournaments: int
 
 
-class SuperFinalInvitations(BaseModel):
+class SuperFinalInvitations(RuleModel):
     """Who is invited to the Super Final, in season order, and how a tie at the cut was settled."""
 
     model_config = ConfigDict(frozen=True)

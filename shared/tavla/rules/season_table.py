@@ -23,14 +23,15 @@ import random
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from tavla.rules.season import SeasonSettings
+from tavla.rules.value import RuleModel
 
 __all__ = ["Award", "Meeting", "SeasonRow", "final_lives", "invited", "season_table"]
 
 
-class Meeting(BaseModel):
+class Meeting(RuleModel):
     """One season match from one player's side."""
 
     model_config = ConfigDict(frozen=True)
@@ -41,7 +42,7 @@ class Meeting(BaseModel):
     points_against: int
 
 
-class Award(BaseModel):
+class Award(RuleModel):
     """What one tournament gave one player: season points and the matches played there."""
 
     model_config = ConfigDict(frozen=True)
@@ -51,7 +52,7 @@ class Award(BaseModel):
     meetings: tuple[Meeting, ...] = ()
 
 
-class SeasonRow(BaseModel):
+class SeasonRow(RuleModel):
     model_config = ConfigDict(frozen=True)
 
     player_id: str

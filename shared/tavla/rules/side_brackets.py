@@ -21,15 +21,16 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from tavla.rules.entrants import Entrant
 from tavla.rules.errors import RuleViolation
 from tavla.rules.seeding import SeedingMode, seed_order
 from tavla.rules.single_elimination import Line, SingleEliminationDraw, draw_from_seed_order, next_round
+from tavla.rules.value import RuleModel
 
 
-class SideBracketPlan(BaseModel):
+class SideBracketPlan(RuleModel):
     """Which rounds' losers feed which side bracket (R5.8); the default is the arrangement above."""
 
     model_config = ConfigDict(frozen=True)

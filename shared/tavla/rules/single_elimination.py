@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
 
 from tavla.rules.entrants import Entrant, MatchRecord, Pairing
 from tavla.rules.errors import RuleViolation
 from tavla.rules.seeding import SeedingMode, seed_order
+from tavla.rules.value import RuleModel
 
 Line = str | None
 
@@ -40,7 +41,7 @@ class WinnerNotInMatch(RuleViolation):
     """A result names a winner who was not one of the two players of that match."""
 
 
-class ClubClash(BaseModel):
+class ClubClash(RuleModel):
     """Two players of the same club who meet in round one because it could not be avoided (R5.2)."""
 
     model_config = ConfigDict(frozen=True)
@@ -50,7 +51,7 @@ class ClubClash(BaseModel):
     away: str
 
 
-class SingleEliminationDraw(BaseModel):
+class SingleEliminationDraw(RuleModel):
     """A published single elimination draw: enough to recompute it and to play it out (R5.1, R5.3)."""
 
     model_config = ConfigDict(frozen=True)
@@ -257,7 +258,7 @@ def next_round(lines: Sequence[Line], winners: Iterable[str]) -> tuple[Line, ...
     return tuple(out)
 
 
-class BracketProgress(BaseModel):
+class BracketProgress(RuleModel):
     """How far a single elimination bracket has been played (R10.1 uses `knocked_out_in`)."""
 
     model_config = ConfigDict(frozen=True)

@@ -24,11 +24,12 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence, Set
 from itertools import combinations
 from typing import TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
 from tavla.rules.entrants import MatchRecord
 from tavla.rules.errors import RuleViolation
 from tavla.rules.points import SWISS_POINTS, MatchPoints
+from tavla.rules.value import RuleModel
 
 __all__ = [
     "Standing",
@@ -50,7 +51,7 @@ class StandingsError(RuleViolation):
     """The results given cannot be turned into standings (unknown player, bad record)."""
 
 
-class Standing(BaseModel):
+class Standing(RuleModel):
     """One player's place in an event; `place..place_to` is the range of a shared place."""
 
     model_config = ConfigDict(frozen=True)

@@ -26,11 +26,12 @@ import random
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from tavla.rules.entrants import Entrant, MatchRecord, Pairing
 from tavla.rules.errors import RuleViolation
 from tavla.rules.line_matching import NoPerfectMatching, min_cost_line_matching
+from tavla.rules.value import RuleModel
 
 __all__ = [
     "SwissError",
@@ -45,7 +46,7 @@ class SwissError(RuleViolation):
     """The Swiss round cannot be paired as asked (bad history, or only rematches are left)."""
 
 
-class SwissStanding(BaseModel):
+class SwissStanding(RuleModel):
     """One player's figures for the pairing order: points, point difference, Buchholz, byes."""
 
     model_config = ConfigDict(frozen=True)
@@ -57,7 +58,7 @@ class SwissStanding(BaseModel):
     byes: int
 
 
-class SwissRound(BaseModel):
+class SwissRound(RuleModel):
     """The pairing of one Swiss round, with the seed of the random generator used (R5.1)."""
 
     model_config = ConfigDict(frozen=True)

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
+
+from tavla.rules.value import RuleModel
 
 Calls = dict[str, int]
 
 
-class TablePlan(BaseModel):
+class TablePlan(RuleModel):
     """Tables 1..count, which match holds each occupied one, and the matches waiting in order."""
 
     model_config = ConfigDict(frozen=True)
