@@ -109,7 +109,7 @@ class Function:
     def app(self) -> Resolver:
         """This HTTP function's resolver, told whether it uses DynamoDB: then each of its
         routes may answer 503 `busy` (AWS's "not now"), and its OpenAPI document says so."""
-        app = importlib.import_module(self.module).app
+        app: Resolver = importlib.import_module(self.module).app
         app.answers_busy = bool(self.table_specs())
         return app
 
