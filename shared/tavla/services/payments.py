@@ -168,11 +168,11 @@ def ledger(
         outstanding=Money(amount=totals.outstanding),
         early_bird=early and status == REGISTERED,
         side_events=list(side_events),
-        entries=[_shown(e) for e in entries],
+        entries=[shown(e) for e in entries],
     )
 
 
-def _shown(entry: LedgerEntryRecord) -> LedgerEntry:
+def shown(entry: LedgerEntryRecord) -> LedgerEntry:
     return LedgerEntry(
         id=entry.id,
         tavla_id=entry.tavla_id,
@@ -671,7 +671,7 @@ def refunds(caller: Caller, tournament_id: str) -> Refunds:
     found = [e for e in payment_store.entries(tournament_id) if e.kind == REFUND]
     ordered = sorted(found, key=lambda e: (e.status != DUE, e.recorded_at, e.id))
     due = sum(e.amount for e in found if e.status == DUE)
-    return Refunds(refunds=[_shown(e) for e in ordered], due=Money(amount=due))
+    return Refunds(refunds=[shown(e) for e in ordered], due=Money(amount=due))
 
 
 def pay_refund(caller: Caller, tournament_id: str, entry_id: str, now: datetime) -> LedgerEntry:
@@ -688,4 +688,4 @@ def pay_refund(caller: Caller, tournament_id: str, entry_id: str, now: datetime)
     if entry.status == DUE:
         _settle(entry, organiser, now)
     settled = next(e for e in payment_store.entries(tournament_id, entry.tavla_id) if e.id == entry_id)
-    return _shown(settled)
+    return shown(settled)
