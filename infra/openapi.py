@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import sys
 from typing import Any
@@ -20,7 +19,7 @@ def build() -> str:
     for function in FUNCTIONS:
         if not function.http:
             continue
-        part = json.loads(importlib.import_module(function.module).app.get_openapi_json_schema())
+        part = json.loads(function.app().get_openapi_json_schema())
         if not merged:
             merged = part
             continue

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from tavla.events import (
     EVENT_SOURCE,
@@ -29,6 +29,9 @@ from tavla.events import (
 )
 from tavla.schedules import arn_env_var
 from tavla.store.keys import OUTBOX_PREFIX
+
+if TYPE_CHECKING:
+    from tavla.contract import Resolver
 from tavla.store.schema import CONTACTS, IDEMPOTENCY, MAIN, TABLES, TableSpec
 
 Access = Literal["read", "read_write"]
@@ -106,12 +109,18 @@ class Function:
             granted.append((IDEMPOTENCY, "read_write"))
         return granted
 
+    def app(self) -> Resolver:
+        """This HTTP function's resolver, told whether it uses DynamoDB: then each of its
+        routes may answer 503 `busy` (AWS's "not now"), and its OpenAPI document says so."""
+        app: Resolver = importlib.import_module(self.module).app
+        app.answers_busy = bool(self.table_specs())
+        return app
+
     def routes(self) -> list[Route]:
         """The HTTP routes this function serves, read from its resolver's OpenAPI schema."""
         if not self.http:
             return []
-        app = importlib.import_module(self.module).app
-        schema = app.get_openapi_schema()
+        schema = self.app().get_openapi_schema()
         routes: list[Route] = []
         for path, item in (schema.paths or {}).items():
             for method in ("get", "post", "put", "patch", "delete"):

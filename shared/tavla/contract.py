@@ -4,7 +4,9 @@ A route declares only the refusals of its own use case, in Powertools' `response
 `responses=errors(TournamentNotFound, NotStaff)`. What follows from the route's shape is
 added here, once, when the document is built: 400 `malformed_json` and 415
 `unsupported_media_type` for a JSON body, 422 `validation_error` for any input, 401 for a
-signed-in route, 404 `route_not_found` for a path parameter. Where API Gateway itself
+signed-in route, 404 `route_not_found` for a path parameter, and 503 `busy` with Retry-After
+for every route of a function that uses DynamoDB (`Resolver.answers_busy`, set from the
+registry): AWS's "not now" once the retries are spent (`tavla.http`). Where API Gateway itself
 answers (a missing or invalid token, a path that fits no route once decoded) the document
 gives its `{"message": ...}` body as well, since an HTTP API cannot change it. Summaries
 and descriptions come from the handlers' docstrings.
@@ -22,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
 
-from tavla.errors import DomainError, Unauthorized, Unavailable, UnsupportedMediaType
+from tavla.errors import Busy, DomainError, Unauthorized, Unavailable, UnsupportedMediaType
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.event_handler.api_gateway import Route
@@ -107,10 +109,11 @@ def _response(status: int, codes: Iterable[str], gateway: bool = False) -> OpenA
     return response
 
 
-def _implied(route: Route) -> dict[int, set[str]]:
-    """The refusals that follow from the route's shape, whatever its use case."""
+def _implied(route: Route, busy: bool = False) -> dict[int, set[str]]:
+    """The refusals that follow from the route's shape, whatever its use case; `busy`: the
+    route's function uses DynamoDB, so a throttled or lost call is a 503 `busy`."""
     dependant = route.dependant
-    implied: dict[int, set[str]] = {}
+    implied: dict[int, set[str]] = {Busy.status: {Busy.code}} if busy else {}
     if route.body_field is not None:
         implied[400] = {MALFORMED_JSON}
         implied[UnsupportedMediaType.status] = {UnsupportedMediaType.code}
@@ -148,7 +151,7 @@ def _has_input(route: Route) -> bool:
     return 422 in _implied(route)
 
 
-def complete(route: Route) -> None:
+def complete(route: Route, busy: bool = False) -> None:
     """Give the route its summary, description and every answer (idempotent)."""
     doc = inspect.getdoc(route.func) or ""
     first, _, rest = doc.partition("\n\n")
@@ -156,7 +159,7 @@ def complete(route: Route) -> None:
     route.description = route.description or rest.strip() or None
     declared = route.responses.codes if isinstance(route.responses, Errors) else {}
     codes = {status: set(found) for status, found in declared.items()}
-    for status, found in _implied(route).items():
+    for status, found in _implied(route, busy).items():
         codes.setdefault(status, set()).update(found)
     # Without "content" Powertools documents the handler's return type.
     default: OpenAPIResponse = {"description": route.response_description or "Success"}
@@ -177,12 +180,17 @@ def complete(route: Route) -> None:
 
 
 class Resolver(APIGatewayHttpResolver):
-    """Powertools' HTTP API resolver whose OpenAPI document tells the truth about errors."""
+    """Powertools' HTTP API resolver whose OpenAPI document tells the truth about errors.
+
+    `answers_busy`: its function uses DynamoDB, so each of its routes may answer 503 `busy`;
+    the registry sets it from the function's tables (`infra.registry.Function.app`)."""
+
+    answers_busy = False
 
     def get_openapi_schema(self, **kwargs: Any) -> OpenAPI:
         routes = self._static_routes + self._dynamic_routes
         for route in routes:
-            complete(route)
+            complete(route, self.answers_busy)
         schema = super().get_openapi_schema(**kwargs)
         # Powertools documents a 422 `{"detail": [...]}` on every route; ours replaced it
         # where a route has input, and a route without input cannot answer 422 at all.

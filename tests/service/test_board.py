@@ -6,6 +6,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
+from tavla.rules.score_entries import GamePlayed
 from tavla.rules.states import State
 from tavla.services import progress
 from tavla.store.records import FixtureRecord
@@ -101,11 +102,7 @@ def _live(match: FixtureRecord, _: progress.DayView) -> FixtureRecord:
         present={"home": NOW.isoformat(), "away": NOW.isoformat()},
         late_points={"away": 1},
         score=(3, 1),
-        games=(
-            {"winner": "home", "points": 2},
-            {"winner": "home", "points": 1},
-            {"winner": "away", "points": 1},
-        ),
+        games=(GamePlayed(winner="home", cube=2), GamePlayed(winner="home"), GamePlayed(winner="away")),
     )
 
 

@@ -145,6 +145,39 @@ def test_a_route_documents_the_codes_its_use_case_gives() -> None:
     )
 
 
+def test_every_route_of_a_function_that_uses_dynamodb_documents_the_503_busy() -> None:
+    """AWS's "not now" (throttling, a transaction conflict, a lost call) once the retries are
+    spent is a 503 `busy` with Retry-After on any route whose function uses DynamoDB; the
+    document says so for each of them, and for no route of a function without a table."""
+    from infra.registry import FUNCTIONS
+
+    backed = [f for f in FUNCTIONS if f.http and f.table_specs()]
+    assert backed and any(f.http and not f.table_specs() for f in FUNCTIONS)
+    for function in FUNCTIONS:
+        for route in function.routes():
+            response = DOCUMENT["paths"][route.path][route.method.lower()]["responses"].get("503")
+            if function in backed:
+                assert response is not None, f"{route.method} {route.path} does not document 503 busy"
+                assert "busy" in error_codes(response["content"]["application/json"]["schema"])
+                assert response["headers"]["Retry-After"]["schema"] == {"type": "integer"}
+            else:
+                assert response is None, f"{route.method} {route.path} touches no table"
+
+
+def test_a_throttled_dynamodb_call_is_the_documented_503_busy() -> None:
+    """What the document promises is what a route answers when DynamoDB says "not now"."""
+    from botocore.exceptions import ClientError
+
+    app = make_resolver()
+
+    @app.get("/throttled")
+    def throttled() -> None:
+        raise ClientError({"Error": {"Code": "ThrottlingException", "Message": "slow down"}}, "Query")
+
+    status, headers, body = resolve(app, "GET", "/throttled")
+    assert (status, body["error"]["code"]) == (503, "busy") and int(headers["Retry-After"]) >= 1
+
+
 def test_the_document_is_the_same_however_often_it_is_built() -> None:
     """The registry reads routes from the same resolvers before the document is built."""
     from infra.registry import FUNCTIONS

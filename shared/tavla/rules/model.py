@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from tavla.rules.event_names import MATCHES_CALLED, RESULT_CONFIRMED
 from tavla.rules.results import Result
+from tavla.rules.score_entries import ScoreEntry
 from tavla.rules.states import AT_TABLE, OFF_TABLE, STARTED, State
 from tavla.rules.tables import TablePlan, release, seat
 
@@ -143,7 +144,7 @@ class FixtureRecord:
     excused: Mapping[str, str] = field(default_factory=dict)  # side -> when
     late_points: Mapping[str, int] = field(default_factory=dict)  # side -> points given away
     flags: tuple[str, ...] = ()  # for the referee: both_absent, reports_differ, ...
-    games: tuple[Mapping[str, Any], ...] = ()
+    games: tuple[ScoreEntry, ...] = ()  # the live score's log (R7.2-R7.6)
     score: tuple[int, int] = (0, 0)
     reports: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # side -> declared score
     result: Result | None = None

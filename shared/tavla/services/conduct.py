@@ -33,6 +33,7 @@ from tavla.errors import (
 )
 from tavla.models.appeals import OutBody, OutView, PenaltyBody, PenaltyView
 from tavla.rules.results import Result
+from tavla.rules.score_entries import PenaltyPoints
 from tavla.rules.states import AT_TABLE, UNDECIDED, State
 from tavla.services import day, progress, result
 from tavla.services.access import player_actor, require_staff, role_in, staff_actor
@@ -92,21 +93,16 @@ def _lose_a_game(tavla_id: str, reason: str, now: datetime) -> progress.Change:
     """One game at cube 1 to the opponent: a penalty entry of the live score (`services.result`)."""
 
     def change(match: FixtureRecord, view: progress.DayView) -> FixtureRecord:
-        from tavla.rules.match import AwardPenalty, apply_action
+        from tavla.rules.match import apply_action
 
         _check(match, tavla_id, AT_TABLE, "a game penalty is given at the table")
         assert match.home is not None and match.away is not None
         opponent = match.away if tavla_id == match.home else match.home
         state, _ = result.replay(view.tournament, match)
-        state = apply_action(state, AwardPenalty(player=opponent, points=1, reason=f"game penalty: {reason}"))
-        entry = {
-            "kind": "penalty",
-            "winner": opponent,
-            "offender": tavla_id,
-            "points": 1,
-            "reason": f"game penalty: {reason}",
-            "at": now.isoformat(),
-        }
+        entry = PenaltyPoints(
+            winner=opponent, points=1, reason=f"game penalty: {reason}", offender=tavla_id, at=now.isoformat()
+        )
+        state = apply_action(state, entry.action())
         update: dict[str, Any] = {"score": tuple(state.score), "games": (*match.games, entry)}
         if state.result is not None:
             update.update(

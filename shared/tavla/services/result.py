@@ -39,6 +39,7 @@ from tavla.errors import (
 from tavla.models.matches import FinalScore, GameEntry, MatchDetail, Resignation, ScoreEntryView, ScoreUpdate
 from tavla.rules.disputes import Score, settle_dispute
 from tavla.rules.results import How, Result
+from tavla.rules.score_entries import EntryKind, GamePlayed, PenaltyPoints, ScoreEntry, TimeLoss
 from tavla.rules.states import CONFIRMING, REPORTING, SCORING, State
 from tavla.services import day, progress
 from tavla.services.access import player_actor, require_staff
@@ -48,11 +49,17 @@ from tavla.store.matches import MatchSnapshot
 from tavla.store.records import Actor, AuditRecord, FixtureRecord, TournamentRecord
 
 if TYPE_CHECKING:  # the rules of the match load with the first request that needs them
-    from tavla.rules.match import MatchAction, MatchState
+    from tavla.rules.match import MatchState
 
 Side = Literal["home", "away"]
 REPORTS_DIFFER = "reports_differ"
 LIVE_SCORE_DIFFERS = "live_score_differs"
+# the audit action of each kind of live-score entry
+_RECORDED = {
+    EntryKind.GAME: "game_recorded",
+    EntryKind.PENALTY: "penalty_points",
+    EntryKind.TIME: "time_loss",
+}
 
 
 class _Unchanged(Exception):
@@ -111,22 +118,6 @@ def _player_of(match: FixtureRecord, side: str) -> str:
 # --------------------------------------------------------------------------- the live score
 
 
-def _action(entry: Mapping[str, Any]) -> MatchAction:
-    from tavla.rules.match import AwardPenalty, LoseOnTime, RecordGame
-
-    kind = entry["kind"]
-    if kind == "game":
-        return RecordGame(
-            winner=entry["winner"],
-            result=entry.get("result", "single"),
-            cube=int(entry.get("cube", 1)),
-            passed=bool(entry.get("passed", False)),
-        )
-    if kind == "penalty":
-        return AwardPenalty(player=entry["winner"], points=int(entry["points"]), reason=entry["reason"])
-    return LoseOnTime(player=entry["loser"])
-
-
 def replay(tournament: TournamentRecord, match: FixtureRecord) -> tuple[MatchState, list[ScoreEntryView]]:
     """The live score as the rules see it, and its entries as the public sees them.
 
@@ -148,9 +139,9 @@ def replay(tournament: TournamentRecord, match: FixtureRecord) -> tuple[MatchSta
             _view(len(history) + 1, "penalty", scorer, state, points=points, reason="late arrival")
         )
     for entry in match.games:
-        state = apply_action(state, _action(entry))
+        state = apply_action(state, entry.action())
         number = len(history) + 1
-        if entry["kind"] == "game":
+        if isinstance(entry, GamePlayed):
             game = state.games[-1]
             history.append(
                 _view(
@@ -161,17 +152,15 @@ def replay(tournament: TournamentRecord, match: FixtureRecord) -> tuple[MatchSta
                     result=game.result,
                     cube=game.cube,
                     passed=game.passed,
-                    resigned=bool(entry.get("resigned", False)),
+                    resigned=entry.resigned,
                     crawford=game.crawford,
                     cube_voided=game.cube_voided,
                     points=game.points,
                 )
             )
-        elif entry["kind"] == "penalty":
+        elif isinstance(entry, PenaltyPoints):
             history.append(
-                _view(
-                    number, "penalty", entry["winner"], state, points=entry["points"], reason=entry["reason"]
-                )
+                _view(number, "penalty", entry.winner, state, points=entry.points, reason=entry.reason)
             )
         else:
             assert state.result is not None
@@ -193,7 +182,7 @@ def _final(match: FixtureRecord, state: MatchState) -> Score | None:
     return res.loser_points, res.winner_points
 
 
-def _entry(body: ScoreUpdate, match: FixtureRecord, now: datetime) -> dict[str, Any]:
+def _entry(body: ScoreUpdate, match: FixtureRecord, now: datetime) -> ScoreEntry:
     """The log entry of an update; a player it names must be one of the two (else 422)."""
 
     def side(player: str, what: str) -> Side:
@@ -213,23 +202,15 @@ def _entry(body: ScoreUpdate, match: FixtureRecord, now: datetime) -> dict[str, 
             assert body.resignation is not None
             played, passed = body.resignation, False
             winner = _player_of(match, _other(side(body.resignation.player, "resigning player")))
-        game = {"kind": "game", "winner": winner, "result": played.result, "cube": played.cube}
-        resigned = {"resigned": True} if body.resignation is not None else {}
-        return {**game, "passed": passed, **resigned, "at": at}
+        resigned = body.resignation is not None
+        return GamePlayed(winner, played.result, played.cube, passed, resigned, at)
     if body.penalty is not None:
         p = body.penalty
         scorer = _player_of(match, _other(side(p.player, "penalised player")))
-        return {
-            "kind": "penalty",
-            "winner": scorer,
-            "offender": p.player,
-            "points": p.points,
-            "reason": p.reason,
-            "at": at,
-        }
+        return PenaltyPoints(winner=scorer, points=p.points, reason=p.reason, offender=p.player, at=at)
     assert body.time_loss is not None
     side(body.time_loss.player, "player out of time")
-    return {"kind": "time", "loser": body.time_loss.player, "at": at}
+    return TimeLoss(loser=body.time_loss.player, at=at)
 
 
 def _actor(tournament: TournamentRecord, caller: Caller, match: FixtureRecord, tavla_id: str | None) -> Actor:
@@ -267,7 +248,7 @@ def record_score(caller: Caller, match_id: str, body: ScoreUpdate, now: datetime
         )
     entry = _entry(body, match, now)
     state, _ = replay(tournament, match)
-    state = apply_action(state, _action(entry))  # a RuleViolation is the API's 409 rule_violation
+    state = apply_action(state, entry.action())  # a RuleViolation is the API's 409 rule_violation
     over = state.is_over
     after = replace(
         match,
@@ -277,13 +258,13 @@ def record_score(caller: Caller, match_id: str, body: ScoreUpdate, now: datetime
         started_at=match.started_at or now.isoformat(),
         finished_at=now.isoformat() if over else match.finished_at,
     )
-    action = {"game": "game_recorded", "penalty": "penalty_points", "time": "time_loss"}[entry["kind"]]
+    action = _RECORDED[entry.kind]
     audit = audit_entry(
         actor,
         action,
         now,
         match=code,
-        entry={k: v for k, v in entry.items() if k != "at"},
+        entry={k: v for k, v in entry.as_json().items() if k != "at"},
         score=list(state.score),
     )
     if not over:

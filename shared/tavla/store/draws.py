@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tavla.errors import DrawInProgress
+from tavla.rules import score_entries
 from tavla.rules.results import Result
 from tavla.rules.states import State
 from tavla.store import audit, keys, outbox
@@ -83,9 +84,10 @@ def _round_item(record: RoundRecord) -> Item:
 
 def fixture_from_item(item: Item) -> FixtureRecord:
     data = _key_free(item)
-    for name in ("flags", "games", "score"):
+    for name in ("flags", "score"):
         if name in data:
             data[name] = tuple(data[name])
+    data["games"] = tuple(score_entries.parse(e) for e in data.get("games") or ())
     data["state"] = State(data["state"])
     if data.get("result") is not None:
         data["result"] = Result.from_json(data["result"])
@@ -95,6 +97,7 @@ def fixture_from_item(item: Item) -> FixtureRecord:
 def fixture_item(record: FixtureRecord) -> Item:
     item = item_of(record)
     item["state"] = str(record.state)
+    item["games"] = [e.as_json() for e in record.games]
     if record.result is not None:
         item["result"] = record.result.as_json()
     return {**keys.plain(keys.match(record.tournament_id, record.code)), **item}

@@ -116,6 +116,37 @@ def test_a_result_frees_its_table_and_calls_the_next_queued_match() -> None:
     assert all(seen == 1 for _, seen in change.matches)
 
 
+def test_the_freed_table_goes_to_the_first_queued_match_and_the_rest_wait() -> None:
+    """R6: 8 players, 2 tables: R1.1 and R1.2 called to tables 1 and 2, R1.3 and R1.4 queued;
+    R1.2's result frees table 2 for R1.3, R1.4 still waits."""
+    day = _drawn(8, tables=2)
+    first_round = {c: (r.state, r.table) for c, r in day.matches.items() if r.round == 1}
+    assert first_round == {
+        "main.R1.1": (State.CALLED, 1),
+        "main.R1.2": (State.CALLED, 2),
+        "main.R1.3": (State.QUEUED, None),
+        "main.R1.4": (State.QUEUED, None),
+    }
+    day = _apply(day, day.settle("main.R1.2", _won(day, "main.R1.2"), NOW))
+    assert (day.matches["main.R1.3"].state, day.matches["main.R1.3"].table) == (State.CALLED, 2)
+    assert day.matches["main.R1.4"].state == State.QUEUED
+
+
+def test_one_semi_final_fills_half_the_final_and_the_second_calls_it() -> None:
+    """R5.3, R6: one semi-final official -> the final waits with one player; the other ->
+    it has both and is called to a free table; the change names what it called and confirmed."""
+    day = _drawn(4, tables=2)
+    day = _apply(day, day.settle("main.R1.1", _won(day, "main.R1.1"), NOW))
+    final = day.matches["main.R2.1"]
+    assert final.state == State.WAITING and final.home is not None and final.away is None
+    change = day.settle("main.R1.2", _won(day, "main.R1.2", home=False), NOW)
+    called = change.after("main.R2.1")
+    assert called is not None and called.state == State.CALLED and called.table is not None
+    assert called.away == day.matches["main.R1.2"].away
+    assert [r.code for r in change.called] == ["main.R2.1"]
+    assert {r.code for r in change.confirmed} == {"main.R1.2"}
+
+
 def test_winners_flow_into_the_next_round() -> None:
     """R5.3: both semi-finals decided -> the final has its two players and is queued or called."""
     day = _drawn(4, tables=1)
