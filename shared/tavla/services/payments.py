@@ -215,7 +215,7 @@ def tournament_ledgers(tournament: TournamentRecord, now: datetime) -> list[Ledg
     by_player: dict[str, list[LedgerEntryRecord]] = {}
     for e in payment_store.entries(tournament.id):
         by_player.setdefault(e.tavla_id, []).append(e)
-    players = sorted(set(registrations) | set(by_player))
+    players = sorted(set(registrations) | set(by_player) | payment_store.withdrawn(tournament.id))
     side = side_event_charges(tournament)
     return [
         ledger(tournament, p, registrations.get(p), by_player.get(p, []), side.get(p, ()), now)
@@ -519,7 +519,13 @@ class WithdrawalRefund:
     def by_card(self) -> bool:
         return any(e.method == PROVIDER_REFUND for e in self.entries)
 
+    tavla_id: str = ""
+    at: str = ""
+
     def write(self, tx: Transaction) -> None:
+        """The refunds and the withdrawn mark (the ledger stays on the payments list)."""
+        if self.tavla_id:
+            payment_store.put_withdrawn(tx, self.tournament_id, self.tavla_id, self.at)
         for entry in self.entries:
             payment_store.put_entry(tx, entry)
         for change in self.changes:
@@ -565,7 +571,7 @@ def withdrawal_refund(
             _refund_entry(tournament, tavla_id, actor, now, f"refund.bank.{stamp}", BANK_REFUND, left, None)
         )
     changes = tuple(audited(actor, e, now, status=DUE) for e in planned)
-    refund = WithdrawalRefund(tournament.id, total, tuple(planned), changes)
+    refund = WithdrawalRefund(tournament.id, total, tuple(planned), changes, tavla_id, now.isoformat())
     if refund.by_card:
         _schedule_card_refunds(tournament.id, tavla_id, now)
     return refund
