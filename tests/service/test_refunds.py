@@ -100,7 +100,9 @@ def test_a_bank_refund_is_marked_paid_once(api: Api) -> None:
     totals = api.call(
         "GET", "/tournaments/{tournament_id}/payments", params={"tournament_id": tid}, user=ORGANISER
     ).body
-    assert (totals["collected"]["amount"], totals["refunds_due"]["amount"]) == (2000, 2000)
+    # a refund owed is not the tournament's money: nothing collected, all of it due back
+    assert (totals["collected"]["amount"], totals["refunds_due"]["amount"]) == (0, 2000)
+    assert totals["figures"]["received"]["amount"] == totals["figures"]["held"]["amount"] == 2000
     first = _pay(api, tid, refund["id"])
     assert (first.status, first.body["status"]) == (200, "done")
     again = _pay(api, tid, refund["id"])

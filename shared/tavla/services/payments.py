@@ -210,10 +210,12 @@ def shown(entry: LedgerEntryRecord) -> LedgerEntry:
     )
 
 
-def tournament_ledgers(tournament: TournamentRecord, now: datetime) -> list[Ledger]:
+def tournament_ledgers(
+    tournament: TournamentRecord, now: datetime, entries: Sequence[LedgerEntryRecord] | None = None
+) -> list[Ledger]:
     registrations = {r.tavla_id: r for r in registration_store.all_entries(tournament.id)}
     by_player: dict[str, list[LedgerEntryRecord]] = {}
-    for e in payment_store.entries(tournament.id):
+    for e in payment_store.entries(tournament.id) if entries is None else entries:
         by_player.setdefault(e.tavla_id, []).append(e)
     players = sorted(set(registrations) | set(by_player) | payment_store.withdrawn(tournament.id))
     side = side_event_charges(tournament)
@@ -235,13 +237,18 @@ def tournament_payments(caller: Caller, tournament_id: str, now: datetime) -> To
     """Every registration's ledger (its referees and organisers)."""
     tournament = tournament_or_404(tournament_id)
     require_staff(tournament, caller)
-    ledgers = tournament_ledgers(tournament, now)
+    from tavla.services import prizes  # the prizes read the payments: the figures are theirs
+
+    entries = payment_store.entries(tournament.id)
+    ledgers = tournament_ledgers(tournament, now, entries)
+    figures = prizes.figures(tournament, entries)
     return TournamentPayments(
         tournament_id=tournament_id,
         ledgers=ledgers,
-        collected=Money(amount=sum(lg.paid.amount - lg.refunded.amount for lg in ledgers)),
+        collected=figures.collected,
         outstanding=Money(amount=sum(lg.outstanding.amount for lg in ledgers)),
-        refunds_due=Money(amount=sum(lg.refund_due.amount for lg in ledgers)),
+        refunds_due=figures.refunds_due,
+        figures=figures,
     )
 
 
