@@ -39,15 +39,9 @@ from tavla.models.payments import (
     WinnerPayouts,
 )
 from tavla.rules.prizes import (
-    BASIS_POINTS,
-    CategoryPrize,
-    NonMoneyPrize,
-    PlacePrize,
-    PrizeAnnouncement,
     award_prizes,
     finalise_money,
 )
-from tavla.rules.prizes import Money as PrizeMoney
 from tavla.rules.standings import Standing
 from tavla.services import categories, day, payments
 from tavla.services.access import require_organiser, require_staff
@@ -65,47 +59,9 @@ PAYOUT = "payout"
 _system_random = random.SystemRandom()
 
 
-def _places(prizes: Sequence[Any]) -> tuple[PlacePrize, ...]:
-    """Announced prizes ([first, last] places each) as one PlacePrize per place."""
-    places: dict[int, dict[str, Any]] = {}
-    for prize in prizes:
-        first, last = prize["places"]
-        for place in range(int(first), int(last) + 1):
-            slot = places.setdefault(place, {"money": None, "items": []})
-            if prize.get("kind", "money") != "money":
-                slot["items"].append(
-                    NonMoneyPrize(kind=prize["kind"], description=prize.get("description") or "")
-                )
-            elif slot["money"] is None and prize.get("amount") is not None:
-                slot["money"] = PrizeMoney(amount_cents=int(prize["amount"]["amount"]))
-            elif slot["money"] is None and prize.get("pool_percentage") is not None:
-                slot["money"] = PrizeMoney(pool_share_bp=int(prize["pool_percentage"]) * BASIS_POINTS // 100)
-    return tuple(
-        PlacePrize(place=p, money=s["money"], items=tuple(s["items"])) for p, s in sorted(places.items())
-    )
-
-
-def announcement(settings: Any) -> PrizeAnnouncement:
-    """The tournament page's prizes as the rules read them (R11.1, R11.4)."""
-    by_category: dict[str, list[Any]] = {}
-    for c in settings.get("category_prizes") or []:
-        by_category.setdefault(str(c["category"]), []).append(c)
-    return PrizeAnnouncement(
-        places=_places(settings.get("prizes") or []),
-        categories=tuple(
-            CategoryPrize(
-                category=name,
-                min_participants=int(listed[0].get("minimum_participants") or 1),
-                places=_places([c["prize"] for c in listed]),
-            )
-            for name, listed in by_category.items()
-        ),
-    )
-
-
 def _frozen_or_live(tournament: TournamentRecord) -> dict[str, frozenset[str]]:
     """Eligibility as the finish froze it (a tournament finished before it was frozen: as now)."""
-    if not tournament.settings.get("category_prizes"):
+    if not tournament.prizes.has_categories:
         return {}
     frozen = finish_store.prize_eligibility(tournament.id)
     if frozen is not None:
@@ -134,7 +90,7 @@ def figures(tournament: TournamentRecord, entries: Sequence[LedgerEntryRecord]) 
         refunded=Money(amount=refunded),
         refunds_due=Money(amount=refunds_due),
         collected=Money(amount=collected),
-        pool=Money(amount=finalise_money(announcement(tournament.settings), collected).pool_cents),
+        pool=Money(amount=finalise_money(tournament.prizes.announcement, collected).pool_cents),
         paid_out=Money(amount=paid_out),
         held=Money(amount=max(0, received - refunded - paid_out)),
     )
@@ -143,7 +99,7 @@ def figures(tournament: TournamentRecord, entries: Sequence[LedgerEntryRecord]) 
 def _table(tournament: TournamentRecord) -> tuple[PrizeTable, dict[str, int]]:
     entries = payment_store.entries(tournament.id)
     fees = figures(tournament, entries).collected.amount
-    prizes = announcement(tournament.settings)
+    prizes = tournament.prizes.announcement
     final = finish_store.final(tournament.id)
     if final is None:
         pool = award_prizes(prizes, [], fees).pool_cents
