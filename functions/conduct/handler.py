@@ -20,8 +20,9 @@ from tavla.errors import (
 )
 from tavla.http import SIGNED_IN, caller, make_resolver
 from tavla.models.appeals import OutBody, OutView, PenaltyBody, PenaltyView
+from tavla.models.registrations import WithdrawalResult
 from tavla.observability import entry
-from tavla.services import conduct
+from tavla.services import conduct, withdrawals
 
 app = make_resolver()
 
@@ -60,16 +61,18 @@ def penalise(tournament_id: TournamentId, body: PenaltyBody) -> tuple[PenaltyVie
     security=SIGNED_IN,
     tags=["conduct"],
     status_code=201,
-    responses=errors(TournamentNotFound, NotStaff, NotDrawn, NotInField, AlreadyOut, Busy, TournamentOver),
+    responses=errors(*withdrawals.ERRORS),
 )
-def withdraw(tournament_id: TournamentId, body: OutBody) -> tuple[OutView, int]:
-    """Withdraw a player during the tournament (R8.2).
+def withdraw(tournament_id: TournamentId, body: OutBody) -> tuple[WithdrawalResult, int]:
+    """Withdraw a player.
 
-    The tournament's staff, or the player themself. The match they are in is forfeited now
-    and every later one when it comes due; their opponents advance. No refund after the draw
-    (R3.5).
+    The tournament's staff, or the player themself; for oneself the same withdrawal as
+    `DELETE /tournaments/{id}/registrations/me`. After the draw the match they are in is
+    forfeited now and every later one when it comes due; their opponents advance; no refund
+    (R8.2, R3.5). Before the draw only the player withdraws their own entry, refunded by the
+    organiser's policy (R3.2, R3.5); staff naming someone else then: 409 `not_drawn`.
     """
-    return conduct.withdraw(caller(app), tournament_id, body, clock.now()), 201
+    return withdrawals.withdraw(caller(app), tournament_id, body.tavla_id, body.reason, clock.now()), 201
 
 
 @app.post(

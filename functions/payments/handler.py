@@ -33,6 +33,7 @@ from tavla.idempotency import IdempotencyKey, once
 from tavla.models.payments import (
     CategoryEligibility,
     CheckoutStarted,
+    CsvHead,
     Eligibility,
     EntryCategories,
     Ledger,
@@ -52,6 +53,7 @@ from tavla.models.payments import (
 )
 from tavla.observability import entry
 from tavla.services import payments, prizes, statements, unpaid
+from tavla.statements import CsvPreview
 
 app = make_resolver()
 R = TypeVar("R", bound=BaseModel)
@@ -321,6 +323,25 @@ def import_statement(tournament_id: TournamentId, body: StatementUpload) -> Stat
     is kept only while a line is unmatched (R12).
     """
     return statements.import_statement(caller(app), tournament_id, body, clock.now())
+
+
+@app.post(
+    "/tournaments/<tournament_id>/bank-statements/csv-columns",
+    security=SIGNED_IN,
+    tags=["payments"],
+    responses=errors(TournamentNotFound, NotOrganiser, Invalid),
+)
+def csv_columns(tournament_id: TournamentId, body: CsvHead) -> CsvPreview:
+    """Read a CSV statement's columns.
+
+    From the file's first lines (the header first): each column with example values, the
+    date formats that read all its values shown as example dates ("31/12/2026", with what
+    its first value reads as, so 04/03 is told from 03/04), whether it holds amounts, the
+    delimiter and decimal comma, and a suggested column per role. The organiser picks the
+    mapping from these; the import takes the chosen example as `date_format` (its organisers).
+    Nothing is stored.
+    """
+    return statements.csv_columns(caller(app), tournament_id, body)
 
 
 @app.get(

@@ -14,7 +14,6 @@ from tavla.errors import (
     Invalid,
     NotOrganiser,
     NotPending,
-    NotRegistered,
     ProfileMissing,
     RegistrationClosed,
     RequestInProgress,
@@ -24,7 +23,7 @@ from tavla.http import SIGNED_IN, cached, caller, make_resolver
 from tavla.idempotency import IdempotencyKey, once
 from tavla.models.registrations import Entries, RegistrationRequest, RegistrationResult, WithdrawalResult
 from tavla.observability import entry
-from tavla.services import registrations
+from tavla.services import registrations, withdrawals
 
 app = make_resolver()
 
@@ -75,15 +74,18 @@ def register(
     "/tournaments/<tournament_id>/registrations/me",
     security=SIGNED_IN,
     tags=["registration"],
-    responses=errors(TournamentNotFound, ProfileMissing, NotRegistered, RegistrationClosed, Busy),
+    responses=errors(*withdrawals.ERRORS),
 )
 def withdraw(tournament_id: TournamentId) -> WithdrawalResult:
     """Withdraw from a tournament.
 
-    The first waiting player is promoted in the same step and notified; the answer says
-    what refund is due (R3.2, R3.5).
+    The same withdrawal as `POST /tournaments/{id}/withdrawals` for oneself, at any time.
+    Before the draw the entry leaves its list, refunded by the organiser's policy, and the
+    first waiting player is promoted in the same step and notified (R3.2, R3.5). After the
+    draw the player leaves the day: the match they are in is forfeited now, every later one
+    when due, no refund (R8.2).
     """
-    return registrations.withdraw(caller(app), tournament_id, clock.now())
+    return withdrawals.withdraw(caller(app), tournament_id, None, None, clock.now())
 
 
 PlayerId: TypeAlias = (

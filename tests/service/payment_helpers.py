@@ -24,7 +24,7 @@ MAPPING = {
     "reference": "Description",
     "payer": "Payer",
     "decimal_comma": True,
-    "date_format": "%d/%m/%Y",
+    "date_format": "31/12/2026",
     "delimiter": ";",
 }
 

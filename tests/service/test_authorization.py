@@ -121,6 +121,7 @@ PUT    /tournaments/{tournament_id}/payments/deadline           401  403   403  
 # bank statements in T: its organisers only (the lines carry payers' names while unmatched, R12)
 POST   /tournaments/{tournament_id}/bank-statements             401  403   403  403  403  200  403  200
 GET    /tournaments/{tournament_id}/bank-statements/lines       401  403   403  403  403  200  403  200
+POST   /tournaments/{tournament_id}/bank-statements/csv-columns 401  403   403  403  403  200  403  200
 # no such line in T: 404 payment_not_found means the organiser got past authorization
 POST   /tournaments/{tournament_id}/bank-statements/lines/{checksum}/match  401 403 403 403 403 404 403 404
 # the provider's webhook is public: an unsigned body is 400 invalid_signature for anyone
@@ -441,6 +442,9 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     ),
     "GET /tournaments/{tournament_id}/bank-statements/lines": _in_t(),
     "PUT /tournaments/{tournament_id}/payments/deadline": _in_t({"at": None}),
+    "POST /tournaments/{tournament_id}/bank-statements/csv-columns": lambda w: Request(
+        {"tournament_id": w.here}, {"content": "Date,Amount,Reference\n2026-03-04,20.00,ABC\n"}
+    ),
     "POST /tournaments/{tournament_id}/bank-statements/lines/{checksum}/match": lambda w: Request(
         {"tournament_id": w.here, "checksum": "0" * 32}, {"tavla_id": w.tavla_ids["self"]}
     ),

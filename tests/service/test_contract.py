@@ -35,6 +35,7 @@ BODY_ROUTES = [
     ("POST", "/tournaments/{tournament_id}/payments"),
     ("POST", "/tournaments/{tournament_id}/prizes/payouts"),
     ("POST", "/tournaments/{tournament_id}/bank-statements"),
+    ("POST", "/tournaments/{tournament_id}/bank-statements/csv-columns"),
     ("PUT", "/tournaments/{tournament_id}/payments/deadline"),
     ("POST", "/tournaments/{tournament_id}/bank-statements/lines/{checksum}/match"),
     # ratings and the season

@@ -100,7 +100,9 @@ def test_a_bank_refund_is_marked_paid_once(api: Api) -> None:
     totals = api.call(
         "GET", "/tournaments/{tournament_id}/payments", params={"tournament_id": tid}, user=ORGANISER
     ).body
-    assert (totals["collected"]["amount"], totals["refunds_due"]["amount"]) == (2000, 2000)
+    # a refund owed is not the tournament's money: nothing collected, all of it due back
+    assert (totals["collected"]["amount"], totals["refunds_due"]["amount"]) == (0, 2000)
+    assert totals["figures"]["received"]["amount"] == totals["figures"]["held"]["amount"] == 2000
     first = _pay(api, tid, refund["id"])
     assert (first.status, first.body["status"]) == (200, "done")
     again = _pay(api, tid, refund["id"])
@@ -223,16 +225,19 @@ def test_card_and_cash_paid_the_card_part_goes_back_by_card_the_rest_is_on_the_b
 
 
 def test_no_refund_after_the_draw(api: Api) -> None:
-    """R3.5: after the draw, withdrawing (at the referee table) refunds nothing."""
+    """R3.5: after the draw, withdrawing refunds nothing, by the player's own withdrawal or the
+    staff's."""
     tid, players = checked_in_field(api, 4, refund_policy={"kind": "full"})
     pay_cash(api, tid, players[0])
+    pay_cash(api, tid, players[1])
     assert draw(api, tid).status == 201
-    assert _withdraw(api, tid, user="player-0").status == 409  # the draw is made: not by the app
+    mine = _withdraw(api, tid, user="player-0")
+    assert (mine.status, mine.body["refund_due"]["amount"], mine.body["refund"]) == (200, 0, "none")
     reply = api.call(
         "POST",
         "/tournaments/{tournament_id}/withdrawals",
         params={"tournament_id": tid},
-        body={"tavla_id": players[0]},
+        body={"tavla_id": players[1]},
         user=ORGANISER,
     )
     assert reply.status == 201, reply.body

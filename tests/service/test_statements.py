@@ -247,7 +247,7 @@ def test_a_csv_value_time_with_an_offset_counts_in_the_tournaments_zone(api: Api
     late, so 20.00 pays only part of the 25.00 due on that day; 21:59:59Z is early."""
     last = datetime.now(ATHENS).date() + timedelta(days=3)
     tid, _, code = _early_field(api, last)
-    mapping = {**MAPPING, "date_format": "%Y-%m-%dT%H:%M:%S%z"}
+    mapping = {**MAPPING, "date_format": "2026-12-31T23:59:59+02:00"}
     midnight = datetime.combine(last + timedelta(days=1), time(0), ATHENS).astimezone(UTC)
     late = f"Date;Amount;Description;Payer\n{midnight:%Y-%m-%dT%H:%M:%S}Z;20,00;{code};A Payer"
     reply = _upload(api, tid, format="csv", content=late, mapping=mapping)
@@ -357,3 +357,59 @@ def test_a_surplus_transfer_is_a_refund_due_and_an_underpayment_says_what_is_owe
     assert (paid.status, paid.body["status"]) == (200, "done")
     ledger = ledger_of(api, tid, players["bank-2"][0], ORGANISER)
     assert (ledger["paid"]["amount"], ledger["refunded"]["amount"], ledger["balance"]) == (2500, 500, 0)
+
+
+def test_the_mapping_is_chosen_from_the_file_by_example(api: Api) -> None:
+    """R3.3: the organiser uploads the first lines and gets the columns with example values, the
+    date formats that read the date column shown as example dates (never a strptime pattern),
+    with what its first value reads as, amounts with a decimal comma, and a suggestion per role;
+    the import takes the example chosen and matches the lines."""
+    tid, players = _field(api)
+    content = _csv(players)
+    head = "\n".join(content.splitlines()[:3])
+    reply = api.call(
+        "POST",
+        STATEMENTS + "/csv-columns",
+        params={"tournament_id": tid},
+        body={"content": head},
+        user=ORGANISER,
+    )
+    assert reply.status == 200, reply.body
+    preview = reply.body
+    assert (preview["delimiter"], preview["decimal_comma"]) == (";", True)
+    columns = {c["name"]: c for c in preview["columns"]}
+    assert columns["Date"]["examples"] == ["01/11/2026", "02/11/2026"]
+    assert columns["Date"]["date_formats"] == ["31/12/2026", "12/31/2026"]  # both read 01/11 and 02/11
+    assert columns["Date"]["first_date_reads_as"] == {"31/12/2026": "2026-11-01", "12/31/2026": "2026-01-11"}
+    assert columns["Amount"]["amounts"] is True and columns["Description"]["amounts"] is False
+    assert not any("%" in f for f in preview["date_formats"])
+    assert preview["suggested"] == {
+        "value_date": "Date",
+        "amount": "Amount",
+        "reference": "Description",
+        "payer": "Payer",
+    }
+    chosen = {
+        **preview["suggested"],
+        "date_format": "31/12/2026",
+        "decimal_comma": preview["decimal_comma"],
+        "delimiter": preview["delimiter"],
+    }
+    imported = _upload(api, tid, format="csv", content=content, mapping=chosen)
+    assert imported.status == 200, imported.body
+    assert imported.body["lines"][0]["value_date"] == "2026-11-01"
+    assert imported.body["counts"]["matched"] == 1
+    bad = _upload(api, tid, format="csv", content=content, mapping={**chosen, "date_format": "%d/%m/%Y %Z"})
+    assert (bad.status, bad.error) == (422, "validation_error")
+
+
+def test_a_preview_of_nothing_is_refused(api: Api) -> None:
+    tid, _ = _field(api, 1)
+    reply = api.call(
+        "POST",
+        STATEMENTS + "/csv-columns",
+        params={"tournament_id": tid},
+        body={"content": "\n\n"},
+        user=ORGANISER,
+    )
+    assert (reply.status, reply.error) == (422, "validation_error")

@@ -14,6 +14,7 @@ from pydantic import Field
 from tavla.models.audit import AuditEntry
 from tavla.models.common import ApiModel
 from tavla.models.day import MatchView, PlayerRef, RoundSummary
+from tavla.models.payments import MoneyFigures
 
 EventName = Literal["main", "consolation", "last_chance"]
 BOARD_ROWS = 32  # standings rows per event on the board: a venue screen shows no more
@@ -153,6 +154,7 @@ class Report(ApiModel):
     withdrawn: list[PlayerRef]
     disqualified: list[PlayerRef]
     standings: list[EventStandings]
+    money: MoneyFigures = Field(description="the tournament's money, in the words of every money response")
     actions: dict[str, list[AuditEntry]] = Field(
         description="the audit trail grouped by action: penalty, withdrawal, disqualification, "
         "appeal_lodged, appeal_decided, refused, checked_in, ..."

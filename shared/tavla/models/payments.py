@@ -72,16 +72,42 @@ class Ledger(ApiModel):
     entries: list[LedgerEntry]
 
 
+# One word per figure: each defined here once and used so by every money response (the
+# payments page, the prize list, the payouts, the federation report): a treasurer reading
+# "collected" anywhere reads the same number.
+RECEIVED = "every payment in from players (EUR; money in another currency is flagged and not counted)"
+REFUNDED = "refunds paid back to players"
+REFUNDS_DUE = "refunds recorded (a withdrawal's, a surplus') but not yet paid back"
+COLLECTED = (
+    "the entry fees the tournament keeps: received - refunded - refunds due (a refund owed is "
+    "not the tournament's money, paid back yet or not)"
+)
+POOL = "the prize pool: the part of `collected` the money prizes share (R11.2)"
+PAID_OUT = "prize payouts recorded (R11.5)"
+HELD = "money the organiser should hold now: received - refunded - paid out"
+
+
+class MoneyFigures(ApiModel):
+    """A tournament's money in the words every money response uses, each defined once."""
+
+    received: Money = Field(description=RECEIVED)
+    refunded: Money = Field(description=REFUNDED)
+    refunds_due: Money = Field(description=REFUNDS_DUE)
+    collected: Money = Field(description=COLLECTED)
+    pool: Money = Field(description=POOL)
+    paid_out: Money = Field(description=PAID_OUT)
+    held: Money = Field(description=HELD)
+
+
 class TournamentPayments(ApiModel):
     """Every registration's ledger and the tournament's totals (its staff)."""
 
     tournament_id: str
     ledgers: list[Ledger]
-    collected: Money = Field(description="payments in, net of refunds paid back")
-    outstanding: Money
-    refunds_due: Money = Field(
-        default_factory=lambda: Money(amount=0), description="refunds recorded but not yet paid back"
-    )
+    collected: Money = Field(description=COLLECTED)
+    outstanding: Money = Field(description="entry and side-event fees still owed by entries on the main list")
+    refunds_due: Money = Field(default_factory=lambda: Money(amount=0), description=REFUNDS_DUE)
+    figures: MoneyFigures
 
 
 class MyPayments(ApiModel):
@@ -148,13 +174,13 @@ class UnawardedPrize(ApiModel):
 
 
 class PrizeTable(ApiModel):
-    """The prize list (R11): the pool from the entry fees actually collected, net of refunds,
-    split to the cent; shared places share equally; disqualified players win nothing."""
+    """The prize list (R11): the pool from the entry fees collected (net of every refund, paid
+    or due), split to the cent; shared places share equally; disqualified players win nothing."""
 
     tournament_id: str
     final: bool = Field(description="true once the tournament is finished and the places are known")
-    collected: Money = Field(description="entry fees collected, net of refunds")
-    pool: Money
+    collected: Money = Field(description=COLLECTED)
+    pool: Money = Field(description=POOL)
     awards: list[PrizeAward]
     money_total: Money = Field(
         description="all money prizes; equals the pool when the shares add up to 100 %"
@@ -234,7 +260,7 @@ class PrizePayouts(ApiModel):
     tournament_id: str
     final: bool
     winners: list[WinnerPayouts]
-    paid: Money = Field(description="all payouts recorded")
+    paid: Money = Field(description=PAID_OUT)
     rest_due: Money = Field(description="all prize money still to pay")
 
 
@@ -248,6 +274,12 @@ class StatementUpload(StrictModel):
     account: ShortText | None = Field(
         default=None, description="the account's IBAN or name: part of each line's identity"
     )
+
+
+class CsvHead(StrictModel):
+    """The first lines of a CSV statement (the header first), to choose the mapping from."""
+
+    content: str = Field(min_length=1, max_length=64_000, description="the file's first lines, header first")
 
 
 class StatementLineView(ApiModel):

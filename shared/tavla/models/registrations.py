@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Literal, Self
 
 from pydantic import ConfigDict, Field, model_validator
@@ -27,8 +28,26 @@ class RegistrationResult(ApiModel):
 
 
 class WithdrawalResult(ApiModel):
-    refund_due: Money
+    """A withdrawal, the same whichever route made it (`DELETE .../registrations/me` or
+    `POST .../withdrawals`): before the draw the entry leaves its list, refunded by the
+    organiser's policy, the first waiting player promoted (R3.2, R3.5); after it the player
+    leaves the day, their current match forfeited now and every later one when due, no
+    refund (R8.2, R3.5)."""
+
+    tournament_id: str
+    tavla_id: str
+    kind: Literal["withdrawal"] = "withdrawal"
+    stage: Literal["before_draw", "after_draw"]
+    at: datetime
+    refund_due: Money = Field(description="what the refund policy gives back (0 after the draw)")
+    refund: Literal["policy", "none"] = Field(
+        description="policy: refunded by the organiser's refund policy (before the draw); "
+        "none: no refund after the draw (R3.5)"
+    )
     promoted: str | None = Field(default=None, description="Tavla ID of the promoted waiting player")
+    forfeited: list[str] = Field(
+        default_factory=list, description="after the draw: match ids forfeited now; later ones when due"
+    )
 
 
 class Entry(ApiModel):

@@ -55,10 +55,7 @@ def _day(tournament_id: str) -> tuple[TournamentRecord, FieldRecord | None]:
 
 def _in_field(field: FieldRecord | None, tavla_id: str) -> FieldRecord:
     if field is None:
-        raise NotDrawn(
-            "Nothing is drawn yet: before the draw a player withdraws their registration "
-            "(DELETE /tournaments/{id}/registrations/me), refunded by R3.5."
-        )
+        raise NotDrawn("Nothing is drawn yet: only a drawn player can leave the day or be disqualified.")
     if tavla_id not in {e["player_id"] for e in field.entrants}:
         raise NotInField(f"{tavla_id} is not in this tournament's field.")
     return field

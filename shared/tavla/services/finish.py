@@ -31,12 +31,13 @@ from tavla.models.audit import AuditActor, AuditEntry
 from tavla.models.board import EventStandings, FinalStandings, RefusedEntry, Report, ReportResult
 from tavla.models.day import PlayerRef
 from tavla.rules import day as rules_day
-from tavla.services import categories, day
+from tavla.services import categories, day, prizes
 from tavla.services.access import require_organiser, require_staff
 from tavla.services.board import event_tables, published
 from tavla.spreadsheet import cell
 from tavla.store import audit, outbox
 from tavla.store import finish as finish_store
+from tavla.store import payments as payment_store
 from tavla.store import players as player_store
 from tavla.store import registrations as registration_store
 from tavla.store.audit import entry as audit_entry
@@ -208,6 +209,7 @@ def report(caller: Caller, tournament_id: str) -> Report:
         withdrawn=[ref(p) for p in (field.withdrawn if field else ())],
         disqualified=[ref(p) for p in (field.disqualified if field else ())],
         standings=event_tables(tournament, field, draws, records),
+        money=prizes.figures(tournament, payment_store.entries(tournament_id)),
         actions=actions,
     )
 

@@ -192,12 +192,14 @@ def shown(entry: LedgerEntryRecord) -> LedgerEntry:
     )
 
 
-def tournament_ledgers(tournament: TournamentRecord, now: datetime) -> list[Ledger]:
+def tournament_ledgers(
+    tournament: TournamentRecord, now: datetime, entries: Sequence[LedgerEntryRecord] | None = None
+) -> list[Ledger]:
     registrations = {r.tavla_id: r for r in registration_store.all_entries(tournament.id)}
     by_player: dict[str, list[LedgerEntryRecord]] = {}
-    for e in payment_store.entries(tournament.id):
+    for e in payment_store.entries(tournament.id) if entries is None else entries:
         by_player.setdefault(e.tavla_id, []).append(e)
-    players = sorted(set(registrations) | set(by_player))
+    players = sorted(set(registrations) | set(by_player) | payment_store.withdrawn(tournament.id))
     side = side_event_charges(tournament)
     return [
         ledger(tournament, p, registrations.get(p), by_player.get(p, []), side.get(p, ()), now)
@@ -217,13 +219,18 @@ def tournament_payments(caller: Caller, tournament_id: str, now: datetime) -> To
     """Every registration's ledger (its referees and organisers)."""
     tournament = tournament_or_404(tournament_id)
     require_staff(tournament, caller)
-    ledgers = tournament_ledgers(tournament, now)
+    from tavla.services import prizes  # the prizes read the payments: the figures are theirs
+
+    entries = payment_store.entries(tournament.id)
+    ledgers = tournament_ledgers(tournament, now, entries)
+    figures = prizes.figures(tournament, entries)
     return TournamentPayments(
         tournament_id=tournament_id,
         ledgers=ledgers,
-        collected=Money(amount=sum(lg.paid.amount - lg.refunded.amount for lg in ledgers)),
+        collected=figures.collected,
         outstanding=Money(amount=sum(lg.outstanding.amount for lg in ledgers)),
-        refunds_due=Money(amount=sum(lg.refund_due.amount for lg in ledgers)),
+        refunds_due=figures.refunds_due,
+        figures=figures,
     )
 
 
@@ -501,7 +508,13 @@ class WithdrawalRefund:
     def by_card(self) -> bool:
         return any(e.method == PROVIDER_REFUND for e in self.entries)
 
+    tavla_id: str = ""
+    at: str = ""
+
     def write(self, tx: Transaction) -> None:
+        """The refunds and the withdrawn mark (the ledger stays on the payments list)."""
+        if self.tavla_id:
+            payment_store.put_withdrawn(tx, self.tournament_id, self.tavla_id, self.at)
         for entry in self.entries:
             payment_store.put_entry(tx, entry)
         for change in self.changes:
@@ -547,7 +560,7 @@ def withdrawal_refund(
             _refund_entry(tournament, tavla_id, actor, now, f"refund.bank.{stamp}", BANK_REFUND, left, None)
         )
     changes = tuple(audited(actor, e, now, status=DUE) for e in planned)
-    refund = WithdrawalRefund(tournament.id, total, tuple(planned), changes)
+    refund = WithdrawalRefund(tournament.id, total, tuple(planned), changes, tavla_id, now.isoformat())
     if refund.by_card:
         _schedule_card_refunds(tournament.id, tavla_id, now)
     return refund

@@ -30,6 +30,7 @@ from tavla.models.payments import (
     Eligibility,
     EntryCategories,
     Ledger,
+    MoneyFigures,
     Payout,
     PrizeAward,
     PrizePayouts,
@@ -39,6 +40,7 @@ from tavla.models.payments import (
 )
 from tavla.rules.prizes import (
     award_prizes,
+    finalise_money,
 )
 from tavla.rules.standings import Standing
 from tavla.services import categories, day, payments
@@ -67,16 +69,36 @@ def _frozen_or_live(tournament: TournamentRecord) -> dict[str, frozenset[str]]:
     return categories.eligible(tournament)
 
 
-def collected(entries: list[LedgerEntryRecord]) -> int:
-    """Entry fees actually collected: payments in, less every refund recorded (R11.2); money
-    in another currency is not counted (payments.counted)."""
-    paid = sum(e.amount for e in entries if e.kind == payments.PAYMENT and payments.counted(e))
-    return paid - sum(e.amount for e in entries if e.kind == payments.REFUND and payments.counted(e))
+def figures(tournament: TournamentRecord, entries: Sequence[LedgerEntryRecord]) -> MoneyFigures:
+    """The tournament's money figures, by the one definition of each (models.payments): the
+    payments page, the prize list and the federation report all ask this."""
+
+    def total(kind: str, status: str | None = None) -> int:
+        return sum(
+            e.amount
+            for e in entries
+            if e.kind == kind and payments.counted(e) and (status is None or e.status == status)
+        )
+
+    received = total(payments.PAYMENT)
+    refunds_due = total(payments.REFUND, payments.DUE)
+    refunded = total(payments.REFUND) - refunds_due
+    collected = max(0, received - refunded - refunds_due)
+    paid_out = total(PAYOUT)
+    return MoneyFigures(
+        received=Money(amount=received),
+        refunded=Money(amount=refunded),
+        refunds_due=Money(amount=refunds_due),
+        collected=Money(amount=collected),
+        pool=Money(amount=finalise_money(tournament.prizes.announcement, collected).pool_cents),
+        paid_out=Money(amount=paid_out),
+        held=Money(amount=max(0, received - refunded - paid_out)),
+    )
 
 
 def _table(tournament: TournamentRecord) -> tuple[PrizeTable, dict[str, int]]:
     entries = payment_store.entries(tournament.id)
-    fees = collected(entries)
+    fees = figures(tournament, entries).collected.amount
     prizes = tournament.prizes.announcement
     final = finish_store.final(tournament.id)
     if final is None:

@@ -234,10 +234,11 @@ def refuse(caller: Caller, tournament_id: str, tavla_id: str, now: datetime) -> 
 def withdraw(
     caller: Caller, tournament_id: str, now: datetime, rng: random.Random = _system_random
 ) -> WithdrawalResult:
-    """Withdraw the caller; the first waiting player is promoted in the same step and told (R3.2)."""
+    """Withdraw the caller before the draw (services.withdrawals decides which withdrawal
+    applies); the first waiting player is promoted in the same step and told (R3.2)."""
     tavla_id, tournament = _snapshot(caller.sub, tournament_id)
-    if not tournament.is_open:
-        raise RegistrationClosed("The draw has been made: withdraw at the referee table.")
+    if not tournament.is_open:  # drawn meanwhile: the day's withdrawal applies now
+        raise RegistrationClosed("The draw has just been made: withdraw again to leave the day.")
     player = player_actor(caller, tavla_id)
     refund = payments.withdrawal_refund(tournament, tavla_id, player, now)
     for attempt in range(MAX_ATTEMPTS):
@@ -261,17 +262,29 @@ def withdraw(
             else:
                 registration_store.withdraw_waiting(tournament_id, tavla_id, [withdrawn], refund.write)
             payments.after_withdrawal(tournament, tavla_id, refund, now)
-            return WithdrawalResult(refund_due=Money(amount=refund.total))
+            return _withdrawn(tournament_id, tavla_id, now, refund.total, None)
         except registration_store.Contended:
             _backoff(attempt, rng)
             continue
         if head is not None:
             observability.count(observability.PROMOTED)
         payments.after_withdrawal(tournament, tavla_id, refund, now)
-        return WithdrawalResult(
-            refund_due=Money(amount=refund.total), promoted=head.tavla_id if head else None
-        )
+        return _withdrawn(tournament_id, tavla_id, now, refund.total, head.tavla_id if head else None)
     raise Busy("Many players are withdrawing right now; please try again.")
+
+
+def _withdrawn(
+    tournament_id: str, tavla_id: str, now: datetime, refund_due: int, promoted: str | None
+) -> WithdrawalResult:
+    return WithdrawalResult(
+        tournament_id=tournament_id,
+        tavla_id=tavla_id,
+        stage="before_draw",
+        at=now,
+        refund_due=Money(amount=refund_due),
+        refund="policy",
+        promoted=promoted,
+    )
 
 
 def _told(

@@ -15,11 +15,11 @@ from datetime import date, datetime
 from tavla.caller import Caller
 from tavla.errors import Invalid, NoPayment, NotRegistered
 from tavla.models.common import Money
-from tavla.models.payments import Ledger, StatementImport, StatementLineView, StatementUpload
+from tavla.models.payments import CsvHead, Ledger, StatementImport, StatementLineView, StatementUpload
 from tavla.rules.bank import StatementLine, checksums, classify, find_code
 from tavla.services import payments
 from tavla.services.access import require_organiser
-from tavla.statements import CsvMapping, parse_camt053, parse_csv, parse_mt940
+from tavla.statements import CsvMapping, CsvPreview, parse_camt053, parse_csv, parse_mt940, preview_csv
 from tavla.store import bank as bank_store
 from tavla.store import registrations as registration_store
 from tavla.store.records import Actor, BankLineRecord, LedgerEntryRecord, TournamentRecord
@@ -169,3 +169,10 @@ def match_by_hand(caller: Caller, tournament_id: str, checksum: str, tavla_id: s
     except bank_store.NotUnmatched as error:
         raise NoPayment(f"No unmatched statement line {checksum} in this tournament.") from error
     return payments.player_ledger(tournament, tavla_id, now)
+
+
+def csv_columns(caller: Caller, tournament_id: str, body: CsvHead) -> CsvPreview:
+    """The columns of an uploaded CSV with example values and the date formats that read them,
+    shown as example dates (its organisers): the organiser picks the mapping from the file."""
+    require_organiser(payments.tournament_or_404(tournament_id), caller)
+    return preview_csv(body.content)

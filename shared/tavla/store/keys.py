@@ -21,6 +21,8 @@ Main table:
 - a ledger entry (money, R3.3) ..... TOURNAMENT#<id> / LEDGER#<tavla_id>#<entry id>
                                       (gsi1: PAYER#<tavla_id> / <id>#<entry id>)
 - a provider event, once (webhook) . TOURNAMENT#<id> / PROVIDER_EVENT#<provider>#<event id>
+- an entry withdrawn (its ledger
+  stays on the payments list) ...... TOURNAMENT#<id> / WITHDRAWN#<tavla_id>
 - a winner's prize paid so far ..... TOURNAMENT#<id> / PAID_OUT#<tavla_id>  (the payouts' bound, R11.5)
 - a bank statement line ............ TOURNAMENT#<id> / BANKLINE#<checksum>
 - an organiser's CSV column mapping  USER#<sub> / STATEMENT_MAPPING
@@ -140,6 +142,15 @@ def payer_pk(tavla_id: str) -> str:
 
 def provider_event(tournament_id: str, provider: str, event_id: str) -> dict[str, Any]:
     return _key(tournament_pk(tournament_id), f"PROVIDER_EVENT#{provider}#{event_id}")
+
+
+WITHDRAWN_PREFIX = "WITHDRAWN#"
+
+
+def withdrawn(tournament_id: str, tavla_id: str) -> dict[str, Any]:
+    """A withdrawn entry, written with its withdrawal: the registration item is gone, but the
+    treasurer still sees the player's ledger (what they paid, what is refunded)."""
+    return _key(tournament_pk(tournament_id), f"{WITHDRAWN_PREFIX}{tavla_id}")
 
 
 def paid_out(tournament_id: str, tavla_id: str) -> dict[str, Any]:

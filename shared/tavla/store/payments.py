@@ -123,6 +123,33 @@ def put_entry(tx: Transaction, entry: LedgerEntryRecord, name: str | None = None
     tx.put(name or f"entry {entry.id}", MAIN, ledger_item(entry), condition=_NEW)
 
 
+def put_withdrawn(tx: Transaction, tournament_id: str, tavla_id: str, at: str) -> None:
+    """Mark an entry withdrawn, in the withdrawal's transaction (its ledger stays listed)."""
+    item = {**keys.plain(keys.withdrawn(tournament_id, tavla_id)), "tavla_id": tavla_id, "at": at}
+    tx.put(f"withdrawn {tavla_id}", MAIN, item)
+
+
+def withdrawn(tournament_id: str) -> set[str]:
+    """The players whose entry in the tournament was withdrawn (they may have entered again)."""
+    request: dict[str, Any] = {
+        "TableName": table_name(MAIN),
+        "KeyConditionExpression": "pk = :pk AND begins_with(sk, :withdrawn)",
+        "ExpressionAttributeValues": {
+            ":pk": {"S": keys.tournament_pk(tournament_id)},
+            ":withdrawn": {"S": keys.WITHDRAWN_PREFIX},
+        },
+        "ProjectionExpression": "tavla_id",
+        "ConsistentRead": True,
+    }
+    found: set[str] = set()
+    while True:
+        response = client().query(**request)
+        found.update(str(deserialize(i)["tavla_id"]) for i in response.get("Items", []))
+        if "LastEvaluatedKey" not in response:
+            return found
+        request["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+
+
 def _query(request: dict[str, Any]) -> list[LedgerEntryRecord]:
     found: list[LedgerEntryRecord] = []
     while True:
