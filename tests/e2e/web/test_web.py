@@ -339,7 +339,9 @@ def test_the_referee_checks_a_player_in_by_scanning_the_pass_with_the_camera(
         ],
     )
     try:
-        context = camera.new_context(base_url=stack.url, viewport=PHONE, is_mobile=True, has_touch=True)
+        context = camera.new_context(
+            base_url=stack.url, viewport=PHONE, is_mobile=True, has_touch=True, locale="el-GR"
+        )
         context.grant_permissions(["camera"])
         context.set_default_timeout(15_000)
         page = context.new_page()

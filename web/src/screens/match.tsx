@@ -46,7 +46,9 @@ export function MyMatch({ id }: { id: string }) {
       found
         ? api.GET("/matches/{match_id}", { params: { path: { match_id: found.id } } })
         : nothing<MatchDetail>(),
-    [found?.id, found?.state, found?.version],
+    // by id only: the live reload refreshes it with the board, and a second read on each change
+    // of the board would drop the answer already on its way
+    [found?.id],
   );
   const reload = () => {
     board.reload();
