@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from tavla import schedules
+from tavla import notices, schedules
 from tavla.caller import Caller
 from tavla.errors import Invalid, RegistrationClosed, TournamentNotFound
 from tavla.models.payments import Ledger, PaymentDeadline, PaymentDeadlineSet
@@ -93,8 +93,12 @@ def enforce(payload: dict[str, Any], now: datetime) -> dict[str, Any]:
             notifications.add(
                 tavla_id,
                 f"unpaid-{tournament_id}-{deadline}",
-                "payment_due",
-                f"{tournament.name}: pay your entry fee by {deadline}, or your place goes to others",
+                notices.PAYMENT_DUE,
+                notices.render(
+                    notices.PAYMENT_DUE,
+                    notices.federation_language(tournament.play.rule_profile),
+                    {"tournament": tournament.name, "deadline": deadline},
+                ),
                 at - NOTICE_BEFORE,  # the notice's own moment: delivered twice, stored once
                 {"tournament_id": tournament_id, "deadline": deadline},
             )

@@ -228,6 +228,9 @@ class ContactsRecord(_Record):
     gender: str | None = None
     birth_year: int | None = None
     notify_by_email: bool | None = None  # table calls and other notices by e-mail too
+    language: str | None = None  # el, en or it; None: the tournament's federation's
+    sms_opt_in: bool | None = None  # notices by SMS (only then), recorded with its time
+    sms_opt_in_at: str | None = None
 
 
 FINISHED = "finished"  # a tournament's status once its final standings are stored
