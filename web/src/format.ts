@@ -85,3 +85,12 @@ export function clock(iso: string | null | undefined, timeZone = VENUE_TIME_ZONE
     new Date(iso),
   );
 }
+
+/** A day ("30 Νοε 2026"): a date ("2026-11-30") as it is, an instant in the venue's zone. */
+export function day(value: string | null | undefined, timeZone = VENUE_TIME_ZONE): string {
+  if (!value) return "";
+  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const at = new Date(dateOnly ? `${value}T12:00:00Z` : value);
+  if (Number.isNaN(at.getTime())) return value;
+  return new Intl.DateTimeFormat(locale(), { timeZone: dateOnly ? "UTC" : timeZone, day: "numeric", month: "short", year: "numeric" }).format(at);
+}

@@ -33,39 +33,65 @@ export function useLoad<T>(fetcher: () => Promise<Answer<T>>, deps: unknown[]): 
     status: undefined,
     loading: true,
   });
-  const [again, setAgain] = useState(0);
   const last = useRef<string>();
   const state = useRef(current);
-  const reload = useCallback(() => setAgain((n) => n + 1), []);
-  const show = useCallback((data: T) => setState({ data, error: undefined, status: 200, loading: false }), []);
-  useEffect(() => {
-    let live = true;
+  const latest = useRef(fetcher);
+  latest.current = fetcher;
+  // Which data the screen asks for (its deps): an answer for an older generation is dropped.
+  // A reload (a poll, a hint) never cancels the read in flight, which on a slow network would
+  // mean no answer ever lands; it asks for one more read after it instead.
+  const generation = useRef(0);
+  const inFlight = useRef(false);
+  const queued = useRef(false);
+  const run = useCallback(() => {
+    if (inFlight.current) {
+      queued.current = true;
+      return;
+    }
+    const mine = generation.current;
+    inFlight.current = true;
     setState((s) => (s.data === undefined && !s.loading ? { ...s, loading: true } : s));
-    fetcher().then(
+    const done = () => {
+      inFlight.current = false;
+      if (queued.current || mine !== generation.current) {
+        queued.current = false;
+        run();
+      }
+    };
+    latest.current().then(
       (answer) => {
-        if (!live) return;
-        const status = answer.response.status;
-        if (answer.data !== undefined) {
-          const text = JSON.stringify(answer.data);
-          // the same answer again (a poll, a 304): nothing to draw
-          if (text === last.current && state.current.status === status && !state.current.error) return;
-          last.current = text;
-          setState({ data: answer.data, error: undefined, status, loading: false });
-        } else {
-          last.current = undefined;
-          setState({ data: undefined, error: messageOf(answer.error), status, loading: false });
+        if (mine === generation.current) {
+          const status = answer.response.status;
+          if (answer.data !== undefined) {
+            const text = JSON.stringify(answer.data);
+            // the same answer again (a poll, a 304): nothing to draw
+            if (text !== last.current || state.current.status !== status || state.current.error) {
+              last.current = text;
+              setState({ data: answer.data, error: undefined, status, loading: false });
+            }
+          } else {
+            last.current = undefined;
+            setState({ data: undefined, error: messageOf(answer.error), status, loading: false });
+          }
         }
+        done();
       },
       () => {
         // no network: what was shown stays (live/use-live.ts marks it stale)
-        if (live) setState((s) => (s.data === undefined ? { data: undefined, error: t("offline"), status: 0, loading: false } : s));
+        if (mine === generation.current)
+          setState((s) => (s.data === undefined ? { data: undefined, error: t("offline"), status: 0, loading: false } : s));
+        done();
       },
     );
-    return () => {
-      live = false;
-    };
+  }, []);
+  const reload = useCallback(() => run(), [run]);
+  const show = useCallback((data: T) => setState({ data, error: undefined, status: 200, loading: false }), []);
+  useEffect(() => {
+    generation.current += 1;
+    last.current = undefined;
+    run();
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [...deps, again, fresh]);
+  }, [...deps, fresh]);
   state.current = current;
   return { ...current, reload, show };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cents, clock, countdown, money, venueInputToIso } from "../src/format";
+import { cents, clock, countdown, day, money, venueInputToIso } from "../src/format";
 import { setLang } from "../src/i18n";
 
 describe("amounts", () => {
@@ -34,5 +34,14 @@ describe("times", () => {
   it("counts down to the table call and stops after it", () => {
     expect(countdown(125_000, 0)).toBe("2:05");
     expect(countdown(0, 1_000)).toBeNull();
+  });
+});
+
+describe("days", () => {
+  it("show a payment's date, never an ISO timestamp", () => {
+    setLang("en");
+    expect(day("2026-11-30")).toBe("30 Nov 2026");
+    expect(day("2026-11-30T23:30:00Z")).toBe("1 Dec 2026"); // already the next day in Athens
+    setLang("el");
   });
 });

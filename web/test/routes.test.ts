@@ -16,3 +16,23 @@ describe("sign-in comes back where the person was", () => {
     expect(afterSignIn()).toBe("#/profile");
   });
 });
+
+import { roleOf } from "../src/staff";
+
+describe("the desk and the console are for the tournament's staff", () => {
+  const staff = [
+    { tavla_id: "REF0001", role: "referee" },
+    { tavla_id: "ORG0001", role: "organiser" },
+  ] as const;
+  it("are offered from the staff list, by role", () => {
+    expect(roleOf([...staff], "REF0001", false)).toBe("referee");
+    expect(roleOf([...staff], "ORG0001", false)).toBe("organiser");
+  });
+  it("are not offered to a player, whom the staff list refuses", () => {
+    expect(roleOf(undefined, "PLY0001", false)).toBeNull();
+    expect(roleOf(undefined, "PLY0001", true)).toBeNull();
+  });
+  it("are offered to the creator, staff before having a Tavla ID", () => {
+    expect(roleOf([...staff], undefined, true)).toBe("organiser");
+  });
+});

@@ -180,3 +180,15 @@ def registered_player(client: Client, user: str, name: str, tid: str) -> tuple[s
     registered = client.call("POST", f"/tournaments/{tid}/registrations", user=user)
     assert registered.status == 201, registered.body
     return str(created.body["tavla_id"]), str(registered.body["checkin_code"])
+
+
+LANGUAGES = ("el", "en", "it")
+
+
+def accessible_in_every_language(page: Page, ready: str) -> None:
+    """0 serious or critical axe violations in Greek, English and Italian; back to Greek after."""
+    for lang in LANGUAGES:
+        use_language(page, lang, ready)
+        violations = axe(page)
+        assert violations == [], f"{lang} {page.url}: {violations}"
+    use_language(page, "el", ready)

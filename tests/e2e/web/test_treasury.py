@@ -157,7 +157,7 @@ def test_the_till_the_refunds_the_deadline_the_export_and_the_csv_columns(phone:
     desk.locator("input[name=deadline]").fill(f"{day.isoformat()}T20:00")
     desk.get_by_role("button", name="Αποθήκευση προθεσμίας").click()
     expect(desk.get_by_test_id("deadline-message")).to_contain_text("Ειδοποίηση στους απλήρωτους")
-    expect(desk.get_by_test_id("deadline-current")).to_contain_text("08:00 μ.μ.")
+    expect(desk.get_by_test_id("deadline-current")).to_contain_text("20:00")  # the venue time, 24-hour
     stored = client.call("GET", f"/tournaments/{tid}").body["payment_deadline"]
     wanted = datetime(day.year, day.month, day.day, 20, 0, tzinfo=ATHENS)
     assert datetime.fromisoformat(stored) == wanted, (stored, wanted.astimezone(UTC))

@@ -69,7 +69,7 @@ def test_a_day_at_the_venue_from_the_phones(phone: Phone, stack: Stack) -> None:
     accessible_in_both_languages(organiser, "input[name=referee]")
     organiser.locator("input[name=referee]").fill(referee_id)
     organiser.get_by_role("button", name="Ορισμός διαιτητή").click()
-    expect(organiser.get_by_test_id("organise-message")).to_have_text("Ο διαιτητής ορίστηκε")
+    expect(organiser.get_by_test_id("referee-message")).to_have_text("Ο διαιτητής ορίστηκε")
 
     # Three players register for two places: the third is on the waiting list.
     ids = {}
@@ -156,19 +156,31 @@ def test_a_day_at_the_venue_from_the_phones(phone: Phone, stack: Stack) -> None:
         anna.get_by_role("button", name="Κέρδισε: Άννα Αναστασίου").click()
         live = re.compile(rf"\b(0 – {total}|{total} – 0)\b")
         expect(anna.get_by_test_id("live-score")).to_contain_text(live)
-    for page in (anna, chara):
-        page.reload()
-        page.get_by_role("button", name="Επιβεβαίωση τελικού σκορ").click()
-        expect(page.get_by_text("Αναμένεται επικύρωση")).to_be_visible()
+    # Anna declares the score the games made; Chara sees Anna's declaration and agrees with it.
+    anna.reload()
+    anna.get_by_role("button", name="Επιβεβαίωση τελικού σκορ").click()
+    expect(anna.get_by_test_id("my-declaration")).to_contain_text(re.compile(r"Δηλώσατε (11–0|0–11)"))
+    expect(anna.get_by_text("Αναμένεται επικύρωση")).to_be_visible()
+    expect(anna.get_by_role("button", name=re.compile("Κέρδισε"))).to_have_count(0)
+    theirs = chara.get_by_test_id("their-declaration")
+    expect(theirs).to_contain_text(re.compile(r"Άννα Αναστασίου: δήλωσε (11–0|0–11)"))
+    theirs.get_by_role("button", name="Συμφωνώ").click()
+    expect(chara.get_by_text("Αναμένεται επικύρωση")).to_be_visible()
 
     # The referee confirms: the result is official, and the TV shows it without a reload.
-    referee.get_by_role("button", name="Ανανέωση").click()
     confirm = referee.get_by_role("button", name="Επικύρωση αποτελέσματος")
     expect(confirm).to_be_visible()
-    screenshot(referee, "referee-desk")
+    declarations = referee.get_by_test_id("declarations")
+    expect(declarations).to_contain_text(re.compile(r"Άννα Αναστασίου: δήλωσε (11–0|0–11)"))
+    expect(declarations).to_contain_text(re.compile(r"Χαρά Χατζή: δήλωσε (11–0|0–11)"))
     confirm.click()
+    screenshot(referee, "referee-desk")
+    referee.get_by_role("button", name="Ναι: Επικύρωση αποτελέσματος").click()
     expect(referee.get_by_test_id("desk-message")).to_have_text("Το αποτέλεσμα είναι επίσημο")
-    expect(tv.get_by_test_id("results")).to_contain_text(re.compile("11–0|0–11"), timeout=20_000)
+    # the TV: the winner marked, each player's points on their line
+    tv_result = tv.get_by_test_id("results").locator("li").first
+    expect(tv_result.locator(".winner")).to_contain_text("Άννα Αναστασίου", timeout=20_000)
+    expect(tv_result.locator(".winner .tv-points")).to_have_text("11")
 
     # Chara appeals within the window; the referee dismisses the appeal with reasons.
     chara.reload()
@@ -184,11 +196,14 @@ def test_a_day_at_the_venue_from_the_phones(phone: Phone, stack: Stack) -> None:
     expect(form).to_contain_text("Ο κύβος γύρισε")
     accessible_in_both_languages(referee, "[data-testid=appeal]")
     form.get_by_label("Αιτιολογία").fill("Ο κύβος γυρίστηκε σωστά, μπροστά στη διαιτησία.")
+    expect(form.get_by_test_id("appellant")).to_have_text("Ένσταση από Χαρά Χατζή για το σκορ")
     form.get_by_role("button", name="Απόφαση").click()
+    form.get_by_role("button", name="Ναι: Απόφαση").click()
     expect(referee.get_by_role("heading", name="Ενστάσεις (0)")).to_be_visible()
 
     # The organiser finishes the tournament and fetches the federation report.
     organiser.get_by_role("button", name="Λήξη τουρνουά").click()
+    organiser.get_by_role("button", name="Ναι: Λήξη τουρνουά").click()
     expect(organiser.get_by_test_id("organise-message")).to_have_text("Το τουρνουά έληξε")
     organiser.get_by_role("button", name="Αναφορά ομοσπονδίας").click()
     expect(organiser.get_by_role("link", name="Λήψη αναφοράς (CSV)")).to_be_visible()
@@ -324,7 +339,9 @@ def test_the_referee_checks_a_player_in_by_scanning_the_pass_with_the_camera(
         ],
     )
     try:
-        context = camera.new_context(base_url=stack.url, viewport=PHONE, is_mobile=True, has_touch=True)
+        context = camera.new_context(
+            base_url=stack.url, viewport=PHONE, is_mobile=True, has_touch=True, locale="el-GR"
+        )
         context.grant_permissions(["camera"])
         context.set_default_timeout(15_000)
         page = context.new_page()

@@ -9,9 +9,9 @@ import { network } from "./conditional";
 import { liveUrl, openSocket } from "./socket";
 
 /** Without the push channel: often enough that a result shows on the other phones within 2 s. */
-export const POLL_MS = 1500;
+export const POLL_MS = 1000;
 /** With it: a safety net for a hint lost on the way. */
-export const POLL_WITH_HINTS_MS = 30_000;
+export const POLL_WITH_HINTS_MS = 10_000;
 
 export const channelsOf = {
   tournament: (tid: string) => `tournament/${tid}`,

@@ -1,70 +1,70 @@
-// The venue board. Big-screen mode (#/t/<id>/tv) is for a TV: large type, and it refreshes
-// itself every few seconds with If-None-Match, so an unchanged board costs a bodiless 304.
-import { useEffect, useRef, useState } from "preact/hooks";
+// The venue board. On a phone (#/t/<id>/board): tables, queue, results, standings. On the
+// venue's TV (#/t/<id>/tv, 1920 x 1080, read from across a hall): the current round's tables,
+// the latest results and the top of the standings side by side, each column paging by itself
+// when it holds more than fits; winners marked, the standings' tie-break figures shown, and a
+// clear banner while the board cannot be refreshed. Both follow the day by themselves.
+import { useEffect, useState } from "preact/hooks";
 import { api, type Board, type MatchView } from "../api/client";
-import { Status } from "../ui/widgets";
-import { time } from "../format";
+import { Stale, Status } from "../ui/widgets";
+import { time, clock } from "../format";
 import { t, type Key } from "../i18n";
-import { useSignal } from "../signal";
-import { freshness, useLoad } from "../load";
+import { useLoad } from "../load";
+import { channelsOf, useLive } from "../live/use-live";
+import { roundName } from "../rounds";
 import { divisionName, several, type Division } from "../divisions";
 
 type Part = { division?: string | null };
+type Row = Board["standings"][number]["rows"][number];
 
 /** The division a match, bracket, standings or draw belongs to (R3.7): null is the only one. */
 export const divisionOf = (x: Part, divisions: readonly Division[]): string =>
   x.division ?? divisions[0]?.id ?? "main";
 
-export const POLL_MS = 5000;
+/** How long the TV shows one page of a column that holds more than fits. */
+export const PAGE_MS = 8000;
 
-export function BoardScreen({ id, big = false }: { id: string; big?: boolean }) {
-  const [board, setBoard] = useState<Board>();
-  const [error, setError] = useState<string>();
-  const [checked, setChecked] = useState<string>();
-  const etag = useRef<string | null>(null);
-  const fresh = useSignal(freshness);
+/** The page `index` (wrapping) of `items`, `size` to a page, and how many pages there are. */
+export function page<T>(items: readonly T[], size: number, index: number): { items: T[]; pages: number; at: number } {
+  const pages = Math.max(1, Math.ceil(items.length / size));
+  const at = ((index % pages) + pages) % pages;
+  return { items: items.slice(at * size, at * size + size), pages, at };
+}
+
+/** The latest official results first. */
+export function latestResults(board: Board, only: (x: Part) => boolean = () => true): MatchView[] {
+  return board.brackets
+    .filter(only)
+    .flatMap((b) => b.rounds.flatMap((r) => r.matches))
+    .filter((m) => m.state === "official")
+    .sort((a, b) => (b.official_at ?? "").localeCompare(a.official_at ?? ""));
+}
+
+function useBoard(id: string) {
+  const path = { params: { path: { tournament_id: id } } };
+  const board = useLoad(() => api.GET("/tournaments/{tournament_id}/board", path), [id]);
   // the divisions' names (R3.7); a board of one division shows none of them
-  const tour = useLoad(() => api.GET("/tournaments/{tournament_id}", { params: { path: { tournament_id: id } } }), [id]);
+  const tour = useLoad(() => api.GET("/tournaments/{tournament_id}", path), [id]);
+  const live = useLive([channelsOf.tournament(id)], board.reload);
+  const [checked, setChecked] = useState<string>();
+  useEffect(() => setChecked(new Date().toISOString()), [board.data]);
   const divisions = several(tour.data) ? (tour.data?.divisions ?? []) : [];
   const tag = (m: MatchView) => (divisions.length ? divisionName(tour.data, divisionOf(m, divisions)) : undefined);
-  useEffect(() => {
-    let live = true;
-    let timer: number | undefined;
-    async function poll() {
-      try {
-        const headers: Record<string, string> = etag.current ? { "If-None-Match": etag.current } : {};
-        const response = await fetch(`/tournaments/${encodeURIComponent(id)}/board`, { headers, cache: "no-store" });
-        if (!live) return;
-        if (response.status === 200) {
-          etag.current = response.headers.get("etag");
-          setBoard((await response.json()) as Board);
-          setError(undefined);
-        } else if (response.status !== 304) {
-          setError(t("failed"));
-        }
-        setChecked(new Date().toISOString());
-      } catch {
-        if (live) setError(t("offline"));
-      }
-      if (live && big) timer = window.setTimeout(poll, POLL_MS);
-    }
-    void poll();
-    return () => {
-      live = false;
-      window.clearTimeout(timer);
-    };
-  }, [id, big, fresh]);
+  return { board, live, checked, divisions, tag };
+}
 
-  const content = (
-    <>
-      <Status loading={!board && !error} error={board ? undefined : error} />
+export function BoardScreen({ id }: { id: string }) {
+  const { board: loaded, live, checked, divisions, tag } = useBoard(id);
+  const board = loaded.data;
+  return (
+    <section>
+      <Status loading={!board && loaded.loading} error={board ? undefined : loaded.error} />
+      <Stale since={live.staleSince} />
       {board && (
         <>
           <h1>{board.name}</h1>
           <p class="small" role="status">
             {t("board_status", { status: t(`tstatus_${board.status}` as Key) })}
             {checked && ` · ${t("updated_at", { time: time(checked) })}`}
-            {board && error && ` · ${error}`}
           </p>
           <h2>{t("tables")}</h2>
           {board.tables.length === 0 && <p data-testid="no-draw">{t("no_draw_yet")}</p>}
@@ -99,20 +99,161 @@ export function BoardScreen({ id, big = false }: { id: string; big?: boolean }) 
           ))}
         </>
       )}
-      {!big && (
-        <a class="button secondary" href={`#/t/${id}/tv`}>
-          {t("big_screen")}
-        </a>
-      )}
-    </>
+      <a class="button secondary" href={`#/t/${id}/tv`}>
+        {t("big_screen")}
+      </a>
+    </section>
   );
-  if (big)
+}
+
+/** The rows that fit one TV column at 1080 px in the TV's type size. */
+const TV_ROWS = { tables: 8, results: 8, standings: 12 };
+
+/** #/t/<id>/tv: the venue's big screen. */
+export function TvScreen({ id }: { id: string }) {
+  const { board: loaded, live, checked, tag } = useBoard(id);
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    const timer = window.setInterval(() => setTick((n) => n + 1), PAGE_MS);
+    return () => window.clearInterval(timer);
+  }, []);
+  const board = loaded.data;
+  const busy = board?.tables.filter((x) => x.match) ?? [];
+  const free = board?.tables.filter((x) => !x.match).map((x) => x.table) ?? [];
+  const tables = page(busy, TV_ROWS.tables, tick);
+  const results = page(board ? latestResults(board) : [], TV_ROWS.results, tick);
+  const standings = board?.standings.find((s) => s.event === "main") ?? board?.standings[0];
+  const rows = page(standings?.rows ?? [], TV_ROWS.standings, tick);
+  const figures = standings ? tieBreaks(standings.rows) : [];
+  const current = board?.tables.find((x) => x.match)?.match;
+  return (
+    <main id="main" class="tv">
+      {live.staleSince && (
+        <p class="tv-stale" role="status" data-testid="stale">
+          {t("stale_since", { time: clock(new Date(live.staleSince).toISOString()) })}
+        </p>
+      )}
+      <Status loading={!board && loaded.loading} error={board ? undefined : loaded.error} />
+      {board && (
+        <>
+          <header class="tv-head">
+            <h1>{board.name}</h1>
+            <p role="status">
+              {current && `${roundName(current)} · `}
+              {t("board_status", { status: t(`tstatus_${board.status}` as Key) })}
+              {checked && ` · ${t("updated_at", { time: clock(checked) })}`}
+            </p>
+          </header>
+          <div class="tv-columns">
+            <section aria-labelledby="tv-tables">
+              <h2 id="tv-tables">
+                {t("tables")} <PageOf p={tables} />
+              </h2>
+              {board.tables.length === 0 && <p data-testid="no-draw">{t("no_draw_yet")}</p>}
+              <ul class="tv-rows" data-testid="tables">
+                {tables.items.map((table) => (
+                  <li key={table.table}>
+                    <span class="num">{table.table}</span>
+                    <TvMatch match={table.match!} division={tag(table.match!)} />
+                  </li>
+                ))}
+              </ul>
+              {free.length > 0 && board.tables.length > 0 && (
+                <p class="tv-free" data-testid="free-tables">
+                  {t("free_tables", { list: free.join(", ") })}
+                </p>
+              )}
+            </section>
+            <section aria-labelledby="tv-results">
+              <h2 id="tv-results">
+                {t("results")} <PageOf p={results} />
+              </h2>
+              <ul class="tv-rows" data-testid="results">
+                {results.items.map((m) => (
+                  <li key={m.id}>
+                    <TvMatch match={m} division={tag(m)} />
+                  </li>
+                ))}
+              </ul>
+            </section>
+            <section aria-labelledby="tv-standings">
+              <h2 id="tv-standings">
+                {t("standings")} <PageOf p={rows} />
+              </h2>
+              {standings && <StandingsTable rows={rows.items} figures={figures} />}
+            </section>
+          </div>
+        </>
+      )}
+    </main>
+  );
+}
+
+/** A match on the TV: the two players on two lines (the winner marked), the score beside. */
+function TvMatch({ match, division }: { match: MatchView; division?: string }) {
+  const result = match.result;
+  const [h, a] = result ? [result.home_points, result.away_points] : (match.score ?? [0, 0]);
+  const line = (side: "home" | "away", points: number | undefined) => {
+    const won = Boolean(result && match[side] && result.winner === match[side]!.tavla_id);
     return (
-      <main id="main" class="tv">
-        {content}
-      </main>
+      <span class={won ? "tv-player winner" : "tv-player"}>
+        <span class="tv-name">
+          {won && <span aria-hidden="true">✓ </span>}
+          {match[side]?.name ?? match[side]?.tavla_id ?? "—"}
+          {won && <span class="visually-hidden"> ({t("won")})</span>}
+        </span>
+        <span class="tv-points">{points ?? 0}</span>
+      </span>
     );
-  return <section>{content}</section>;
+  };
+  return (
+    <span class="tv-match" data-state={match.state}>
+      {division && <span class="tag division">{division}</span>}
+      {line("home", h)}
+      {line("away", a)}
+    </span>
+  );
+}
+
+function PageOf({ p }: { p: { pages: number; at: number } }) {
+  return p.pages > 1 ? <span class="page-of">{t("page_of", { n: p.at + 1, of: p.pages })}</span> : null;
+}
+
+type Figure = "points" | "buchholz" | "point_difference" | "head_to_head";
+const FIGURES: readonly Figure[] = ["points", "buchholz", "point_difference", "head_to_head"];
+
+/** The tie-break figures the standings carry (a knockout's carry none). */
+export function tieBreaks(rows: readonly Row[]): Figure[] {
+  return FIGURES.filter((f) => rows.some((r) => r[f] !== null && r[f] !== undefined));
+}
+
+function StandingsTable({ rows, figures }: { rows: readonly Row[]; figures: readonly Figure[] }) {
+  return (
+    <table class="grid standings" data-testid="standings">
+      <thead>
+        <tr>
+          <th scope="col">{t("place")}</th>
+          <th scope="col">{t("player")}</th>
+          {figures.map((f) => (
+            <th scope="col" key={f}>
+              <abbr title={t(`figure_${f}` as Key)}>{t(`figure_${f}_short` as Key)}</abbr>
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.player.tavla_id}>
+            <td>{row.label}</td>
+            <td>{row.player.name ?? row.player.tavla_id}</td>
+            {figures.map((f) => (
+              <td key={f}>{row[f] ?? "—"}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
 }
 
 /** The latest results and the top of the standings on the board (earlier rounds and the whole
@@ -123,32 +264,18 @@ function Results({ board, level, only = () => true }: { board: Board; level: 2 |
     <>
       <H>{t("results")}</H>
       <ul class="tables" data-testid="results">
-        {board.brackets.filter(only).flatMap((b) =>
-          b.rounds.flatMap((r) =>
-            r.matches
-              .filter((m) => m.state === "official")
-              .map((m) => (
-                <li key={m.id} class="table">
-                  <span class="num">{m.label}</span>
-                  <MatchLine match={m} />
-                </li>
-              )),
-          ),
-        )}
+        {latestResults(board, only).map((m) => (
+          <li key={m.id} class="table">
+            <MatchLine match={m} />
+          </li>
+        ))}
       </ul>
       {board.standings.filter(only).map((s) => (
         <div key={s.event}>
           <H>{t("standings")}</H>
-          <ol class="entries">
-            {s.rows.map((row) => (
-              <li key={row.player.tavla_id}>
-                <span>
-                  {row.label}. {row.player.name ?? row.player.tavla_id}
-                </span>
-                {row.points !== null && row.points !== undefined && <span>{row.points}</span>}
-              </li>
-            ))}
-          </ol>
+          <div class="scroll">
+            <StandingsTable rows={s.rows} figures={tieBreaks(s.rows)} />
+          </div>
           {s.total > s.rows.length && (
             <p class="small" data-testid="standings-top">
               {t("standings_top", { shown: s.rows.length, total: s.total })}
@@ -160,14 +287,27 @@ function Results({ board, level, only = () => true }: { board: Board; level: 2 |
   );
 }
 
+/** A match on a board: its round, both players (the winner marked), the score and its state. */
 export function MatchLine({ match, division }: { match: MatchView; division?: string }) {
   const name = (side: "home" | "away") => match[side]?.name ?? match[side]?.tavla_id ?? match[`${side}_from`] ?? "—";
   const [h, a] = match.score ?? [0, 0];
   const result = match.result;
+  const won = (side: "home" | "away") => Boolean(result && match[side] && result.winner === match[side]!.tavla_id);
+  const player = (side: "home" | "away") =>
+    won(side) ? (
+      <strong class="winner">
+        <span aria-hidden="true">✓ </span>
+        {name(side)}
+        <span class="visually-hidden"> ({t("won")})</span>
+      </strong>
+    ) : (
+      <span>{name(side)}</span>
+    );
   return (
     <span class="match" data-state={match.state}>
+      <span class="round-name">{roundName(match)}</span>
       <span>
-        {division && <span class="tag division">{division}</span>} {name("home")} – {name("away")}
+        {division && <span class="tag division">{division}</span>} {player("home")} – {player("away")}
       </span>
       <span class="score">
         {result ? `${result.home_points}–${result.away_points}` : `${h ?? 0}–${a ?? 0}`} / {match.length}
@@ -176,6 +316,3 @@ export function MatchLine({ match, division }: { match: MatchView; division?: st
     </span>
   );
 }
-
-/** #/t/<id>/tv: the venue's big screen. */
-export const TvScreen = ({ id }: { id: string }) => <BoardScreen id={id} big />;

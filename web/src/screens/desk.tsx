@@ -1,8 +1,13 @@
 // The referee's phone: check-in (typed Tavla ID, phone or pass; the camera where the browser
-// has BarcodeDetector), who is missing, presence at the tables, results to confirm, appeals.
+// has BarcodeDetector), who is missing, presence at the tables with each call's deadline,
+// results to confirm (disputes first, each player's declaration named), appeals (who appealed,
+// against what). Every act that cannot be undone is asked twice. It follows the day by itself.
 import { useRef, useState } from "preact/hooks";
-import { api, problem, type AppealView, type MatchDetail, type MatchView } from "../api/client";
-import { Alert, Note, Status } from "../ui/widgets";
+import { api, problem, type AppealView, type MatchDetail, type MatchView, type Schemas } from "../api/client";
+import { Alert, ConfirmButton, Note, Stale, Status } from "../ui/widgets";
+import { channelsOf, useLive } from "../live/use-live";
+import { clock } from "../format";
+import { roundName } from "../rounds";
 import { t } from "../i18n";
 import { nothing, useLoad } from "../load";
 import { MatchLine } from "./board";
@@ -32,6 +37,8 @@ export function Desk({ id }: { id: string }) {
     board.reload();
     audit.reload();
   };
+  const live = useLive([channelsOf.tournament(id), channelsOf.staff(id)], reload);
+  const callMs = (tour.data?.rules.table_call_minutes ?? 0) * 60000;
   async function checkIn(body: Named) {
     setError("");
     setMessage("");
@@ -54,7 +61,11 @@ export function Desk({ id }: { id: string }) {
   const missing = entries.data?.main.filter((e) => !e.checked_in && e.status === "registered") ?? [];
   const matches: MatchView[] =
     board.data?.brackets.flatMap((b) => b.rounds.flatMap((r) => r.matches)) ?? [];
-  const toConfirm = matches.filter((m) => m.state === "finished" || m.state === "disputed");
+  // disputes first: a referee's decision is waited for there
+  const toConfirm = [
+    ...matches.filter((m) => m.state === "disputed"),
+    ...matches.filter((m) => m.state === "finished"),
+  ];
   const absent = matches.filter((m) => m.state === "called");
   const lodged = new Map<string, string>();
   for (const r of [...(audit.data?.records ?? [])].reverse()) {
@@ -65,6 +76,7 @@ export function Desk({ id }: { id: string }) {
   return (
     <section>
       <h1>{t("referee_desk")}</h1>
+      <Stale since={live.staleSince} />
       <a class="button secondary" href={`#/t/${id}/till`}>
         {t("till_title")}
       </a>
@@ -110,6 +122,11 @@ export function Desk({ id }: { id: string }) {
           <li key={m.id} class="table">
             <span class="num">{m.table}</span>
             <MatchLine match={m} />
+            {m.called_at && callMs > 0 && (
+              <span class="deadline" data-testid="deadline">
+                {t("no_show_at", { time: clock(new Date(Date.parse(m.called_at) + callMs).toISOString()) })}
+              </span>
+            )}
             {(["home", "away"] as const)
               .filter((s) => !m.present?.includes(s) && !m.excused?.includes(s) && m[s])
               .flatMap((s) =>
@@ -139,20 +156,7 @@ export function Desk({ id }: { id: string }) {
       <h2>{t("to_confirm", { n: toConfirm.length })}</h2>
       <ul class="tables" data-testid="to-confirm">
         {toConfirm.map((m) => (
-          <li key={m.id} class="table">
-            <MatchLine match={m} />
-            <button
-              type="button"
-              onClick={() =>
-                act(
-                  () => api.POST("/matches/{match_id}/confirm", { params: { path: { match_id: m.id } }, body: null }),
-                  t("confirmed"),
-                )
-              }
-            >
-              {t("confirm_result")}
-            </button>
-          </li>
+          <ToConfirm key={m.id} m={m} onConfirm={(body) => act(() => api.POST("/matches/{match_id}/confirm", { params: { path: { match_id: m.id } }, body }), t("confirmed"))} />
         ))}
       </ul>
       <h2>{t("appeals", { n: lodged.size })}</h2>
@@ -166,6 +170,56 @@ export function Desk({ id }: { id: string }) {
         {t("refresh")}
       </button>
     </section>
+  );
+}
+
+/** A result to confirm: the live score, each player's declaration by name, and for a dispute
+ * the declaration the referee makes official (asked twice: an official result moves the
+ * bracket on). */
+function ToConfirm({ m, onConfirm }: { m: MatchView; onConfirm: (body: Schemas["FinalScore"] | null) => void }) {
+  const name = (side: "home" | "away") => m[side]?.name ?? m[side]?.tavla_id ?? "—";
+  const declared = m.declared ?? [];
+  const disputed = m.state === "disputed";
+  const score = (d: { home_points: number; away_points: number }) => `${d.home_points}–${d.away_points}`;
+  return (
+    <li class={disputed ? "table disputed" : "table"} data-testid={disputed ? "dispute" : "agreed"}>
+      <span class="match">
+        <span>
+          {roundName(m)}
+          {m.table ? ` · ${t("table")} ${m.table}` : ""}: {name("home")} – {name("away")}
+        </span>
+        <span class="state">{t(`mstate_${m.state}` as "mstate_finished")}</span>
+      </span>
+      <ul class="plain declarations" data-testid="declarations">
+        {declared.length === 0 && <li>{t("no_declarations", { score: `${m.score?.[0] ?? 0}–${m.score?.[1] ?? 0}` })}</li>}
+        {declared.map((d) => (
+          <li key={d.side}>
+            {t("declared_by", { name: name(d.side), score: score(d) })}
+            {d.at ? ` · ${clock(d.at)}` : ""}
+          </li>
+        ))}
+      </ul>
+      {disputed ? (
+        declared.map((d) => (
+          <ConfirmButton
+            key={d.side}
+            label={t("make_official", { score: score(d) })}
+            question={t("confirm_question", { home: name("home"), away: name("away"), score: score(d) })}
+            onConfirm={() => onConfirm({ home_points: d.home_points, away_points: d.away_points })}
+          />
+        ))
+      ) : (
+        <ConfirmButton
+          label={t("confirm_result")}
+          question={t("confirm_question", {
+            home: name("home"),
+            away: name("away"),
+            score: declared[0] ? score(declared[0]) : `${m.score?.[0] ?? 0}–${m.score?.[1] ?? 0}`,
+          })}
+          onConfirm={() => onConfirm(null)}
+        />
+      )}
+    </li>
   );
 }
 
@@ -185,9 +239,16 @@ function Appeal({ id, committee, onDecided }: { id: string; committee: boolean; 
   const a: AppealView | undefined = appeal.data;
   if (!a) return <Status loading={appeal.loading} error={appeal.error} />;
   const m = match.data;
+  const who = (tavla: string) => (m?.home?.tavla_id === tavla ? m.home.name : m?.away?.tavla_id === tavla ? m.away.name : null) ?? tavla;
   const memberIds = members.split(/[\s,]+/).filter(Boolean).map((x) => x.toUpperCase());
+  const [asking, setAsking] = useState(false);
   async function decide(e: Event) {
     e.preventDefault();
+    if (!asking) {
+      setAsking(true);
+      return;
+    }
+    setAsking(false);
     setError("");
     const new_result = winner ? { winner } : null;
     const body = committee
@@ -199,12 +260,15 @@ function Appeal({ id, committee, onDecided }: { id: string; committee: boolean; 
   }
   return (
     <form class="card" onSubmit={decide} data-testid="appeal">
+      <p data-testid="appellant">
+        {t("appeal_by", { name: who(a.appellant), kind: t(`appeal_kind_${a.kind}` as "appeal_kind_score") })}
+      </p>
       <p>
         <strong>{a.statement}</strong>
       </p>
       {m && (
         <p class="small">
-          {m.label}: {m.home?.name} – {m.away?.name}
+          {roundName(m)}: {m.home?.name} – {m.away?.name}
           {m.result && ` · ${m.result.home_points}–${m.result.away_points}`}
         </p>
       )}
@@ -262,7 +326,21 @@ function Appeal({ id, committee, onDecided }: { id: string; committee: boolean; 
         {t("reasoning")}
         <textarea required value={reasoning} onInput={(e) => setReasoning(e.currentTarget.value)} />
       </label>
-      <button type="submit">{t("decide")}</button>
+      {asking ? (
+        <div class="confirm" role="alertdialog" aria-label={t("decide")}>
+          <p>{t("decide_question")}</p>
+          <div class="two">
+            <button type="submit" class="warn">
+              {t("yes_do_it", { what: t("decide") })}
+            </button>
+            <button type="button" class="secondary" onClick={() => setAsking(false)}>
+              {t("cancel")}
+            </button>
+          </div>
+        </div>
+      ) : (
+        <button type="submit">{t("decide")}</button>
+      )}
       <Alert text={error} />
     </form>
   );

@@ -1,8 +1,13 @@
-// My match now: the table, the opponent, the table-call countdown; the live score game by
-// game, the final score, and the Appeal button while its window is open.
+// My match now: the table, the opponent, the round ("Γύρος 2 από 5"), the table-call
+// countdown; the live score game by game; what each player declared as the final score (agree
+// or dispute the opponent's); the result with its winner; the Appeal button while its window
+// is open. It follows the match by itself (live/use-live.ts).
 import { useEffect, useState } from "preact/hooks";
-import { api, errorCode, problem, type Board, type MatchDetail, type MatchView } from "../api/client";
-import { Alert, NeedSignIn, Status } from "../ui/widgets";
+import { api, errorCode, type Board, type MatchDetail, type MatchView } from "../api/client";
+import { Alert, NeedSignIn, Stale, Status } from "../ui/widgets";
+import { useAction } from "../ui/action";
+import { channelsOf, useLive } from "../live/use-live";
+import { roundOfRounds, roundsOf } from "../rounds";
 import { getToken } from "../auth";
 import { countdown } from "../format";
 import { t, type Key } from "../i18n";
@@ -41,12 +46,15 @@ export function MyMatch({ id }: { id: string }) {
       found
         ? api.GET("/matches/{match_id}", { params: { path: { match_id: found.id } } })
         : nothing<MatchDetail>(),
-    [found?.id, found?.state, found?.version],
+    // by id only: the live reload refreshes it with the board, and a second read on each change
+    // of the board would drop the answer already on its way
+    [found?.id],
   );
   const reload = () => {
     board.reload();
     detail.reload();
   };
+  const live = useLive([channelsOf.tournament(id), found ? channelsOf.match(found.id) : ""], reload);
   const now = useNow();
   if (!getToken()) return <NeedSignIn />;
   const m = detail.data;
@@ -54,6 +62,7 @@ export function MyMatch({ id }: { id: string }) {
     <section>
       <h1>{t("my_match")}</h1>
       <Status loading={board.loading && !board.data} error={board.error ?? me.error} />
+      <Stale since={live.staleSince} />
       {board.data && me.data && !found && <p>{t("no_match")}</p>}
       {m && me.data && tour.data && (
         <Match
@@ -61,6 +70,7 @@ export function MyMatch({ id }: { id: string }) {
           me={me.data.tavla_id}
           callMinutes={tour.data.rules.table_call_minutes}
           appealMinutes={tour.data.rules.appeal_window_minutes}
+          rounds={found && roundsOf(found, board.data, tour.data)}
           now={now}
           onChange={reload}
         />
@@ -78,43 +88,40 @@ function Match(props: {
   callMinutes: number;
   appealMinutes: number;
   now: number;
+  rounds: number | undefined;
   onChange: () => void;
 }) {
   const { m, me, now } = props;
   const side = m.home?.tavla_id === me ? "home" : "away";
   const other = side === "home" ? m.away : m.home;
-  const [error, setError] = useState("");
-  const [done, setDone] = useState("");
   // The live score, the winner's capped at the match length: what a final score declares.
   const cap = (n: number | undefined) => Math.min(n ?? 0, m.length);
   const [score, setScore] = useState<[number, number]>([cap(m.score?.[0]), cap(m.score?.[1])]);
   const [result, setResult] = useState<"single" | "gammon" | "backgammon">("single");
   const [cube, setCube] = useState(1);
   const [appealing, setAppealing] = useState(false);
+  const [disputing, setDisputing] = useState(false);
+  const [typing, setTyping] = useState(false);
   const [statement, setStatement] = useState("");
   // The version the next score entry is made against: the latest answer's, not the last load's,
   // so two games recorded quickly one after the other are not refused as stale.
   const [version, setVersion] = useState(m.version ?? 0);
-  const [busy, setBusy] = useState(false);
   useEffect(() => {
     setScore([cap(m.score?.[0]), cap(m.score?.[1])]);
     setVersion((v) => Math.max(v, m.version ?? 0));
   }, [m.version]);
   const match_id = m.id;
+  const action = useAction(props.onChange);
   async function act(call: () => Promise<{ error?: unknown; data?: unknown }>, ok: string) {
-    setError("");
-    setDone("");
-    setBusy(true);
-    const answer = await call().finally(() => setBusy(false));
-    if (answer.error) setError(problem(answer.error) || t("failed"));
-    else {
-      setDone(ok);
-      const after = answer.data as { version?: number; score?: number[] } | undefined;
-      if (after?.version !== undefined) setVersion(after.version);
-      if (after?.score) setScore([cap(after.score[0]), cap(after.score[1])]);
-    }
-    props.onChange();
+    const after = (await action.run(call, ok)) as { version?: number; score?: number[] } | undefined;
+    if (after?.version !== undefined) setVersion(after.version);
+    if (after?.score) setScore([cap(after.score[0]), cap(after.score[1])]);
   }
+  const report = (home_points: number, away_points: number) =>
+    act(
+      () => api.POST("/matches/{match_id}/report", { params: { path: { match_id } }, body: { home_points, away_points } }),
+      t("score_reported"),
+    ).then(() => setDisputing(false));
   // Both windows are at most their length: the platform's clock may run ahead of the phone's
   // (the local stack's /dev/clock), never a window longer than the rules give.
   const callMs = props.callMinutes * 60000;
@@ -141,8 +148,18 @@ function Match(props: {
       ? countdown(Math.min(Date.parse(m.official_at) + appealMs, now + appealMs), now)
       : null;
   const present = m.present?.includes(side);
-  const playing = ["called", "playing"].includes(m.state);
   const reported = m.reported?.includes(side);
+  const playing = ["called", "playing"].includes(m.state) && !reported;
+  const name = (s: "home" | "away") => m[s]?.name ?? m[s]?.tavla_id ?? "—";
+  const declared = m.declared ?? [];
+  const mine = declared.find((d) => d.side === side);
+  const theirs = declared.find((d) => d.side !== side);
+  const otherSide = side === "home" ? "away" : "home";
+  const winner = m.result ? (m.result.winner === m.home?.tavla_id ? "home" : m.result.winner === m.away?.tavla_id ? "away" : undefined) : undefined;
+  // the final-score form: once the games reach the match's length, or when the player chooses
+  // to type it (no games entered), or to dispute the opponent's declaration
+  const open = ["called", "playing", "finished", "disputed"].includes(m.state) && !reported;
+  const showForm = open && (disputing || (!theirs && (m.state === "finished" || m.state === "disputed" || typing)));
   return (
     <div class="match-now">
       {m.table && (
@@ -154,10 +171,33 @@ function Match(props: {
         {t("opponent")}: <strong data-testid="opponent">{other?.name ?? other?.tavla_id ?? "—"}</strong>
         {other?.club ? ` · ${other.club}` : ""}
       </p>
+      <p class="round" data-testid="round">
+        {roundOfRounds(m, props.rounds)}
+      </p>
       <p role="status" data-testid="match-state">
-        {t(`mstate_${m.state}` as Key)} · {t("points", { n: m.length })}
+        {reported && m.state !== "official" ? t("mstate_declared") : t(`mstate_${m.state}` as Key)} · {t("points", { n: m.length })}
         {m.crawford ? " · Crawford" : ""}
       </p>
+      {mine && (
+        <p class="declared" data-testid="my-declaration">
+          {t("you_declared", { home: mine.home_points, away: mine.away_points })}
+        </p>
+      )}
+      {theirs && (
+        <div class="declared card" data-testid="their-declaration">
+          <p>{t("they_declared", { name: name(otherSide), home: theirs.home_points, away: theirs.away_points })}</p>
+          {!reported && open && !disputing && (
+            <div class="two">
+              <button type="button" disabled={action.busy} onClick={() => void report(theirs.home_points, theirs.away_points)}>
+                {t("agree")}
+              </button>
+              <button type="button" class="secondary" onClick={() => setDisputing(true)}>
+                {t("dispute")}
+              </button>
+            </div>
+          )}
+        </div>
+      )}
       {callLeft && !present && (
         <p class="countdown" role="timer" aria-live="off">
           {t("be_at_table", { left: callLeft })}
@@ -168,9 +208,11 @@ function Match(props: {
           {t("i_am_here")}
         </button>
       )}
-      <p class="live" data-testid="live-score">
-        {m.home?.name} {score[0]} – {score[1]} {m.away?.name}
-      </p>
+      {!mine && !m.result && (
+        <p class="live" data-testid="live-score">
+          {m.home?.name} {score[0]} – {score[1]} {m.away?.name}
+        </p>
+      )}
       {playing && (
         <fieldset>
           <legend>{t("record_game")}</legend>
@@ -208,7 +250,7 @@ function Match(props: {
               <button
                 type="button"
                 key={s}
-                disabled={busy}
+                disabled={action.busy}
                 onClick={() => act(() => recordGame(m[s]!.tavla_id), t("game_recorded"))}
               >
                 {t("game_won_by", { name: m[s]?.name ?? "" })}
@@ -217,7 +259,12 @@ function Match(props: {
           </div>
         </fieldset>
       )}
-      {(playing || m.state === "finished" || m.state === "disputed") && !reported && (
+      {open && !showForm && !theirs && m.state !== "finished" && m.state !== "disputed" && (
+        <button type="button" class="secondary" onClick={() => setTyping(true)}>
+          {t("type_final_score")}
+        </button>
+      )}
+      {showForm && (
         <fieldset>
           <legend>{t("final_score")}</legend>
           <div class="two">
@@ -239,19 +286,7 @@ function Match(props: {
               </label>
             ))}
           </div>
-          <button
-            type="button"
-            onClick={() =>
-              act(
-                () =>
-                  api.POST("/matches/{match_id}/report", {
-                    params: { path: { match_id } },
-                    body: { home_points: score[0], away_points: score[1] },
-                  }),
-                t("score_reported"),
-              )
-            }
-          >
+          <button type="button" disabled={action.busy} onClick={() => void report(score[0], score[1])}>
             {t("confirm_score")}
           </button>
         </fieldset>
@@ -261,6 +296,11 @@ function Match(props: {
         <p data-testid="result">
           {t("result")}: {m.result.home_points}–{m.result.away_points}
           {m.result.forfeit && ` (${t("by_forfeit")})`}
+        </p>
+      )}
+      {winner && (
+        <p class={winner === side ? "winner mine" : "winner"} data-testid="winner">
+          {winner === side ? t("you_won") : t("winner_is", { name: name(winner) })}
         </p>
       )}
       {m.appeal_open && <p class="notice">{t("appeal_pending")}</p>}
@@ -292,8 +332,8 @@ function Match(props: {
           </button>
         </form>
       )}
-      {done && <p role="status">{done}</p>}
-      <Alert text={error} />
+      {action.message && <p role="status">{action.message}</p>}
+      <Alert text={action.error} />
     </div>
   );
 }

@@ -1,9 +1,12 @@
 import { useState } from "preact/hooks";
-import { api, problem, type Entry, type MyProfile } from "../api/client";
-import { Alert, Status } from "../ui/widgets";
-import { getToken, isOrganiser } from "../auth";
+import { api, problem, type Board, type Entry, type MyProfile } from "../api/client";
+import { Alert, Stale, Status } from "../ui/widgets";
+import { getToken } from "../auth";
+import { useStaffRole } from "../ui/staff-role";
+import { channelsOf, useLive } from "../live/use-live";
+import { askForPush } from "../push";
 import { dateTime, money } from "../format";
-import { t, type Key } from "../i18n";
+import { lang, t, type Key } from "../i18n";
 import { nothing, useLoad } from "../load";
 import { MyLedger } from "./money/ledger";
 import { divisionName, feeOf, several, type Division, type Fees } from "../divisions";
@@ -13,6 +16,14 @@ export function TournamentPage({ id }: { id: string }) {
   const tour = useLoad(() => api.GET("/tournaments/{tournament_id}", path), [id]);
   const entries = useLoad(() => api.GET("/tournaments/{tournament_id}/entries", path), [id]);
   const me = useLoad(() => (getToken() ? api.GET("/me") : nothing<MyProfile>(401)), []);
+  const running = tour.data?.status === "running";
+  const board = useLoad(() => (running ? api.GET("/tournaments/{tournament_id}/board", path) : nothing<Board>()), [id, running]);
+  const role = useStaffRole(id);
+  const live = useLive([channelsOf.tournament(id)], () => {
+    tour.reload();
+    entries.reload();
+    if (running) board.reload();
+  });
   const [message, setMessage] = useState("");
   const [error, setError] = useState("");
   const [chosen, setChosen] = useState<string>();
@@ -41,6 +52,8 @@ export function TournamentPage({ id }: { id: string }) {
     );
     entries.reload();
     tour.reload();
+    // the moment a phone's notice helps: being called to a table, a promotion from the list
+    void askForPush();
   }
   async function withdraw() {
     setError("");
@@ -57,6 +70,7 @@ export function TournamentPage({ id }: { id: string }) {
   return (
     <section>
       <Status loading={tour.loading && !x} error={tour.error} />
+      <Stale since={live.staleSince} />
       {x && (
         <>
           <h1>{x.name}</h1>
@@ -144,12 +158,12 @@ export function TournamentPage({ id }: { id: string }) {
             <a class="button secondary" href={`#/t/${id}/board`}>
               {t("board")}
             </a>
-            {getToken() && (
+            {role && (
               <a class="button secondary" href={`#/t/${id}/desk`}>
                 {t("referee_desk")}
               </a>
             )}
-            {isOrganiser() && (
+            {role === "organiser" && (
               <a class="button secondary" href={`#/t/${id}/organise`}>
                 {t("organise")}
               </a>
@@ -160,11 +174,12 @@ export function TournamentPage({ id }: { id: string }) {
               </button>
             )}
           </div>
+          {board.data && <FindYourTable board={board.data} />}
           {mine && <MyLedger id={id} />}
           <h2>{t("rules")}</h2>
           <dl class="facts">
             <dt>{t("rule_profile")}</dt>
-            <dd>{x.rules.profile}</dd>
+            <dd>{t(`profile_${x.rules.profile}` as Key)}</dd>
             <dt>{t("match_length")}</dt>
             <dd>
               {t("points", { n: x.rules.match_length })} · {t("semi_final")} {x.rules.semi_final_length} ·{" "}
@@ -227,5 +242,38 @@ function EntryList({ entries, division }: { entries: Entry[]; division?: (e: Ent
         </li>
       ))}
     </ol>
+  );
+}
+
+/** The current round's pairings by player, alphabetically: a player finds their table by name. */
+function FindYourTable({ board }: { board: Board }) {
+  const rows = board.tables
+    .flatMap((table) =>
+      table.match
+        ? (["home", "away"] as const).flatMap((side) => {
+            const p = table.match![side];
+            const other = table.match![side === "home" ? "away" : "home"];
+            return p ? [{ name: p.name ?? p.tavla_id, table: table.table, other: other?.name ?? other?.tavla_id ?? "—" }] : [];
+          })
+        : [],
+    )
+    .sort((a, b) => a.name.localeCompare(b.name, lang()));
+  if (rows.length === 0) return null;
+  return (
+    <>
+      <h2>{t("find_your_table")}</h2>
+      <ol class="entries pairings" data-testid="find-your-table">
+        {rows.map((r) => (
+          <li key={`${r.name}-${r.table}`}>
+            <span>
+              <strong>{r.name}</strong> · {t("against", { name: r.other })}
+            </span>
+            <span class="tag">
+              {t("table")} {r.table}
+            </span>
+          </li>
+        ))}
+      </ol>
+    </>
   );
 }

@@ -1,13 +1,15 @@
 // One act on the API from a screen: busy while it runs (its button disabled), then what it
 // answered, a message when it worked and the refusal in the screen's language when it did not.
 import { useCallback, useState } from "preact/hooks";
-import { problem } from "../api/client";
+import { errorCode, problem } from "../api/client";
 import { t } from "../i18n";
 
 export interface Action {
   busy: boolean;
   error: string;
   message: string;
+  /** The API's error code of the last refusal ("nothing_to_draw"), for a screen that acts on it. */
+  code: string | undefined;
   /** Run `call`; on success show `ok` (a text, or made from the answer) and return the answer. */
   run: <T>(call: () => Promise<{ data?: T; error?: unknown }>, ok?: string | ((data: T) => string)) => Promise<T | undefined>;
   say: (message: string) => void;
@@ -18,6 +20,7 @@ export function useAction(after?: () => void): Action {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
   const [message, setMessage] = useState("");
+  const [code, setCode] = useState<string>();
   const run = useCallback(
     async <T,>(call: () => Promise<{ data?: T; error?: unknown }>, ok?: string | ((data: T) => string)) => {
       setError("");
@@ -25,6 +28,7 @@ export function useAction(after?: () => void): Action {
       setBusy(true);
       try {
         const answer = await call();
+        setCode(errorCode(answer.error));
         if (answer.error !== undefined) {
           setError(problem(answer.error) || t("failed"));
           return undefined;
@@ -50,5 +54,5 @@ export function useAction(after?: () => void): Action {
     setMessage("");
     setError(e);
   }, []);
-  return { busy, error, message, run, say, fail };
+  return { busy, error, message, code, run, say, fail };
 }

@@ -1,10 +1,10 @@
 // A player's ledger (due, paid, balance, each payment, card checkout) and the prize table:
 // shown by the player's screens and the organiser's.
-import { useState } from "preact/hooks";
-import { api, problem, type Schemas } from "../../api/client";
+import { api, type Schemas } from "../../api/client";
+import { useAction } from "../../ui/action";
 import { Alert, Note } from "../../ui/widgets";
 import { getToken } from "../../auth";
-import { money } from "../../format";
+import { day, money } from "../../format";
 import { t, type Key } from "../../i18n";
 import { nothing, useLoad } from "../../load";
 
@@ -12,20 +12,14 @@ type Ledger = Schemas["Ledger"];
 
 /** Due, paid, what is left; the card checkout on the provider's page. */
 export function LedgerFacts({ ledger, pay }: { ledger: Ledger; pay?: boolean }) {
-  const [error, setError] = useState("");
-  const [busy, setBusy] = useState(false);
+  const action = useAction();
   async function checkout() {
-    setError("");
-    setBusy(true);
-    const answer = await api.POST("/tournaments/{tournament_id}/payments/checkout", {
-      params: { path: { tournament_id: ledger.tournament_id } },
-    });
-    setBusy(false);
-    if (answer.error) {
-      setError(problem(answer.error) || t("failed"));
-      return;
-    }
-    location.assign(answer.data.checkout_url);
+    const answer = await action.run(() =>
+      api.POST("/tournaments/{tournament_id}/payments/checkout", {
+        params: { path: { tournament_id: ledger.tournament_id } },
+      }),
+    );
+    if (answer) location.assign(answer.checkout_url);
   }
   return (
     <div data-testid="my-ledger">
@@ -47,17 +41,17 @@ export function LedgerFacts({ ledger, pay }: { ledger: Ledger; pay?: boolean }) 
         <ul class="plain" aria-label={t("money_entries")}>
           {ledger.entries.map((e) => (
             <li key={e.id}>
-              {e.value_date} · {t(`method_${e.method ?? "other"}` as Key)} · {money(e.amount.amount)}
+              {day(e.value_date)} · {t(`method_${e.method ?? "other"}` as Key)} · {money(e.amount.amount)}
             </li>
           ))}
         </ul>
       )}
       {pay && ledger.outstanding.amount > 0 && (
-        <button type="button" onClick={checkout} disabled={busy}>
+        <button type="button" onClick={checkout} disabled={action.busy}>
           {t("pay_by_card", { amount: money(ledger.outstanding.amount) })}
         </button>
       )}
-      <Alert text={error} />
+      <Alert text={action.error} />
     </div>
   );
 }

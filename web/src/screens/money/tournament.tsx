@@ -4,7 +4,7 @@ import { useState } from "preact/hooks";
 import { api, problem, type Schemas } from "../../api/client";
 import { Alert, Choice, NeedSignIn, Note, Status } from "../../ui/widgets";
 import { getToken } from "../../auth";
-import { money } from "../../format";
+import { day, money } from "../../format";
 import { t, type Key } from "../../i18n";
 import { nothing, useLoad } from "../../load";
 import { ExportButton } from "../treasury";
@@ -291,7 +291,7 @@ function StatementLines({ lines, id, onMatched }: { lines: Line[]; id: string; o
       {lines.map((line) => (
         <li key={line.checksum} data-status={line.status}>
           <span>
-            {line.value_date} · {money(line.amount.amount)} · {line.reference ?? ""}
+            {day(line.value_date)} · {money(line.amount.amount)} · {line.reference ?? ""}
             {line.payer ? ` · ${line.payer}` : ""}
           </span>{" "}
           <span class={`tag status-${line.status}`}>{t(`line_${line.status}` as Key)}</span>
