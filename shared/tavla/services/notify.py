@@ -131,12 +131,35 @@ def _invited(detail: Mapping[str, Any]) -> list[Notice]:
             str(i["tavla_id"]),
             "super_final",
             f"You are invited to the Super Final of season {season_id}: season place {i['place']}, "
-            f"you start the final with {i['lives']} lives.",
-            {"season_id": season_id, "place": str(i["place"]), "lives": str(i["lives"])},
+            f"you start the final with {i['lives']} lives."
+            + (
+                f" Accept or decline by {str(i['reply_by'])[:16].replace('T', ' ')} UTC."
+                if i.get("reply_by")
+                else ""
+            ),
+            {
+                "season_id": season_id,
+                "place": str(i["place"]),
+                "lives": str(i["lives"]),
+                **({"reply_by": str(i["reply_by"])} if i.get("reply_by") else {}),
+            },
         )
         for i in detail.get("invited") or ()
         if i.get("tavla_id")
     ]
+
+
+def _seat_passed(detail: Mapping[str, Any]) -> list[Notice]:
+    """R10.4: a player whose deadline passed unanswered hears that the seat went down the list
+    (one who declined knows)."""
+    if detail.get("reason") != "expired" or not detail.get("tavla_id"):
+        return []
+    season_id = str(detail.get("season_id", ""))
+    text = (
+        f"Your invitation to the Super Final of season {season_id} lapsed unanswered: "
+        "the seat has passed to the next player on the list."
+    )
+    return [Notice(str(detail["tavla_id"]), "super_final_lapsed", text, {"season_id": season_id})]
 
 
 def _notices(detail_type: str, detail: Mapping[str, Any]) -> list[Notice]:
@@ -144,6 +167,8 @@ def _notices(detail_type: str, detail: Mapping[str, Any]) -> list[Notice]:
         return _promoted(detail)
     if detail_type == events.SUPER_FINAL_INVITED:
         return _invited(detail)
+    if detail_type == events.SUPER_FINAL_SEAT_PASSED:
+        return _seat_passed(detail)
     if detail_type == events.MATCHES_CALLED:
         return _called(detail)
     if detail_type == events.NOSHOW_RULED:
