@@ -9,8 +9,9 @@ from pydantic import Field, model_validator
 
 from tavla.models.common import ApiModel, Instant, LongText, Name, ShortText, StrictModel, TavlaId
 from tavla.models.players import PublicProfile
-from tavla.models.tournaments import DEFAULT_TIME_ZONE, MatchLengths, Profile, TimeZone
+from tavla.models.tournaments import MatchLengths, Profile, TimeZone
 from tavla.rules.season import SeasonSettings
+from tavla.rules.tournament_settings import DEFAULT_TIME_ZONE
 
 
 class RatingLine(ApiModel):
