@@ -25,6 +25,7 @@ from tavla.events import (
     RESULT_CONFIRMED,
     SEASON_CHANGED,
     SUPER_FINAL_INVITED,
+    SUPER_FINAL_SEAT_PASSED,
     TOURNAMENT_FINISHED,
 )
 from tavla.schedules import arn_env_var
@@ -181,7 +182,13 @@ FUNCTIONS: tuple[Function, ...] = (
         description="Turns domain events into the in-app feed, SMS and e-mail (table calls too)",
         tables={MAIN.name: "read_write", CONTACTS.name: "read"},
         http=False,
-        events=(REGISTRATION_PROMOTED, MATCHES_CALLED, NOSHOW_RULED, SUPER_FINAL_INVITED),
+        events=(
+            REGISTRATION_PROMOTED,
+            MATCHES_CALLED,
+            NOSHOW_RULED,
+            SUPER_FINAL_INVITED,
+            SUPER_FINAL_SEAT_PASSED,
+        ),
         sends_sms=True,
         sends_email=True,
     ),
@@ -321,12 +328,20 @@ FUNCTIONS: tuple[Function, ...] = (
         name="season",
         module="functions.season.handler",
         description="Season points of each finished tournament, once; merges move them; "
-        "a changed season recounted; the season closed at its end date",
+        "a changed season recounted; the season closed at its end date; the Super Final's "
+        "invitations: deadlines, seats passed down the list, its champion",
         tables={MAIN.name: "read_write"},
         http=False,
-        events=(TOURNAMENT_FINISHED, PLAYERS_MERGED, SEASON_CHANGED),
-        scheduled=True,  # the season's close at its end date (a one-time schedule)
-        schedules=("season",),  # ... which it creates when the season is set
+        events=(
+            TOURNAMENT_FINISHED,
+            PLAYERS_MERGED,
+            SEASON_CHANGED,
+            SUPER_FINAL_INVITED,
+            SUPER_FINAL_SEAT_PASSED,
+        ),
+        # one-time schedules: the season's close at its end date, each invitation's deadline
+        scheduled=True,
+        schedules=("season",),  # ... which it creates when the season is set, and on each invitation
         # each finished tournament re-ranks the season into its standings snapshot: at
         # national size ~16 MB of entries parsed and ranked (~30 s on a loaded core), one at a
         # time (two at once would only collide on the snapshot's version and rank again)
@@ -337,8 +352,10 @@ FUNCTIONS: tuple[Function, ...] = (
     Function(
         name="rankings",
         module="functions.rankings.handler",
-        description="The public rating list, seasons, season standings and the Super Final",
-        tables={MAIN.name: "read_write"},  # writes: an admin sets a season, invites the Super Final
+        description="The public rating list, seasons, season standings, the Super Final's "
+        "invitations and its tournament",
+        # writes: an admin sets a season; invited players answer; the final is created
+        tables={MAIN.name: "read_write"},
     ),
     # the full rebuild's steps (WORKFLOWS "rebuild"), partitioned to fit Lambda
     Function(

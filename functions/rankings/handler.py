@@ -6,11 +6,36 @@ from typing import Annotated, TypeAlias
 
 from tavla import clock, params
 from tavla.contract import errors
-from tavla.errors import Forbidden, InvalidCursor, SeasonClosed, SeasonNotFound
+from tavla.errors import (
+    Forbidden,
+    Invalid,
+    InvalidCursor,
+    InvitationAnswered,
+    InvitationClosed,
+    InvitationNotFound,
+    InvitationsPending,
+    SeasonClosed,
+    SeasonNotClosed,
+    SeasonNotFound,
+    SuperFinalFull,
+)
 from tavla.http import SIGNED_IN, caller, make_resolver
-from tavla.models.season import RatingPage, Season, SeasonBody, SeasonList, SeasonStandingsPage, SuperFinal
+from tavla.models.season import (
+    Invitation,
+    InvitationList,
+    RatingPage,
+    Season,
+    SeasonBody,
+    SeasonList,
+    SeasonStandingsPage,
+    SuperFinal,
+    SuperFinalAttendance,
+    SuperFinalBody,
+    SuperFinalReplies,
+    SuperFinalTournament,
+)
 from tavla.observability import entry
-from tavla.services import ratings, season
+from tavla.services import invitations, ratings, season, super_final
 
 app = make_resolver()
 
@@ -108,15 +133,102 @@ def get_super_final(season_id: SeasonId) -> SuperFinal:
     "/seasons/<season_id>/super-final/invitations",
     security=SIGNED_IN,
     tags=["season"],
-    responses=errors(Forbidden, SeasonNotFound),
+    responses=errors(Forbidden, SeasonNotFound, SeasonNotClosed),
 )
-def invite(season_id: SeasonId) -> SuperFinal:
-    """Send the Super Final invitations.
+def remind(season_id: SeasonId) -> SuperFinalReplies:
+    """Remind the invited players.
 
-    Each invited player is told (in-app, SMS, e-mail as they chose) with their season place
-    and starting lives (platform admins only; sending again tells them again).
+    The invitations go out when the season closes (R10.4); this tells the players who have
+    not answered yet again, with the same deadline (platform admins only).
     """
-    return season.invite(caller(app), season_id, clock.now())
+    return invitations.remind(caller(app), season_id, clock.now())
+
+
+@app.get(
+    "/seasons/<season_id>/invitations",
+    tags=["season"],
+    responses=errors(SeasonNotFound, SeasonNotClosed),
+)
+def get_attendance(season_id: SeasonId) -> SuperFinalAttendance:
+    """Who comes to the Super Final.
+
+    The players who accepted their invitation, in season order, with their starting lives;
+    the final once created, and its champion (R10.4, R5.7).
+    """
+    return invitations.attendance(season_id)
+
+
+@app.get(
+    "/seasons/<season_id>/invitations/replies",
+    security=SIGNED_IN,
+    tags=["season"],
+    responses=errors(Forbidden, SeasonNotFound, SeasonNotClosed),
+)
+def get_replies(season_id: SeasonId) -> SuperFinalReplies:
+    """Every invitation's answer.
+
+    Accepted, declined, lapsed and pending (with their deadlines), and the reserves still
+    to be invited, next first (the Super Final's organiser and platform admins).
+    """
+    return invitations.replies(caller(app), season_id)
+
+
+@app.get("/me/invitations", security=SIGNED_IN, tags=["season"])
+def my_invitations() -> InvitationList:
+    """My Super Final invitations.
+
+    Each with its season place, starting lives, status and the deadline to answer (R10.4).
+    """
+    return invitations.mine(caller(app))
+
+
+_REPLY_ERRORS = errors(InvitationNotFound, InvitationAnswered, InvitationClosed, SuperFinalFull)
+
+
+@app.post(
+    "/seasons/<season_id>/invitations/me/accept", security=SIGNED_IN, tags=["season"], responses=_REPLY_ERRORS
+)
+def accept(season_id: SeasonId) -> Invitation:
+    """Accept my invitation.
+
+    Before its deadline, once (accepting again changes nothing); the invited player only
+    (R10.4).
+    """
+    return invitations.reply(caller(app), season_id, "accept", clock.now())
+
+
+@app.post(
+    "/seasons/<season_id>/invitations/me/decline",
+    security=SIGNED_IN,
+    tags=["season"],
+    responses=_REPLY_ERRORS,
+)
+def decline(season_id: SeasonId) -> Invitation:
+    """Decline my invitation.
+
+    Before its deadline; the seat passes to the next player on the list frozen at the
+    season's close (R10.4).
+    """
+    return invitations.reply(caller(app), season_id, "decline", clock.now())
+
+
+@app.post(
+    "/seasons/<season_id>/super-final",
+    security=SIGNED_IN,
+    tags=["season"],
+    status_code=201,
+    responses=errors(Forbidden, Invalid, SeasonNotFound, SeasonNotClosed, InvitationsPending),
+)
+def create_final(season_id: SeasonId, body: SuperFinalBody) -> tuple[SuperFinalTournament, int]:
+    """Create the Super Final.
+
+    A lives tournament whose players are those who accepted, each starting with the lives
+    their season place gives (R5.7), drawn and played as any lives event; its winner is the
+    season's champion. Once every invitation is answered or lapsed; the Super Final's
+    organiser or platform admins. Asking again returns the same tournament (200).
+    """
+    made, new = super_final.create(caller(app), season_id, body, clock.now())
+    return made, 201 if new else 200
 
 
 handler = entry(app)

@@ -405,6 +405,42 @@ class SeasonNotFound(NotFound):
     code = "season_not_found"
 
 
+class SeasonNotClosed(Conflict):
+    """The Super Final's list is frozen only when the season closes at its end date (R10.4)."""
+
+    code = "season_not_closed"
+
+
+class InvitationNotFound(NotFound):
+    """The caller holds no invitation to this season's Super Final (R10.4)."""
+
+    code = "invitation_not_found"
+
+
+class InvitationAnswered(Conflict):
+    """The invitation was answered the other way already (R10.4)."""
+
+    code = "invitation_answered"
+
+
+class InvitationClosed(Conflict):
+    """The invitation's deadline passed: the seat went down the list (R10.4)."""
+
+    code = "invitation_closed"
+
+
+class InvitationsPending(Conflict):
+    """The Super Final is created once every invited player has answered (or let it lapse)."""
+
+    code = "invitations_pending"
+
+
+class SuperFinalFull(Conflict):
+    """Every seat of the Super Final is accepted already (R10.4)."""
+
+    code = "super_final_full"
+
+
 class SeasonClosed(Conflict):
     """The season closed at its end date: its dates and numbers no longer change (R10.4)."""
 

@@ -28,8 +28,11 @@ TOURNAMENT_FINISHED = "TournamentFinished"
 NOSHOW_RULED = "NoShowRuled"
 # an admin merged two accounts (R1.1): ratings and season points follow
 PLAYERS_MERGED = "PlayersMerged"
-# the season's leaders invited to the Super Final (R10.4): notify tells them
+# a player invited to the Super Final (R10.4), at the season's close or as a seat passed down
+# the frozen list: notify tells them, the season function schedules their reply's deadline
 SUPER_FINAL_INVITED = "SuperFinalInvited"
+# an invited player declined or let the deadline pass: the seat goes to the next on the list
+SUPER_FINAL_SEAT_PASSED = "SuperFinalSeatPassed"
 # an admin set a season's dates or numbers (R10.4): the season function recounts its points
 # and standings at once and schedules its close at the end date
 SEASON_CHANGED = "SeasonChanged"

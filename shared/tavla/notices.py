@@ -23,6 +23,8 @@ NOSHOW = "noshow"
 NOSHOW_NOBODY = "noshow_nobody"
 PAYMENT_DUE = "payment_due"
 INVITED = "super_final"
+INVITED_BY = "super_final_by"  # an invitation with its reply deadline
+LAPSED = "super_final_lapsed"
 
 CATALOGUE: Mapping[str, Mapping[Language, str]] = {
     TABLE_CALL: {
@@ -70,6 +72,22 @@ CATALOGUE: Mapping[str, Mapping[Language, str]] = {
         "start the final with {lives} lives.",
         "it": "Sei invitato alla Super Final della stagione {season}: posizione {place} in "
         "stagione, inizi la finale con {lives} vite.",
+    },
+    INVITED_BY: {
+        "el": "Προσκαλείστε στον Super Final της σεζόν {season}: θέση {place} στη σεζόν, ξεκινάτε "
+        "με {lives} ζωές. Απαντήστε (αποδοχή ή άρνηση) έως {reply_by} UTC.",
+        "en": "You are invited to the Super Final of season {season}: season place {place}, you "
+        "start the final with {lives} lives. Accept or decline by {reply_by} UTC.",
+        "it": "Sei invitato alla Super Final della stagione {season}: posizione {place} in "
+        "stagione, inizi la finale con {lives} vite. Accetta o rifiuta entro {reply_by} UTC.",
+    },
+    LAPSED: {
+        "el": "Η πρόσκλησή σας στον Super Final της σεζόν {season} έληξε χωρίς απάντηση: η θέση "
+        "πέρασε στον επόμενο της λίστας.",
+        "en": "Your invitation to the Super Final of season {season} lapsed unanswered: the seat "
+        "has passed to the next player on the list.",
+        "it": "Il tuo invito alla Super Final della stagione {season} è scaduto senza risposta: il "
+        "posto passa al giocatore successivo della lista.",
     },
 }
 

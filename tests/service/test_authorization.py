@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import timedelta
 from functools import cache
 from typing import Any
 
@@ -28,6 +29,7 @@ from moto.dynamodb.models import dynamodb_backends
 
 from infra.registry import FUNCTIONS, Route
 from tavla import clock
+from tavla.rules.season_table import SeasonRow
 from tests.service.conftest import REGION, Api, Reply, mocked_aws
 from tests.service.helpers import tournament_body
 
@@ -134,6 +136,15 @@ PUT    /seasons/{season_id}                                     401  403   403  
 GET    /seasons/{season_id}/standings                           200  200   200  200  200  200  200  200
 GET    /seasons/{season_id}/super-final                         200  200   200  200  200  200  200  200
 POST   /seasons/{season_id}/super-final/invitations             401  403   403  403  403  403  403  200
+# the Super Final (R10.4): who accepted is public; the season's final organiser (`org`) and
+# admins see every answer and create the final; only the invited (`self`) answers: anyone
+# else holds no invitation (404 invitation_not_found)
+GET    /seasons/{season_id}/invitations                         200  200   200  200  200  200  200  200
+GET    /seasons/{season_id}/invitations/replies                 401  403   403  403  403  200  403  200
+GET    /me/invitations                                          401  200   200  200  200  200  200  200
+POST   /seasons/{season_id}/invitations/me/accept               401  200   404  404  404  404  404  404
+POST   /seasons/{season_id}/invitations/me/decline              401  200   404  404  404  404  404  404
+POST   /seasons/{season_id}/super-final                         401  403   403  403  403  201  403  201
 # R11.4: category-prize eligibility in T is private: its organisers only
 GET    /tournaments/{tournament_id}/prizes/eligibility          401  403   403  403  403  200  403  200
 PUT    /tournaments/{tournament_id}/prizes/eligibility/{tavla_id}  401  403  403  403  403  200  403  200
@@ -343,6 +354,53 @@ def _in_season(body: Any = None) -> Callable[[World], Request]:
     return lambda w: Request({"season_id": _season(w)}, body)
 
 
+def _closed_season(w: World, *, accepted: bool = False) -> str:
+    """A season closed with `self` and `opponent` invited to its Super Final (organised by
+    `org`), pending or, with `accepted`, both accepted."""
+    from tavla.rules.season import SeasonSettings
+    from tavla.services import invitations
+    from tavla.store import invitations as invitation_store
+    from tavla.store import season as season_store
+    from tavla.store.records import SeasonRecord
+
+    settings = SeasonSettings(super_final_size=2)
+    season_store.put(
+        SeasonRecord(
+            id="s2026",
+            name="Season 2026",
+            starts_on="2026-01-01",
+            ends_on="2026-06-30",
+            settings=settings.model_dump(mode="json"),
+            organiser=w.tavla_ids["org"],
+        )
+    )
+    rows = [
+        SeasonRow(
+            player_id=w.tavla_ids[role],
+            place=n,
+            points=100 - n,
+            tournaments=1,
+            head_to_head=0,
+            point_difference=0,
+            opponents_points=0,
+        )
+        for n, role in enumerate(("self", "opponent", "other"), 1)
+    ]
+    final = invitations.frozen("s2026", rows, settings)
+    season_store.close("s2026", clock.now().isoformat(), [r.player_id for r in rows[:2]], final)
+    invitations.fill_seats("s2026", clock.now())
+    if accepted:
+        for role in ("self", "opponent"):
+            invitation_store.answer(
+                "s2026", w.tavla_ids[role], invitation_store.ACCEPTED, invitations.utc(clock.now())
+            )
+    return "s2026"
+
+
+def _in_closed_season(body: Any = None, *, accepted: bool = False) -> Callable[[World], Request]:
+    return lambda w: Request({"season_id": _closed_season(w, accepted=accepted)}, body)
+
+
 # The request each row sends, the same for every role: valid, about things that exist.
 REQUESTS: dict[str, Callable[[World], Request]] = {
     "GET /openapi.json": lambda w: Request(),
@@ -463,7 +521,16 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     ),
     "GET /seasons/{season_id}/standings": _in_season(),
     "GET /seasons/{season_id}/super-final": _in_season(),
-    "POST /seasons/{season_id}/super-final/invitations": _in_season(),
+    "POST /seasons/{season_id}/super-final/invitations": _in_closed_season(),
+    "GET /seasons/{season_id}/invitations": _in_closed_season(),
+    "GET /seasons/{season_id}/invitations/replies": _in_closed_season(),
+    "GET /me/invitations": lambda w: Request(),
+    "POST /seasons/{season_id}/invitations/me/accept": _in_closed_season(),
+    "POST /seasons/{season_id}/invitations/me/decline": _in_closed_season(),
+    "POST /seasons/{season_id}/super-final": lambda w: Request(
+        {"season_id": _closed_season(w, accepted=True)},
+        {"venue": "Athens Hall", "starts_at": (clock.now() + timedelta(days=30)).isoformat()},
+    ),
     # R11.4: category-prize eligibility
     "GET /tournaments/{tournament_id}/prizes/eligibility": _in_t(),
     "PUT /tournaments/{tournament_id}/prizes/eligibility/{tavla_id}": lambda w: Request(

@@ -40,6 +40,7 @@ BODY_ROUTES = [
     ("POST", "/tournaments/{tournament_id}/bank-statements/lines/{checksum}/match"),
     # ratings and the season
     ("PUT", "/seasons/{season_id}"),
+    ("POST", "/seasons/{season_id}/super-final"),
     # R11.4: category-prize eligibility
     ("PUT", "/tournaments/{tournament_id}/prizes/eligibility/{tavla_id}"),
 ]
@@ -58,6 +59,8 @@ NO_BODY = {
     ("POST", "/tournaments/{tournament_id}/refunds/{entry_id}/paid"),
     # ratings and the season
     ("POST", "/seasons/{season_id}/super-final/invitations"),
+    ("POST", "/seasons/{season_id}/invitations/me/accept"),
+    ("POST", "/seasons/{season_id}/invitations/me/decline"),
 }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+from datetime import timedelta
 from typing import Any
 
 from tavla import clock, events
@@ -11,7 +12,7 @@ from tavla.rules.states import State
 from tavla.services import rebuild
 from tests.service.board_helpers import set_field
 from tests.service.conftest import Api, LambdaContext
-from tests.service.season_helpers import Published, bus, deliver, entered, event, finish, play_out
+from tests.service.season_helpers import Published, bus, deliver, entered, event, finish, play_out, season_fn
 
 __all__ = ["bus"]
 
@@ -86,8 +87,9 @@ def test_a_disqualified_player_gets_no_season_points(api: Api, bus: Published) -
 def test_super_final_invitations_reach_the_leaders_with_lives_by_season_place(
     api: Api, bus: Published
 ) -> None:
-    """R10.4, R5.7: the top N (ties settled by R10.5's chain) are invited and told, with
-    their starting lives; nobody else hears of it."""
+    """R10.4, R5.7: at the season's close the top N (ties settled by R10.5's chain) are invited
+    and told, with their starting lives and the deadline to answer; nobody else hears of it.
+    Before the close there is nothing to send; an admin's reminder tells the same players again."""
     _season(
         api, super_final_size=3, final_lives={"tiers": [{"up_to_place": 1, "lives": 3}], "other_lives": 2}
     )
@@ -97,21 +99,30 @@ def test_super_final_invitations_reach_the_leaders_with_lives_by_season_place(
     final = api.call("GET", "/seasons/{season_id}/super-final", params={"season_id": "s2027"}).body
     assert [r["tavla_id"] for r in final["invited"]] == [r["tavla_id"] for r in table[:3]]
     assert list(final["lives"].values()) == [3, 2, 2]
-    refused = api.call(
-        "POST", "/seasons/{season_id}/super-final/invitations", params={"season_id": "s2027"}, user="a"
-    )
-    assert refused.status == 403 and bus == []
-    sent = api.call(
-        "POST", "/seasons/{season_id}/super-final/invitations", params={"season_id": "s2027"}, **ADMIN
-    )
-    assert sent.status == 200
-    [(kind, detail)] = bus
-    notify.handler(event(kind, detail), LambdaContext("notify"))
+    path, params = "/seasons/{season_id}/super-final/invitations", {"season_id": "s2027"}
+    assert api.call("POST", path, params=params, user="a").status == 403
+    early = api.call("POST", path, params=params, **ADMIN)
+    assert (early.status, early.error) == (409, "season_not_closed") and bus == []
+    clock.advance(timedelta(days=400))  # past the season's end date: its schedule closes it
+    assert season_fn.handler({"close_season": "s2027"}, LambdaContext("season"))["outcome"] == "closed"
+    sent = [(k, d) for k, d in bus if k == events.SUPER_FINAL_INVITED]
+    assert len(sent) == 3
+    for kind, detail in sent:
+        notify.handler(event(kind, detail), LambdaContext("notify"))
+    bus.clear()
     for user in ("a", "b", "c", "d"):
         feed = api.call("GET", "/me/notifications", user=user).body
         mine = api.call("GET", "/me", user=user).body["tavla_id"]
         invited = mine in final["lives"]
         assert [n["kind"] for n in feed] == (["super_final"] if invited else [])
+        if invited:
+            assert (
+                f"with {final['lives'][mine]} lives" in feed[0]["message"]
+                and "Accept or decline by" in feed[0]["message"]
+            )
+    reminded = api.call("POST", path, params=params, **ADMIN)
+    assert reminded.status == 200 and len(reminded.body["pending"]) == 3
+    assert sorted(d["invited"][0]["tavla_id"] for k, d in bus) == sorted(final["lives"])
 
 
 def test_the_rebuild_equals_the_incremental_season_after_a_merge_and_an_appeal(

@@ -7,9 +7,11 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from tavla.models.common import ApiModel, Name, StrictModel
+from tavla.models.common import ApiModel, Instant, LongText, Name, ShortText, StrictModel, TavlaId
 from tavla.models.players import PublicProfile
+from tavla.models.tournaments import MatchLengths, Profile, TimeZone
 from tavla.rules.season import SeasonSettings
+from tavla.rules.tournament_settings import DEFAULT_TIME_ZONE
 
 
 class RatingLine(ApiModel):
@@ -72,6 +74,9 @@ class SeasonBody(StrictModel):
         description="the federation whose season it is (`GET /seasons?federation=`)",
     )
     settings: SeasonSettings = Field(default_factory=SeasonSettings)
+    organiser: TavlaId | None = Field(
+        default=None, description="the Super Final's organiser: sees who comes and creates the final"
+    )
 
     @model_validator(mode="after")
     def _dates(self) -> SeasonBody:
@@ -90,6 +95,8 @@ class Season(SeasonBody):
     to_invite: list[str] = Field(
         default_factory=list, description="the Super Final's invited, as frozen when the season closed"
     )
+    super_final_id: str | None = Field(default=None, description="the Super Final's tournament, once created")
+    champion: str | None = Field(default=None, description="the Super Final's winner (Tavla ID)")
 
 
 class SeasonList(ApiModel):
@@ -121,6 +128,9 @@ class SeasonStandingsPage(ApiModel):
     rows: list[SeasonStandingRow]
     total: int
     draw_seed: int = Field(description="the seed of the recorded draw that settles the last ties")
+    champion: SeasonStandingRow | None = Field(
+        default=None, description="the Super Final's winner, with their row of the season"
+    )
 
 
 class SuperFinal(ApiModel):
@@ -130,3 +140,83 @@ class SuperFinal(ApiModel):
     invited: list[SeasonStandingRow]
     lives: dict[str, int]
     tied_at_cut: list[str] = Field(default_factory=list)
+
+
+InvitationStatus = Literal["pending", "accepted", "declined", "expired"]
+
+
+class Invitation(ApiModel):
+    """A player's invitation to a season's Super Final (R10.4): accept or decline by `reply_by`;
+    a decline or a missed deadline passes the seat to the next on the frozen list."""
+
+    season_id: str
+    season_name: str | None = None
+    tavla_id: str
+    name: str | None = None
+    place: int = Field(description="the season place, as frozen at the season's close")
+    lives: int = Field(description="the starting lives in the final that place gives (R5.7)")
+    status: InvitationStatus
+    invited_at: str
+    reply_by: str = Field(description="UTC; after it the seat passes down the list")
+    answered_at: str | None = None
+
+
+class InvitationList(ApiModel):
+    invitations: list[Invitation]
+
+
+class FinalPlayer(ApiModel):
+    """A player of the frozen list: season place and points at the close, lives by place."""
+
+    tavla_id: str
+    name: str | None = None
+    club: str | None = None
+    place: int
+    points: int
+    lives: int
+
+
+class SuperFinalAttendance(ApiModel):
+    """Who comes to the Super Final: the players who accepted, in season order (public)."""
+
+    season_id: str
+    seats: int
+    accepted: list[FinalPlayer]
+    tournament_id: str | None = Field(default=None, description="the final, once created")
+    champion: FinalPlayer | None = Field(default=None, description="the final's winner")
+
+
+class SuperFinalReplies(SuperFinalAttendance):
+    """Every invitation and its answer, and the reserves not invited yet (the final's
+    organiser and admins)."""
+
+    declined: list[Invitation]
+    expired: list[Invitation]
+    pending: list[Invitation]
+    reserves: list[FinalPlayer] = Field(description="the rest of the frozen list, next first")
+
+
+class SuperFinalBody(StrictModel):
+    """Where and when the Super Final is played; the rest comes from the season (R10.4, R5.7):
+    a lives event, its players those who accepted, their starting lives by season place."""
+
+    name: Name | None = None
+    venue: ShortText
+    city: ShortText | None = None
+    time_zone: TimeZone = DEFAULT_TIME_ZONE
+    description: LongText | None = None
+    starts_at: Instant
+    match_lengths: MatchLengths = Field(default_factory=MatchLengths)
+    rule_profile: Profile = "platform"
+    tables: int | None = Field(default=None, ge=1, le=2048)
+
+
+class SuperFinalTournament(ApiModel):
+    """The Super Final's tournament (`GET /tournaments/{id}` for its page): its players and
+    their starting lives by season place (R5.7)."""
+
+    season_id: str
+    tournament_id: str
+    name: str
+    starts_at: str
+    lives_by_player: dict[str, int]

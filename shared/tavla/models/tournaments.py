@@ -214,6 +214,12 @@ class TournamentSettings(StrictModel):
     cube_used: bool | None = None
     clock: ClockSettings | None = None
     lives: int | None = Field(default=None, ge=1, le=10)
+    lives_by_player: dict[TavlaId, Annotated[int, Field(ge=1, le=10)]] | None = Field(
+        default=None,
+        max_length=4096,
+        description="a lives event's starting lives per player (a season final by season place, "
+        "R5.7); a player not listed starts with `lives`",
+    )
     swiss_rounds: int | None = Field(default=None, ge=1, le=20)
     match_points: MatchPointsSetting | None = Field(
         default=None, description="league / Swiss table points (R5.6); unset: the format's defaults"
@@ -248,6 +254,8 @@ class TournamentSettings(StrictModel):
             raise ValueError("the early-bird deadline must not be after registration closes")
         if self.format == "lives" and self.lives is None:
             raise ValueError("a lives tournament needs `lives`")
+        if self.lives_by_player and self.format != "lives":
+            raise ValueError("`lives_by_player` is for a lives tournament")
         ids = [d.id for d in self.divisions]
         if not ids or len(ids) != len(set(ids)):
             raise ValueError("divisions: at least one, each with its own id")
@@ -281,6 +289,9 @@ class TournamentUpdate(StrictModel):
     cube_used: bool | None = None
     clock: ClockSettings | None = None
     lives: int | None = Field(default=None, ge=1, le=10)
+    lives_by_player: dict[TavlaId, Annotated[int, Field(ge=1, le=10)]] | None = Field(
+        default=None, max_length=4096
+    )
     swiss_rounds: int | None = Field(default=None, ge=1, le=20)
     match_points: MatchPointsSetting | None = None
     tables: int | None = Field(default=None, ge=1, le=2048)

@@ -96,6 +96,15 @@ class DaySettings(RuleModel):
     # lives: the pairing order of R5.7 (equal lives, then no rematch); unset in draws published
     # before it was recorded, which paired rematch-free first and recompute so (R5.1)
     lives_pairing: Literal["equal_lives_first"] | None = None
+    # a lives event's starting lives per player (a season final by season place, R5.7); a
+    # player not listed starts with `lives`. Unset in every other draw (and left out of digests)
+    lives_by_player: dict[str, int] | None = None
+
+    def starting_lives(self, players: Iterable[str]) -> int | dict[str, int]:
+        """Each player's starting lives (R5.7): `lives`, or per player where the page sets them."""
+        if not self.lives_by_player:
+            return self.lives
+        return {p: self.lives_by_player.get(p, self.lives) for p in players}
 
     def rounds_of_swiss(self, players: int) -> int:
         """The page's number of Swiss rounds (else ceil(log2(players)), enough for one winner).
@@ -183,8 +192,9 @@ def digest(inputs: DrawInputs) -> str:
     # divisions existed stay what they were
     # nor do settings added later, while unset (`lives_pairing`)
     unset: dict[str, Any] = {"division": True} if inputs.division is None else {}
-    if inputs.settings.lives_pairing is None:
-        unset["settings"] = {"lives_pairing"}
+    left_out = {k for k in ("lives_pairing", "lives_by_player") if getattr(inputs.settings, k) is None}
+    if left_out:
+        unset["settings"] = left_out
     canonical = json.dumps(
         inputs.model_dump(mode="json", exclude=unset or None), sort_keys=True, separators=(",", ":")
     )
@@ -353,7 +363,7 @@ def compute_draw(inputs: DrawInputs, seed: int) -> Draw:
             inputs.history,
             inputs.round,
             seed,
-            s.lives,
+            s.starting_lives(e.player_id for e in field),
             set(inputs.withdrawn),
             equal_lives_first=s.lives_pairing == "equal_lives_first",
         )
@@ -472,7 +482,13 @@ def plan_next_draw(
             total = settings.rounds_of_swiss(len(field))
             if last.inputs.round >= total:
                 raise NothingToDraw(f"All {total} Swiss rounds have been drawn.")
-        elif len(set(players_still_in(field, history, settings.lives)) - withdrawn) < 2:
+        elif (
+            len(
+                set(players_still_in(field, history, settings.starting_lives(e.player_id for e in field)))
+                - withdrawn
+            )
+            < 2
+        ):
             raise NothingToDraw("The lives event is over: fewer than two players are left.")
         return DrawInputs(
             number=number,
@@ -597,7 +613,7 @@ def event_standings(
     if settings.format == "double_elimination":
         return knockout_standings(players, records, disqualified, lives=2)
     if settings.format == "lives":
-        return knockout_standings(players, records, disqualified, lives=settings.lives)
+        return knockout_standings(players, records, disqualified, lives=settings.starting_lives(players))
     if points is None:
         points = SWISS_POINTS if settings.format == "swiss" else LEAGUE_POINTS
     return list(table_standings(players, records, points, disqualified))

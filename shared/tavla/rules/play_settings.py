@@ -23,6 +23,7 @@ class PlaySettings:
     seeding: str = "rating"
     club_protection: bool = False
     lives: int = 2
+    lives_by_player: Mapping[str, int] | None = None  # a season final's lives by place (R5.7)
     swiss_rounds: int | None = None
     side_events: frozenset[str] = frozenset()
     tables: int | None = None  # the venue's tables; unset: one for every two players
@@ -51,6 +52,9 @@ class PlaySettings:
             seeding=str(s.get("seeding") or "rating"),
             club_protection=bool(s.get("club_protection", False)),
             lives=int(s.get("lives") or rules.get("lives") or 2),
+            lives_by_player={str(p): int(n) for p, n in s["lives_by_player"].items()}
+            if s.get("lives_by_player")
+            else None,
             swiss_rounds=int(s["swiss_rounds"]) if s.get("swiss_rounds") else None,
             side_events=frozenset(str(e.get("kind")) for e in s.get("side_events") or ()),
             tables=int(s["tables"]) if s.get("tables") else None,

@@ -7,7 +7,8 @@ which the federation may change per season:
 * base points by place: 1st 100, 2nd 70, 3-4 50, 5-8 30, 9-16 15, 17-32 8, every other
   finisher 3 (participation);
 * level coefficients: Local 1, Regional 2, National 3, Major 4;
-* the Super Final invites the top 16; a tie across the cut is settled by a seeded draw
+* the Super Final invites the top 16, the next 16 frozen as reserves, each invited player
+  answering within 7 days; a tie across the cut is settled by a seeded draw
   (recorded seed, reproducible like any draw, R5.1); `cut_ties="invite_all"` invites the
   whole tied group instead;
 * starting lives in a season-final lives event: places 1-4 get 4 lives, 5-8 get 3, the
@@ -143,7 +144,11 @@ class SeasonSettings(RuleModel):
     base_points: tuple[PlacePoints, ...] = Field(default_factory=_default_table)
     participation_points: int = Field(default=3, ge=0)
     coefficients: dict[TournamentLevel, Decimal] = Field(default_factory=_default_coefficients)
-    super_final_size: int = Field(default=16, ge=1)
+    super_final_size: int = Field(default=16, ge=1, le=48)  # the final is created in one transaction
+    # the reserves frozen with the invited at the season's close: a decline or a missed
+    # deadline passes the seat to the next of them (R10.4)
+    super_final_reserves: int = Field(default=16, ge=0, le=1000)
+    invitation_reply_days: int = Field(default=7, ge=1, le=60)
     cut_ties: Literal["draw", "invite_all"] = "draw"
     final_lives: FinalLivesRule = FinalLivesRule()
     # with divisions (R3.7): each division's Main earns its places' points times this, highest

@@ -37,6 +37,7 @@ def settings_of(tournament: TournamentRecord) -> DaySettings:
         seeding=s.seeding,
         club_protection=s.club_protection,
         lives=s.lives,
+        lives_by_player=dict(s.lives_by_player) if s.lives_by_player and s.format == "lives" else None,
         swiss_rounds=s.swiss_rounds,
         consolation="consolation" in s.side_events and knockout,
         last_chance="last_chance" in s.side_events and knockout,

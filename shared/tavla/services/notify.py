@@ -144,12 +144,32 @@ def _invited(detail: Mapping[str, Any]) -> list[Notice]:
         Notice(
             str(i["tavla_id"]),
             notices.INVITED,
-            {"season": season_id, "place": i["place"], "lives": i["lives"]},
-            {"season_id": season_id, "place": str(i["place"]), "lives": str(i["lives"])},
+            {
+                "season": season_id,
+                "place": i["place"],
+                "lives": i["lives"],
+                "reply_by": str(i.get("reply_by") or "")[:16].replace("T", " "),
+            },
+            {
+                "season_id": season_id,
+                "place": str(i["place"]),
+                "lives": str(i["lives"]),
+                **({"reply_by": str(i["reply_by"])} if i.get("reply_by") else {}),
+            },
+            wording=notices.INVITED_BY if i.get("reply_by") else None,
         )
         for i in detail.get("invited") or ()
         if i.get("tavla_id")
     ]
+
+
+def _seat_passed(detail: Mapping[str, Any]) -> list[Notice]:
+    """R10.4: a player whose deadline passed unanswered hears that the seat went down the list
+    (one who declined knows)."""
+    if detail.get("reason") != "expired" or not detail.get("tavla_id"):
+        return []
+    season_id = str(detail.get("season_id", ""))
+    return [Notice(str(detail["tavla_id"]), notices.LAPSED, {"season": season_id}, {"season_id": season_id})]
 
 
 def _notices(detail_type: str, detail: Mapping[str, Any]) -> list[Notice]:
@@ -157,6 +177,8 @@ def _notices(detail_type: str, detail: Mapping[str, Any]) -> list[Notice]:
         return _promoted(detail)
     if detail_type == events.SUPER_FINAL_INVITED:
         return _invited(detail)
+    if detail_type == events.SUPER_FINAL_SEAT_PASSED:
+        return _seat_passed(detail)
     if detail_type == events.MATCHES_CALLED:
         return _called(detail)
     if detail_type == events.NOSHOW_RULED:

@@ -49,7 +49,9 @@ from tavla.rules.season import SeasonSettings, TournamentLevel, tournament_point
 from tavla.rules.season_table import Award, Meeting, SeasonRow, final_lives, invited, season_table
 from tavla.rules.standings import Standing
 from tavla.rules.states import State
+from tavla.services import invitations
 from tavla.store import draws as draw_store
+from tavla.store import invitations as invitation_store
 from tavla.store import outbox
 from tavla.store import players as player_store
 from tavla.store import season as store
@@ -237,6 +239,9 @@ def refresh_standings(season_id: str, *, compare: bool = False) -> int:
     rebuilds; `compare` leaves an equal snapshot as it is. Two writers at once: the later one
     finds the version moved and ranks again. Returns the DynamoDB calls made (0: unchanged).
     """
+    record = store.get(season_id)
+    if record is not None and record.closed_at and store.snapshot(season_id) is not None:
+        return 0  # frozen at the close (R10.4): the Super Final's list was taken from it
     for _ in range(5):
         entries = store.entries(season_id)
         _, seed = settings_of(season_id)
@@ -324,7 +329,20 @@ def _snapshot_or_empty(season_id: str, offset: int, limit: int) -> tuple[list[Se
 def standings(season_id: str, limit: int, offset: int) -> SeasonStandingsPage:
     """A page of the season standings, read from the snapshot (R10.5)."""
     rows, total, seed = _snapshot_or_empty(season_id, offset, limit)
-    return SeasonStandingsPage(season_id=season_id, rows=_rows(rows), total=total, draw_seed=seed)
+    return SeasonStandingsPage(
+        season_id=season_id, rows=_rows(rows), total=total, draw_seed=seed, champion=_champion(season_id)
+    )
+
+
+def _champion(season_id: str) -> SeasonStandingRow | None:
+    """The Super Final's winner with their frozen season row (R10.4), once the final finished."""
+    final = invitation_store.head(season_id)
+    if final is None or not final.champion:
+        return None
+    row = next((r for r in final.rows if r["tavla_id"] == final.champion), None)
+    found, _, _ = _snapshot_or_empty(season_id, max(int(row["place"]) - 1, 0), 1) if row else ([], 0, 0)
+    rows = _rows([r for r in found if r.player_id == final.champion])
+    return rows[0] if rows else None
 
 
 def super_final(season_id: str) -> SuperFinal:
@@ -366,12 +384,16 @@ def invite(caller: Caller, season_id: str, now: datetime) -> SuperFinal:
 
 
 def _season(record: SeasonRecord, now: datetime) -> Season:
+    final = invitation_store.head(record.id) if record.closed_at else None
     return Season(
+        super_final_id=final.tournament_id if final else None,
+        champion=final.champion if final else None,
         id=record.id,
         name=record.name,
         starts_on=date.fromisoformat(record.starts_on),
         ends_on=date.fromisoformat(record.ends_on),
         federation=record.federation,
+        organiser=record.organiser,
         settings=SeasonSettings.model_validate(record.settings),
         status=status_of(record, now),
         closed_at=record.closed_at,
@@ -424,6 +446,7 @@ def put_season(caller: Caller, season_id: str, body: SeasonBody, now: datetime) 
                 settings=body.settings.model_dump(mode="json"),
                 draw_seed=old.draw_seed if old else default_seed(season_id),
                 federation=body.federation,
+                organiser=body.organiser,
             ),
             [outbox.Event(events.SEASON_CHANGED, {"season_id": season_id, "at": now.isoformat()})],
         )
@@ -450,20 +473,23 @@ def schedule_close(season_id: str, now: datetime) -> str:
 
 
 def close_season(season_id: str, now: datetime) -> str:
-    """Close a season at its end (the schedule): the standings as they stand, the Super Final's
-    invited list frozen (`to_invite`; sending them is the admin's POST .../invitations).
-    A schedule left from dates since moved, or fired twice, changes nothing."""
+    """Close a season at its end (the schedule): the standings as they stand, frozen with the
+    Super Final's list (`to_invite`, and the reserves: `services.invitations`), and the
+    invitations sent from it. A schedule left from dates since moved changes nothing; one fired
+    twice only sends what a cut-short first run did not."""
     record = store.get(season_id)
     if record is None:
         return "no_season"
     if record.closed_at:
+        invitations.fill_seats(season_id, now)
         return "already_closed"
     if now < closes_at(record):
         return "not_yet"
     refresh_standings(season_id, compare=True)
-    chosen = super_final(season_id).invited
-    return (
-        "closed"
-        if store.close(season_id, now.isoformat(), [r.tavla_id for r in chosen])
-        else "already_closed"
-    )
+    settings, _ = settings_of(season_id)
+    rows, _, _ = _snapshot_or_empty(season_id, 0, settings.super_final_size + settings.super_final_reserves)
+    final = invitations.frozen(season_id, rows, settings)
+    chosen = [str(r["tavla_id"]) for r in final.rows[: final.seats]]
+    closed = store.close(season_id, now.isoformat(), chosen, final)
+    invitations.fill_seats(season_id, now)
+    return "closed" if closed else "already_closed"

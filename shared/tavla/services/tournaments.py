@@ -39,7 +39,7 @@ from tavla.store import players as player_store
 from tavla.store import registrations as registration_store
 from tavla.store import tournaments as tournament_store
 from tavla.store.audit import entry as audit_entry
-from tavla.store.records import Actor, StaffMember, TournamentRecord
+from tavla.store.records import Actor, AuditRecord, StaffMember, TournamentRecord
 from tavla.store.registrations import PENDING, REGISTERED, WAITLISTED
 
 _system_random = random.SystemRandom()
@@ -121,6 +121,16 @@ def create(
     """A new tournament page; the caller becomes its organiser (R2.1, R1.3)."""
     if not caller.is_organiser:
         raise Forbidden("Only organisers may create tournaments.")
+    record, change = new_record(caller, body, now, rng)
+    tournament_store.create(record, change)
+    _schedule_payment_deadline(record.id, record.money.payment_deadline, now)
+    return _tournament(record)
+
+
+def new_record(
+    caller: Caller, body: TournamentCreate, now: datetime, rng: random.Random = _system_random
+) -> tuple[TournamentRecord, AuditRecord]:
+    """A new tournament, the caller its organiser, and its audit entry: not written yet."""
     _check_times(body, now)
     _check_season(body.season_id)
     tavla_id = player_store.tavla_id_or_none(caller.sub)
@@ -138,9 +148,7 @@ def create(
         settings=_stored(body),
     )
     organiser = Actor(role=ORGANISER, tavla_id=tavla_id, sub=caller.sub)
-    tournament_store.create(record, audit_entry(organiser, "tournament_created", now))
-    _schedule_payment_deadline(record.id, record.money.payment_deadline, now)
-    return _tournament(record)
+    return record, audit_entry(organiser, "tournament_created", now)
 
 
 def _schedule_payment_deadline(tournament_id: str, deadline: str | None, now: datetime) -> None:

@@ -39,6 +39,9 @@ Main table:
 - a tournament counted in a season .. SEASON#<id> / COUNTED#<tournament id>
 - the season standings snapshot ..... SEASON#<id> / STANDINGS (which version, total, counted)
   and its pages ..................... SEASON#<id> / STANDINGS#<version>#<page>  (500 rows each)
+- the Super Final (frozen list, seats)  SEASON#<id> / FINAL
+- a Super Final invitation ........... SEASON#<id> / INVITE#<tavla_id>
+  and the player's pointer to it ..... PLAYER#<tavla_id> / INVITE#<season id>
 
 Contacts table (private, R12):
 - a player's contacts .............. CONTACTS#<tavla_id>
@@ -61,6 +64,7 @@ LEDGER_PREFIX = "LEDGER#"
 # ratings and the season
 RATING_PREFIX = "RATING#"
 SEASON_PLAYER_PREFIX = "PLAYER#"
+INVITE_PREFIX = "INVITE#"
 NATIONAL = "NATIONAL"
 
 
@@ -258,6 +262,20 @@ def season_standings(season_id: str) -> dict[str, Any]:
 
 def season_standings_page(season_id: str, version: int, page: int) -> dict[str, Any]:
     return _key(season_pk(season_id), f"STANDINGS#{version:09d}#{page:05d}")
+
+
+def super_final(season_id: str) -> dict[str, Any]:
+    """The Super Final: the list frozen at the season's close, its seats and counters."""
+    return _key(season_pk(season_id), "FINAL")
+
+
+def invitation(season_id: str, tavla_id: str) -> dict[str, Any]:
+    return _key(season_pk(season_id), f"{INVITE_PREFIX}{tavla_id}")
+
+
+def player_invitation(tavla_id: str, season_id: str) -> dict[str, Any]:
+    """A player's pointer to their invitation of a season (GET /me/invitations)."""
+    return _key(player_pk(tavla_id), f"{INVITE_PREFIX}{season_id}")
 
 
 def seasons() -> dict[str, Any]:

@@ -413,6 +413,40 @@ class SeasonRecord(_Record):
     federation: str | None = None
     closed_at: str | None = None  # set once, by the schedule at its end date
     to_invite: tuple[str, ...] = ()  # the Super Final's invited, frozen when it closed
+    organiser: str | None = None  # the Tavla ID of the Super Final's organiser
+
+
+@dataclass(frozen=True)
+class SuperFinalRecord(_Record):
+    """The Super Final of a closed season (R10.4): the list frozen at the close (`rows`, in
+    season order: the invited first, then the reserves) and the counters the invitations'
+    conditions read. `open`: seats with neither a pending nor an accepted invitation;
+    `next`: the index in `rows` of the next player to invite."""
+
+    season_id: str
+    seats: int
+    rows: tuple[Mapping[str, Any], ...]  # {tavla_id, place, points, lives}
+    reply_days: int
+    next: int = 0
+    open: int = 0
+    accepted: int = 0
+    tournament_id: str | None = None  # the final, once created
+    champion: str | None = None  # its winner, once it finished
+
+
+@dataclass(frozen=True)
+class InvitationRecord(_Record):
+    """One player's invitation to a season's Super Final, answered once by its deadline."""
+
+    season_id: str
+    tavla_id: str
+    order: int  # the index in the frozen list
+    place: int  # the season place
+    lives: int  # the starting lives that place gives (R5.7)
+    status: str  # pending | accepted | declined | expired
+    invited_at: str
+    reply_by: str  # UTC ISO time
+    answered_at: str | None = None
 
 
 @dataclass(frozen=True)

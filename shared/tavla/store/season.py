@@ -20,7 +20,7 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from tavla.rules.season_table import Award, SeasonRow
-from tavla.store import keys, outbox
+from tavla.store import invitations, keys, outbox
 from tavla.store.dynamo import (
     batch_get,
     batch_write,
@@ -31,7 +31,7 @@ from tavla.store.dynamo import (
     serialize,
     table_name,
 )
-from tavla.store.records import SeasonRecord, SeasonStandingsRecord
+from tavla.store.records import SeasonRecord, SeasonStandingsRecord, SuperFinalRecord
 from tavla.store.schema import MAIN
 from tavla.store.transactions import Cancelled, Transaction
 
@@ -71,18 +71,23 @@ class SeasonClosed(Exception):
     """The season closed: its settings, dates and invitations no longer change."""
 
 
-def close(season_id: str, at: str, to_invite: Sequence[str]) -> bool:
-    """Close the season once (the schedule at its end date): False when it was already closed."""
+def close(season_id: str, at: str, to_invite: Sequence[str], final: SuperFinalRecord) -> bool:
+    """Close the season once (the schedule at its end date) with its Super Final's frozen list:
+    False when it was already closed."""
+    tx = Transaction()
+    tx.update(
+        "season",
+        MAIN,
+        keys.season(season_id),
+        "SET closed_at = :at, to_invite = :i",
+        condition="attribute_exists(pk) AND attribute_not_exists(closed_at)",
+        values={"at": at, "i": list(to_invite)},
+    )
+    invitations.freeze(tx, final)
     try:
-        client().update_item(
-            TableName=table_name(MAIN),
-            Key=keys.season(season_id),
-            UpdateExpression="SET closed_at = :at, to_invite = :i",
-            ConditionExpression="attribute_exists(pk) AND attribute_not_exists(closed_at)",
-            ExpressionAttributeValues={":at": {"S": at}, ":i": {"L": [{"S": p} for p in to_invite]}},
-        )
-    except ClientError as error:
-        if error_code(error) == "ConditionalCheckFailedException":
+        tx.run()
+    except Cancelled as cancelled:
+        if cancelled.failed("season") or cancelled.failed("final"):
             return False
         raise
     return True

@@ -5,14 +5,15 @@ from __future__ import annotations
 import base64
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from tavla.errors import Conflict, InvalidCursor, TournamentNotFound
 from tavla.store import audit, keys
 from tavla.store.dynamo import client, deserialize, table_name
-from tavla.store.records import AuditRecord, StaffMember, TournamentRecord
+from tavla.store.records import AuditRecord, RegistrationRecord, StaffMember, TournamentRecord
+from tavla.store.registrations import to_item as registration_item
 from tavla.store.schema import MAIN
 from tavla.store.transactions import Cancelled, Transaction
 
@@ -30,6 +31,29 @@ def create(tournament: TournamentRecord, change: AuditRecord) -> None:
     tx = Transaction()
     tx.put("tournament", MAIN, _item(tournament), condition="attribute_not_exists(pk)")
     audit.record(tx, tournament.id, change)
+    tx.run()
+
+
+def create_entered(
+    tournament: TournamentRecord,
+    change: AuditRecord,
+    entries: Sequence[RegistrationRecord],
+    also: Callable[[Transaction], None],
+) -> None:
+    """A tournament created with its players already on the main list (a season's Super Final)
+    and whatever else `also` adds, in one transaction (Cancelled as DynamoDB says)."""
+    tx = Transaction()
+    tx.put("tournament", MAIN, _item(tournament), condition="attribute_not_exists(pk)")
+    audit.record(tx, tournament.id, change)
+    for n, entry in enumerate(entries):
+        tx.put(f"entry {n}", MAIN, registration_item(entry), condition="attribute_not_exists(pk)")
+        code = {
+            **keys.plain(keys.checkin_code(entry.checkin_code)),
+            "tournament_id": entry.tournament_id,
+            "tavla_id": entry.tavla_id,
+        }
+        tx.put(f"code {n}", MAIN, code, condition="attribute_not_exists(pk)")
+    also(tx)
     tx.run()
 
 
