@@ -8,8 +8,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
+
 from tavla.store.dynamo import client
 from tests.service.conftest import Api
+from tests.service.day_helpers import checked_in_field, draw, official, records
+from tests.service.helpers import ORGANISER
 from tests.service.test_result import Day
 
 
@@ -29,8 +33,9 @@ def counted() -> Iterator[Counter[str]]:
 
 
 def test_a_confirmation_makes_a_handful_of_calls(api: Api) -> None:
-    """R7.5: staff confirm an agreed result: the match (one BatchGetItem), the day it moves (the
-    tournament, field and tables, then its matches: no rounds), one transaction, and the answer
+    """R7.5: staff confirm an agreed result: the match (one BatchGetItem), the part of the day it
+    moves by key (the match, the tournament and the table plan; the final it feeds and the field;
+    the final's other feeder: no Query of the day's matches), one transaction, and the answer
     built from what was read and written."""
     day = Day(api)
     home, away = day.players("main.R1.1")
@@ -43,4 +48,62 @@ def test_a_confirmation_makes_a_handful_of_calls(api: Api) -> None:
     # the outbox publisher (the table stream's function, run in-process here) reads and deletes
     # the events' items: its calls are not the confirmation's
     own = {k: n for k, n in calls.items() if k not in ("GetItem", "DeleteItem")}
-    assert own == {"BatchGetItem": 2, "Query": 1, "TransactWriteItems": 1}
+    assert own == {"BatchGetItem": 4, "TransactWriteItems": 1}
+
+
+def _confirm_counted(api: Api, tournament_id: str, match: dict[str, Any]) -> Counter[str]:
+    """Staff confirm `match` with a 3-1 score; the DynamoDB calls it made (its own)."""
+    with counted() as calls:
+        reply = api.call(
+            "POST",
+            "/matches/{match_id}/confirm",
+            params={"match_id": match["id"]},
+            body={"home_points": 3, "away_points": 1},
+            user=ORGANISER,
+        )
+        assert reply.status == 200, reply.body
+    return Counter({k: n for k, n in calls.items() if k not in ("GetItem", "DeleteItem")})
+
+
+def _day_of(api: Api, players: int, format: str) -> list[Counter[str]]:
+    """A day of `players`: the calls of one confirmation in round 1 and one in round 2 (every
+    other match of round 1 made official first, so round 2 is drawn beside it)."""
+    tournament_id, _ = checked_in_field(
+        api,
+        players,
+        users=[f"{format}-{players}-{i}" for i in range(players)],
+        format=format,
+        swiss_rounds=3,
+        match_lengths={"default": 3, "semi_final": 3, "final": 3},
+    )
+    reply = draw(api, tournament_id)
+    assert reply.status == 201, reply.body
+    first = [m for m in reply.body["pairings"] if m["state"] == "called"]
+    counts = [_confirm_counted(api, tournament_id, first[0])]
+    for m in first[1:]:
+        official(tournament_id, m["code"])
+    if format == "swiss":
+        reply = draw(api, tournament_id)
+        assert reply.status == 201, reply.body
+        second = [m for m in reply.body["pairings"] if m["state"] == "called"]
+    else:
+        second = [
+            {"id": f"{tournament_id}.{r.code}"}
+            for r in records(tournament_id).values()
+            if r.state == "called"
+        ]
+    counts.append(_confirm_counted(api, tournament_id, second[0]))
+    return counts
+
+
+@pytest.mark.parametrize("format", ["swiss", "single_elimination"])
+def test_a_confirmation_costs_the_same_however_large_the_day(api: Api, format: str) -> None:
+    """R7.5, R6: a confirmation reads the match, what it feeds and the table plan by key, never
+    the day's matches: the same DynamoDB calls for 16 players as for 128, in round 1 as in round 2
+    (a Swiss match feeds nothing; an elimination match feeds the next round's)."""
+    small, large = _day_of(api, 16, format), _day_of(api, 128, format)
+    print(format, "calls per confirmation:", small, large)
+    assert small == large
+    assert small[0] == small[1]
+    assert "Query" not in small[0]
+    assert sum(small[0].values()) <= 6

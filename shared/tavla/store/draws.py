@@ -83,7 +83,7 @@ def _round_item(record: RoundRecord) -> Item:
 
 def fixture_from_item(item: Item) -> FixtureRecord:
     data = _key_free(item)
-    for name in ("flags", "games", "score"):
+    for name in ("flags", "games", "score", "feeds"):
         if name in data:
             data[name] = tuple(data[name])
     data["state"] = State(data["state"])
@@ -151,6 +151,8 @@ def field_from_item(item: Item) -> FieldRecord:
 def tables_from_item(item: Item) -> TablesRecord:
     data = _key_free(item)
     data["queue"] = tuple(data.get("queue") or ())
+    if data.get("appeals") is not None:
+        data["appeals"] = tuple(data["appeals"])
     return record_of(TablesRecord, data)
 
 
