@@ -77,7 +77,14 @@ async function networkFirst(request, name) {
     return response;
   } catch (offline) {
     const hit = await caches.match(key, { ignoreVary: true, ignoreSearch: false });
-    if (hit) return hit;
+    // the last answer, marked so the page can say it is not live
+    if (hit) return new Response(hit.body, { status: hit.status, headers: marked(hit.headers) });
     throw offline;
   }
+}
+
+function marked(headers) {
+  const copy = new Headers(headers);
+  copy.set("x-tavla-offline", "1");
+  return copy;
 }

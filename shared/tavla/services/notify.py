@@ -94,7 +94,7 @@ def _called(detail: Mapping[str, Any]) -> list[Notice]:
     read = match_store.several(tournament_id, [str(c) for c in detail.get("codes") or ()])
     if read.tournament is None:
         return []
-    name = str(read.tournament.settings.get("name") or "Your tournament")
+    name = read.tournament.page.name
     at = str(detail.get("at", ""))
     notices: list[Notice] = []
     for match in read.matches:
@@ -112,7 +112,7 @@ def _noshow_ruled(detail: Mapping[str, Any]) -> list[Notice]:
     if read.tournament is None or not read.matches:
         return []
     match = read.matches[0]
-    name = str(read.tournament.settings.get("name") or "Your tournament")
+    name = read.tournament.page.name
     if detail.get("outcome") == "forfeited":
         absent = _name(read.field, str(detail.get("tavla_id", "")))
         what = f"{absent} did not come to table {match.table} and lost match {match.label} by forfeit."

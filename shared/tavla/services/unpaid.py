@@ -80,7 +80,7 @@ def enforce(payload: dict[str, Any], now: datetime) -> dict[str, Any]:
         tournament = payments.tournament_or_404(str(tournament_id))
     except TournamentNotFound:
         return {"skipped": "no such tournament"}
-    if not tournament.is_open or tournament.settings.get("payment_deadline") != deadline or deadline is None:
+    if not tournament.is_open or tournament.money.payment_deadline != deadline or deadline is None:
         return {"skipped": "the deadline changed or the draw was made"}
     at = datetime.fromisoformat(deadline)
     unpaid = [
