@@ -8,8 +8,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from tavla.store.dynamo import client
+import pytest
+
+from tavla.store import keys
+from tavla.store.dynamo import client, serialize, table_name
+from tavla.store.records import FieldRecord, item_of
+from tavla.store.schema import MAIN
 from tests.service.conftest import Api
+from tests.service.day_helpers import draw
+from tests.service.helpers import ORGANISER, create_tournament
 from tests.service.test_result import Day
 
 
@@ -29,8 +36,9 @@ def counted() -> Iterator[Counter[str]]:
 
 
 def test_a_confirmation_makes_a_handful_of_calls(api: Api) -> None:
-    """R7.5: staff confirm an agreed result: the match (one BatchGetItem), the day it moves (the
-    tournament, field and tables, then its matches: no rounds), one transaction, and the answer
+    """R7.5: staff confirm an agreed result: the match (one BatchGetItem), the part of the day it
+    moves by key (the match, the tournament and the table plan; the final it feeds and the field;
+    the final's other feeder: no Query of the day's matches), one transaction, and the answer
     built from what was read and written."""
     day = Day(api)
     home, away = day.players("main.R1.1")
@@ -43,4 +51,60 @@ def test_a_confirmation_makes_a_handful_of_calls(api: Api) -> None:
     # the outbox publisher (the table stream's function, run in-process here) reads and deletes
     # the events' items: its calls are not the confirmation's
     own = {k: n for k, n in calls.items() if k not in ("GetItem", "DeleteItem")}
-    assert own == {"BatchGetItem": 2, "Query": 1, "TransactWriteItems": 1}
+    assert own == {"BatchGetItem": 4, "TransactWriteItems": 1}
+
+
+def _confirm_counted(api: Api, tournament_id: str, match: dict[str, Any]) -> Counter[str]:
+    """Staff confirm `match` with a 3-1 score; the DynamoDB calls it made (its own)."""
+    with counted() as calls:
+        reply = api.call(
+            "POST",
+            "/matches/{match_id}/confirm",
+            params={"match_id": match["id"]},
+            body={"home_points": 3, "away_points": 1},
+            user=ORGANISER,
+        )
+        assert reply.status == 200, reply.body
+    return Counter({k: n for k, n in calls.items() if k not in ("GetItem", "DeleteItem")})
+
+
+def _fixed_field(tournament_id: str, players: int) -> None:
+    """The field of `players` written as the first draw fixes it (registering and checking in a
+    hundred players through the API is other tests' business)."""
+    entrants = tuple(
+        {"player_id": f"P{i:05d}", "rating": 1500.0 + 7 * i, "name": f"Player {i}", "club": f"Club {i % 9}"}
+        for i in range(players)
+    )
+    field = FieldRecord(tournament_id=tournament_id, fixed_at="2026-12-01T09:00:00+00:00", entrants=entrants)
+    item = {**keys.plain(keys.field(tournament_id)), **item_of(field), "entrants": list(entrants)}
+    client().put_item(TableName=table_name(MAIN), Item=serialize(item))
+
+
+def _day_of(api: Api, players: int, format: str) -> list[Counter[str]]:
+    """A day of `players` drawn: the calls of two confirmations of round 1 (in an elimination,
+    the two that feed the same next-round match, so the second fills it and calls it)."""
+    tournament_id = create_tournament(
+        api,
+        capacity=players,
+        format=format,
+        swiss_rounds=3,
+        match_lengths={"default": 3, "semi_final": 3, "final": 3},
+    )
+    _fixed_field(tournament_id, players)
+    reply = draw(api, tournament_id)
+    assert reply.status == 201, reply.body
+    called = {m["code"]: m for m in reply.body["pairings"] if m["state"] == "called"}
+    assert len(called) == players // 2
+    label = "S1" if format == "swiss" else "R1"
+    return [_confirm_counted(api, tournament_id, called[f"main.{label}.{n}"]) for n in (1, 2)]
+
+
+@pytest.mark.parametrize("format", ["swiss", "single_elimination"])
+def test_a_confirmation_costs_the_same_however_large_the_day(api: Api, format: str) -> None:
+    """R7.5, R6: a confirmation reads the match, what it feeds and the table plan by key, never
+    the day's matches: the same DynamoDB calls for 16 players as for 128, in round 1 as in round 2
+    (a Swiss match feeds nothing; an elimination match feeds the next round's)."""
+    small, large = _day_of(api, 16, format), _day_of(api, 128, format)
+    print(format, "calls per confirmation:", small, large)
+    assert small == large
+    assert all("Query" not in calls and sum(calls.values()) <= 6 for calls in small)

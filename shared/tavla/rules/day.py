@@ -376,15 +376,19 @@ def compute_draw(inputs: DrawInputs, seed: int) -> Draw:
 # -- playing forward ------------------------------------------------------------------------
 
 
-def flow(fixtures: Sequence[Fixture], winners: Mapping[str, str]) -> dict[str, SlotState]:
+def flow(
+    fixtures: Sequence[Fixture], winners: Mapping[str, str], known: Mapping[str, SlotState] | None = None
+) -> dict[str, SlotState]:
     """Every fixture's state after the official results (`winners`: code -> winning player).
 
     Fixtures must come in an order safe to evaluate (as `compute_draw` gives them, draws in
     order). A side with a BYE is walked over at once; a fixture fed by another waits until
     that one is decided; the reset final is not needed when the winners' bracket winner wins
     the first. Refuses a result naming someone who is not a player of that match.
+    `known` are the states of feeders left out of `fixtures` (a part of the day played forward
+    from its neighbours as they stand); they are returned with the rest.
     """
-    states: dict[str, SlotState] = {}
+    states: dict[str, SlotState] = dict(known or {})
 
     def side(src: Source) -> tuple[bool, str | None]:
         if src.kind == "entry":

@@ -111,6 +111,9 @@ class TablesRecord:
     occupied: Mapping[str, str] = field(default_factory=dict)  # table number (as text) -> match code
     queue: tuple[str, ...] = ()
     version: int = 0
+    # the matches under an open appeal (R9.2), kept here so a change that reads only its own
+    # matches knows whether anything it would call is held; None: not recorded yet (older plans)
+    appeals: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -155,6 +158,9 @@ class FixtureRecord:
     appeals_heard: Mapping[str, str] = field(default_factory=dict)
     started_at: str | None = None
     division: str | None = None  # of a tournament of several divisions (R3.7)
+    # the matches of its draw its result decides (a side, or whether the reset is needed): what
+    # a change of this match reads besides it; None: drawn before this was stored
+    feeds: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -243,6 +249,48 @@ def state_after_flow(slot: rules_day.SlotState, current: State | None) -> State:
     return State.QUEUED
 
 
+_STORED_SLOT: dict[State, rules_day.SlotStatus] = {
+    State.VOID: "void",
+    State.NOT_NEEDED: "not_needed",
+    State.WAITING: "waiting",
+}
+
+
+def slot_of(record: FixtureRecord) -> rules_day.SlotState:
+    """A stored match as the rules' slot: how a match outside the part of the day being played
+    forward stands for the matches it feeds."""
+    from tavla.rules.day import SlotState
+
+    home, away, state, result = record.home, record.away, record.state, record.result
+    if state == State.OFFICIAL and result is not None:
+        loser = away if result.winner == home else home
+        return SlotState(
+            code=record.code, status="played", home=home, away=away, winner=result.winner, loser=loser
+        )
+    if state == State.BYE:
+        winner = result.winner if result is not None else (home or away)
+        return SlotState(code=record.code, status="walkover", home=home, away=away, winner=winner)
+    status = _STORED_SLOT.get(state, "ready")
+    return SlotState(code=record.code, status=status, home=home, away=away)
+
+
+def sources_of(record: FixtureRecord) -> set[str]:
+    """The matches whose results decide this one's sides (or whether it is played at all)."""
+    found = {record.home_source.get("match"), record.away_source.get("match"), record.unless_home_wins}
+    return {c for c in found if c}
+
+
+def feeds_of(fixtures: Iterable[rules_day.Fixture]) -> dict[str, tuple[str, ...]]:
+    """For each fixture of a draw, the fixtures its result decides (in draw order)."""
+    fed: dict[str, list[str]] = {}
+    for f in fixtures:
+        fed.setdefault(f.code, [])
+        for source in {f.home.match, f.away.match, f.unless_home_wins} - {None}:
+            assert source is not None
+            fed.setdefault(source, []).append(f.code)
+    return {code: tuple(codes) for code, codes in fed.items()}
+
+
 def winners_of(records: Iterable[FixtureRecord]) -> dict[str, str]:
     """The official results' winners by match code (what `flow` needs)."""
     return {
@@ -255,12 +303,24 @@ def winners_of(records: Iterable[FixtureRecord]) -> dict[str, str]:
 # --------------------------------------------------------------------------- the aggregate
 
 
+class Unread(Exception):
+    """A partial day's change calls queued matches it did not read (`codes`): read them, again."""
+
+    def __init__(self, codes: set[str]) -> None:
+        super().__init__(", ".join(sorted(codes)))
+        self.codes = codes
+
+
 @dataclass(frozen=True)
 class Day:
     """A tournament's day as read for one change: its field, tables, matches and their fixtures.
 
     `table_count` is the venue's tables, used when no table plan is stored yet; `fixtures` are
     the published draws' fixtures in draw order (feeders first), what `flow` plays forward.
+
+    `partial`: `matches` are only the part of the day a change touches (the match, the matches
+    it feeds, their other feeders); `fixtures` are then the fed matches alone, and every other
+    match read stands as stored (`slot_of`). `unreached` says what a change would need besides.
     """
 
     tournament_id: str
@@ -269,6 +329,7 @@ class Day:
     tables: TablesRecord | None
     matches: Mapping[str, FixtureRecord]
     fixtures: Sequence[rules_day.Fixture] = ()
+    partial: bool = False
 
     def put_out(self, tavla_id: str, how: str) -> Day:
         """The day once a player withdrew (`withdrawn`) or was disqualified (R8.2, R8.3)."""
@@ -288,6 +349,8 @@ class Day:
         records[code] = after
         records = self._flowed(records, now)
         frozen = held(records)
+        if self.partial and frozen:
+            raise ValueError("a part of the day is settled only while no appeal is open")
         for c in frozen:
             if records[c].state == State.CALLED:
                 records[c] = replace(records[c], state=State.QUEUED, table=None, called_at=None)
@@ -306,6 +369,9 @@ class Day:
         ]
         plan, calls_new = seat(plan, playable)
         calls = {**calls_freed, **calls_new}
+        unread = set(calls) - set(records)
+        if unread:  # a part of the day calls queued matches it has not read: read them too
+            raise Unread(unread)
         for c, table in calls.items():
             records[c] = replace(records[c], state=State.CALLED, table=table, called_at=now.isoformat())
         changed = tuple((r, self.matches[c].version) for c, r in records.items() if r != self.matches[c])
@@ -318,7 +384,7 @@ class Day:
         called = tuple(records[c] for c in calls)
         return DayChange(
             matches=changed,
-            tables=self._tables_change(plan),
+            tables=self._tables_change(plan, records),
             events=self._events(confirmed, calls, now),
             confirmed=confirmed,
             called=called,
@@ -353,13 +419,23 @@ class Day:
                     result=Result.bye(slot.winner) if state == State.BYE and slot.winner else None,
                 )
             )
-        tables = self._tables_change(plan, always=True)
+        tables = self._tables_change(plan, {**self.matches, **{r.code: r for r in placed}}, always=True)
         return DayChange(
             matches=tuple((r, None) for r in placed),
             tables=tables,
             events=self._events((), calls, now),
             called=tuple(r for r in placed if r.code in calls),
         )
+
+    def unreached(self, change: DayChange) -> set[str]:
+        """Matches a partial day's change decides but did not play forward: the feeds of every
+        match it settled (a walkover, a forfeit) that were not read; empty when the change is whole."""
+        missing: set[str] = set()
+        for record, _ in change.matches:
+            before = self.matches[record.code].state
+            if record.state != before and (record.state in OFF_TABLE or record.state == State.WAITING):
+                missing |= set(record.feeds or ()) - set(self.matches)
+        return missing
 
     # ------------------------------------------------------------------ inside
 
@@ -368,11 +444,15 @@ class Day:
         from tavla.rules.day import flow
 
         fixtures = self.fixtures
+        played = {f.code for f in fixtures}
         out = self.field.out_of_play if self.field else set()
         while True:
-            states = flow(fixtures, winners_of(records.values()))
+            known = {c: slot_of(r) for c, r in records.items() if c not in played} if self.partial else None
+            states = flow(fixtures, winners_of(records.values()), known)
             changed = False
             for code, slot in states.items():
+                if code not in played:
+                    continue  # read as it stands: only what the fixtures hold moves on
                 record = records[code]
                 update = _slot_update(record, slot, out, now)
                 if update:
@@ -389,14 +469,21 @@ class Day:
             count=stored.count, occupied={int(t): c for t, c in stored.occupied.items()}, queue=stored.queue
         )
 
-    def _tables_change(self, plan: TablePlan, always: bool = False) -> tuple[TablesRecord, int | None] | None:
+    def _tables_change(
+        self, plan: TablePlan, records: Mapping[str, FixtureRecord], always: bool = False
+    ) -> tuple[TablesRecord, int | None] | None:
         occupied = {str(t): c for t, c in plan.occupied.items()}
         stored = self.tables
+        if self.partial:  # a part of the day says nothing of the appeals elsewhere
+            appeals = stored.appeals if stored is not None else None
+        else:
+            appeals = tuple(sorted(c for c, r in records.items() if r.appeal))
         if (
             not always
             and stored is not None
             and dict(stored.occupied) == occupied
             and tuple(stored.queue) == plan.queue
+            and stored.appeals == appeals
         ):
             return None
         previous = stored.version if stored else None
@@ -406,6 +493,7 @@ class Day:
             occupied=occupied,
             queue=plan.queue,
             version=(previous or 0) + 1,
+            appeals=appeals,
         )
         return record, previous
 

@@ -149,7 +149,8 @@ def lodge(
         )
     ]
     lodged = appeal_store.lodged(record)
-    progress.settle(tournament_id, code, change, lambda _b, _a: audits, now, extra=lodged)
+    # the whole day: the window looks at later matches (R9.4), and what the appeal holds is all of it
+    progress.settle(tournament_id, code, change, lambda _b, _a: audits, now, extra=lodged, whole_day=True)
     return view_of(record)
 
 
@@ -277,7 +278,13 @@ def decide(caller: Caller, appeal_id: str, body: DecisionBody, now: datetime) ->
         )
     ]
     progress.settle(
-        tournament_id, appeal.code, change, lambda _b, _a: audits, now, extra=appeal_store.decided(decided)
+        tournament_id,
+        appeal.code,
+        change,
+        lambda _b, _a: audits,
+        now,
+        extra=appeal_store.decided(decided),
+        whole_day=True,  # R9.4 looks at every later match; the matches it held are freed
     )
     _tell_players(decided, match_id, now, seen.tournament.play.rule_profile)
     return view_of(decided)

@@ -175,7 +175,11 @@ def draw_next(
     )
     placed = aggregate.publish_draw(
         drawn,
-        [_record(tournament, number, key, position, f) for position, f in enumerate(drawn.fixtures)],
+        [
+            _record(tournament, number, key, position, f, fed[f.code])
+            for fed in [model.feeds_of(drawn.fixtures)]
+            for position, f in enumerate(drawn.fixtures)
+        ],
         now,
     )
     new_records = [r for r, _ in placed.matches]
@@ -222,6 +226,7 @@ def _record(
     division: str | None,
     position: int,
     fixture: rules_day.Fixture,
+    feeds: tuple[str, ...],
 ) -> FixtureRecord:
     """A drawn match as stored, before the day places it (players, state, table)."""
     return FixtureRecord(
@@ -240,6 +245,7 @@ def _record(
         state=State.WAITING,
         position=position,
         unless_home_wins=fixture.unless_home_wins,
+        feeds=feeds,
     )
 
 

@@ -7,13 +7,22 @@ it, and saves the one `DayChange` in one transaction, each match on the version 
 at, its events with it (`store.outbox`: `ResultConfirmed` for every result that became
 official, `MatchesCalled` for every match put on a table). A concurrent change makes it read
 again and retry.
+
+A match that ends (confirmed, reported alike, forfeited, decided) reads only what it changes
+(`read_part`): itself, the matches its result feeds and their other feeders, by key, and the
+table plan, which it updates table by table (`store.matches.save_part`), so what it costs does
+not grow with the day and changes freeing different tables do not refuse each other. The whole
+day is read when the change needs it: a result changed after it was official (R9.4 looks at
+every later match), an open appeal (R9.2 holds what depends on it), a player put out, a match
+or plan stored before the matches carried what they feed (decision
+`00xx-confirm-reads-what-it-changes`).
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -83,6 +92,91 @@ def read_day(tournament_id: str) -> DayView:
     return DayView(current.tournament, aggregate)
 
 
+def read_part(tournament_id: str, code: str) -> DayView | None:
+    """The part of the day a change of match `code` touches, if reading it is enough (see the
+    module): the match, the tournament and the table plan in one BatchGetItem, then (when the
+    match feeds others) those and their other feeders. None: read the whole day."""
+    first = match_store.part(tournament_id, [code], with_day=True, with_field=False)
+    if first.tournament is None:
+        raise TournamentNotFound(f"No tournament {tournament_id}.")
+    before = first.matches.get(code)
+    tables = first.tables
+    if (
+        before is None
+        or before.draw > first.tournament.draws
+        or before.feeds is None
+        or before.state == State.OFFICIAL
+        or before.appeal is not None
+        or tables is None
+        or tables.appeals != ()
+    ):
+        return None
+    aggregate = model.Day(
+        tournament_id=tournament_id,
+        table_count=tables.count,
+        field=None,
+        tables=tables,
+        matches=first.matches,
+        partial=True,
+    )
+    # the match at the head of the queue takes the table this one frees: read with the rest
+    head = {tables.queue[0]} if tables.queue and before.table is not None else set()
+    return _grown(DayView(first.tournament, aggregate), set(before.feeds), head)
+
+
+def _grown(view: DayView, fed: set[str], also: Collection[str] = ()) -> DayView | None:
+    """The partial day with the matches `fed` played forward too: they, their feeders not read
+    yet and the field (a player out of play forfeits what he is drawn into, R8.2) read by key,
+    and the matches `also` (queued ones it calls). None: one of them was stored before the
+    matches carried what they feed."""
+    current = view.day
+    loaded = dict(current.matches)
+    wanted = sorted((fed | set(also)) - set(loaded))
+    field = current.field
+    if wanted or (fed and field is None):
+        with_field = bool(fed) and field is None
+        found = match_store.part(current.tournament_id, wanted, with_day=False, with_field=with_field)
+        loaded.update(found.matches)
+        field = field or found.field
+    if any(c not in loaded or loaded[c].feeds is None for c in fed) or any(c not in loaded for c in also):
+        return None
+    feeders = sorted({s for c in fed for s in model.sources_of(loaded[c])} - set(loaded))
+    if feeders:
+        found = match_store.part(current.tournament_id, feeders, with_day=False, with_field=False)
+        loaded.update(found.matches)
+        if any(c not in loaded for c in feeders):
+            return None
+    played = {f.code for f in current.fixtures} | fed
+    records = [loaded[c] for c in played]
+    aggregate = replace(
+        current,
+        field=field,
+        matches=loaded,
+        fixtures=[day.fixture_of(r) for r in sorted(records, key=lambda r: (r.draw, r.position))],
+    )
+    return DayView(view.tournament, aggregate)
+
+
+def _moved(view: DayView, code: str, change: Change, now: datetime) -> tuple[DayView, model.DayChange] | None:
+    """The day moved on from the change of match `code`; a partial day grows until the change
+    reaches no match it did not read (a walkover or a forfeit moves on further). None: the
+    whole day is needed after all."""
+    grown: DayView | None = view
+    while grown is not None:
+        before = grown.day.matches[code]
+        played = {f.code for f in grown.day.fixtures}
+        try:
+            moved = grown.day.settle(code, change(before, grown), now)
+        except model.Unread as unread:  # it calls queued matches not read yet
+            grown = _grown(grown, played, unread.codes)
+            continue
+        further = grown.day.unreached(moved)
+        if not further:
+            return grown, moved
+        grown = _grown(grown, played | further)
+    return None
+
+
 def settle(
     tournament_id: str,
     code: str,
@@ -92,30 +186,45 @@ def settle(
     rng: random.Random | None = None,
     extra: Callable[[Transaction], None] | None = None,
     prepare: Callable[[DayView], DayView] | None = None,
+    whole_day: bool = False,
 ) -> Settled:
     """Apply `change` to match `code` and move the day on from it, atomically (see the module).
 
     `extra` writes what changes with the match in the same transaction (an appeal,
     `store.appeals`); `prepare` sees the day as read and returns it as `extra` will leave it
     (a player put out), so the day flows from that (it may also refuse the change, on every
-    attempt).
+    attempt). `whole_day`: `change` looks at other matches than its own (`DayView.records`),
+    so the whole day is read; otherwise only the part it touches may be (see the module).
     """
     rng = rng or random.Random()
     for attempt in range(ATTEMPTS):
-        view = read_day(tournament_id)
-        if view.tournament.status == FINISHED:
+        part = None if whole_day or prepare is not None else read_part(tournament_id, code)
+        if part is not None and part.tournament.status == FINISHED:
             raise TournamentOver("The tournament is finished: its results are final.")
-        if prepare is not None:
-            view = prepare(view)
-        before = view.day.matches.get(code)
-        if before is None:
-            raise MatchNotFound(f"No match {code} in tournament {tournament_id}.")
-        moved = view.day.settle(code, change(before, view), now)
+        moving = _moved(part, code, change, now) if part is not None else None
+        if moving is not None:
+            view, moved = moving
+            before = view.day.matches[code]
+        else:
+            view = read_day(tournament_id)
+            if view.tournament.status == FINISHED:
+                raise TournamentOver("The tournament is finished: its results are final.")
+            if prepare is not None:
+                view = prepare(view)
+            found = view.day.matches.get(code)
+            if found is None:
+                raise MatchNotFound(f"No match {code} in tournament {tournament_id}.")
+            before = found
+            moved = view.day.settle(code, change(before, view), now)
         after = moved.after(code) or before
         moved = moved.with_audit(audit(before, after))
         seen = next((v for r, v in moved.matches if r.code == code), None)
         try:
-            match_store.save_change(tournament_id, moved, extra)
+            if view.day.partial:
+                assert view.day.tables is not None
+                match_store.save_part(tournament_id, moved, view.day.tables, extra)
+            else:
+                match_store.save_change(tournament_id, moved, extra)
         except StaleMatch:
             if attempt == ATTEMPTS - 1:
                 raise Busy("Many changes to this tournament at once: try again.") from None

@@ -84,7 +84,7 @@ def _round_item(record: RoundRecord) -> Item:
 
 def fixture_from_item(item: Item) -> FixtureRecord:
     data = _key_free(item)
-    for name in ("flags", "score"):
+    for name in ("flags", "score", "feeds"):
         if name in data:
             data[name] = tuple(data[name])
     data["games"] = tuple(score_entries.parse(e) for e in data.get("games") or ())
@@ -154,6 +154,8 @@ def field_from_item(item: Item) -> FieldRecord:
 def tables_from_item(item: Item) -> TablesRecord:
     data = _key_free(item)
     data["queue"] = tuple(data.get("queue") or ())
+    if data.get("appeals") is not None:
+        data["appeals"] = tuple(data["appeals"])
     return record_of(TablesRecord, data)
 
 

@@ -15,7 +15,7 @@ from tavla.errors import StaleMatch, TournamentOver
 from tavla.rules.event_names import MATCH_CHANGED
 from tavla.rules.model import DayChange
 from tavla.store import audit, keys, outbox
-from tavla.store.draws import field_from_item, fixture_from_item, fixture_item, put_tables
+from tavla.store.draws import field_from_item, fixture_from_item, fixture_item, put_tables, tables_from_item
 from tavla.store.dynamo import batch_get
 from tavla.store.records import (
     FINISHED,
@@ -121,6 +121,85 @@ def save_change(
     settle(tournament_id, change.matches, change.tables, change.audit, extra, events)
 
 
+def save_part(
+    tournament_id: str,
+    change: DayChange,
+    read: TablesRecord,
+    extra: Callable[[Transaction], None] | None = None,
+) -> None:
+    """Write a change made on a part of the day (`rules.model.Day.partial`): its matches each
+    on its version, and the table plan by what changed in it, each table on the match it held,
+    not on the plan's version (`update_tables`), so changes that free or take different tables
+    do not refuse each other."""
+    events = [outbox.Event(e.detail_type, dict(e.detail)) for e in change.events]
+    plan = change.tables
+
+    def tables(tx: Transaction) -> None:
+        if plan is not None:
+            update_tables(tx, read, plan[0])
+
+    settle(tournament_id, change.matches, None, change.audit, extra, events, tables)
+
+
+def update_tables(tx: Transaction, read: TablesRecord, after: TablesRecord) -> None:
+    """The plan's change in `tx` as an update of what changed, each part on its own condition.
+
+    A table freed or handed on: on condition it still holds the match read there; a table
+    taken: on condition it is free; matches leaving the head of the queue: on condition they
+    are still its head; matches joining it: appended. A change that both takes from the queue
+    and adds to it writes the queue whole, on the plan's version. Every change holds while no
+    appeal is open (a match it calls might be held, R9.2) and moves the version on, so a change
+    that rewrites the plan whole (a draw, a change read on the whole day) sees it.
+    """
+    sets, removes, conditions = ["version = version + :one"], [], ["size(appeals) = :zero"]
+    names: dict[str, str] = {}
+    values: dict[str, object] = {"one": 1, "zero": 0}
+    for number in sorted(set(read.occupied) | set(after.occupied), key=int):
+        was, now = read.occupied.get(number), after.occupied.get(number)
+        if was == now:
+            continue
+        names[f"#t{number}"] = number
+        path = f"occupied.#t{number}"
+        if was is None:
+            conditions.append(f"attribute_not_exists({path})")
+        else:
+            conditions.append(f"{path} = :was{number}")
+            values[f"was{number}"] = was
+        if now is None:
+            removes.append(path)
+        else:
+            sets.append(f"{path} = :now{number}")
+            values[f"now{number}"] = now
+    queue, kept = tuple(read.queue), tuple(after.queue)
+    shorter = len(kept) <= len(queue)
+    taken = len(queue) - len(kept) if shorter and queue[len(queue) - len(kept) :] == kept else None
+    if kept == queue:
+        pass
+    elif taken is not None:  # the head went to tables
+        for i in range(taken):
+            conditions.append(f"queue[{i}] = :head{i}")
+            values[f"head{i}"] = queue[i]
+            removes.append(f"queue[{i}]")
+    elif kept[: len(queue)] == queue:  # matches joined the end
+        sets.append("queue = list_append(queue, :joined)")
+        values["joined"] = list(kept[len(queue) :])
+    else:
+        sets.append("queue = :queue")
+        values["queue"] = list(kept)
+        conditions.append("version = :seen")
+        values["seen"] = read.version
+    expression = "SET " + ", ".join(sets) + (" REMOVE " + ", ".join(removes) if removes else "")
+    tx.update(
+        "tables",
+        MAIN,
+        keys.tables(read.tournament_id),
+        expression,
+        condition=" AND ".join(conditions),
+        names=names or None,
+        values=values,
+    )
+
+
 def settle(
     tournament_id: str,
     changed: Sequence[tuple[FixtureRecord, int | None]],
@@ -128,6 +207,7 @@ def settle(
     changes: Sequence[AuditRecord],
     extra: Callable[[Transaction], None] | None = None,
     events: Sequence[outbox.Event] = (),
+    write_tables: Callable[[Transaction], None] | None = None,
 ) -> None:
     """Write matches (each on the version it was read at), the table plan, audit records and the
     events (results confirmed, matches called) at once,
@@ -150,6 +230,8 @@ def settle(
         _put(tx, f"match {i}", record, seen)
     if tables is not None:
         put_tables(tx, tables[0], tables[1])
+    if write_tables is not None:
+        write_tables(tx)
     for change in changes:
         audit.record(tx, tournament_id, change)
     outbox.add(tx, events)
@@ -161,6 +243,36 @@ def settle(
         if cancelled.any_failed:
             raise StaleMatch("The day changed meanwhile: reload and try again.") from cancelled
         raise
+
+
+@dataclass(frozen=True)
+class Part:
+    """Some matches of a tournament read by key, with the tournament, its table plan and its
+    field when asked for: what a change of one match reads instead of the whole day."""
+
+    tournament: TournamentRecord | None
+    tables: TablesRecord | None
+    field: FieldRecord | None
+    matches: dict[str, FixtureRecord]
+
+
+def part(tournament_id: str, codes: Sequence[str], *, with_day: bool, with_field: bool) -> Part:
+    """The matches `codes` (and the tournament and its tables when `with_day`, its field when
+    `with_field`): one BatchGetItem (a chunk per 100 keys)."""
+    wanted = [keys.match(tournament_id, code) for code in dict.fromkeys(codes)]
+    if with_day:
+        wanted += [keys.tournament(tournament_id), keys.tables(tournament_id)]
+    if with_field:
+        wanted.append(keys.field(tournament_id))
+    found = {i["sk"]: i for i in batch_get(MAIN, wanted, consistent=True)} if wanted else {}
+    meta, tables, field = found.pop("META", None), found.pop("TABLES", None), found.pop("FIELD", None)
+    matches = [fixture_from_item(item) for item in found.values()]
+    return Part(
+        TournamentRecord.from_item(meta) if meta else None,
+        tables_from_item(tables) if tables else None,
+        field_from_item(field) if field else None,
+        {m.code: m for m in matches},
+    )
 
 
 @dataclass(frozen=True)
