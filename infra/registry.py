@@ -19,6 +19,8 @@ from tavla.events import (
     EVENT_SOURCE,
     MATCHES_CALLED,
     NOSHOW_RULED,
+    ORGANISER_REQUEST_DECIDED,
+    ORGANISER_REQUESTED,
     PLAYERS_MERGED,
     REGISTRATION_PROMOTED,
     RESULT_CONFIRMED,
@@ -80,6 +82,8 @@ class Function:
     sends_sms: bool = False
     sends_email: bool = False  # SES, to players who chose e-mail (sender: context `email_from`)
     reads_pass_key: bool = False
+    # changes the user pool's platform groups (AdminAdd/RemoveUserFromGroup; env USER_POOL_ID)
+    manages_roles: bool = False
     card_payments: bool = False  # reads the card payment provider's secret
     idempotent: bool = False  # uses the Powertools idempotency table
     timeout_seconds: int = 10
@@ -127,6 +131,14 @@ FUNCTIONS: tuple[Function, ...] = (
         reads_pass_key=True,
     ),
     Function(
+        name="federation",
+        module="functions.federation.handler",
+        description="The federation's own records: platform roles its admins grant, requests to "
+        "organise, clubs",
+        tables={MAIN.name: "read_write"},
+        manages_roles=True,
+    ),
+    Function(
         name="tournaments",
         module="functions.tournaments.handler",
         description="Tournament pages, settings and per-tournament staff",
@@ -169,7 +181,14 @@ FUNCTIONS: tuple[Function, ...] = (
         description="Turns domain events into the in-app feed, SMS and e-mail (table calls too)",
         tables={MAIN.name: "read_write", CONTACTS.name: "read"},
         http=False,
-        events=(REGISTRATION_PROMOTED, MATCHES_CALLED, NOSHOW_RULED, SUPER_FINAL_INVITED),
+        events=(
+            REGISTRATION_PROMOTED,
+            MATCHES_CALLED,
+            NOSHOW_RULED,
+            SUPER_FINAL_INVITED,
+            ORGANISER_REQUESTED,
+            ORGANISER_REQUEST_DECIDED,
+        ),
         sends_sms=True,
         sends_email=True,
     ),

@@ -93,7 +93,7 @@ def start(
     os.environ.update({API_BASE_ENV: provider.url, RETURN_URL_ENV: f"http://127.0.0.1:{args.port}"})
 
     from local.apigw import RouteTable
-    from local.auth import Authority
+    from local.auth import Authority, role_records
     from local.bus import Bus
     from local.deadletters import DeadLetters
     from local.faults import FaultSwitch
@@ -119,7 +119,13 @@ def start(
 
     outbox = OutboxStream(dynamodb.url, environments, dead_letters)
     bus = Bus(moto.url, queues, environments, dead_letters=dead_letters, outbox=outbox)
-    platform = Platform(routes, Authority(data_dir), environments, scheduler, bus)
+    platform = Platform(
+        routes,
+        Authority(data_dir, role_records(aws.client("dynamodb", dynamodb.url))),
+        environments,
+        scheduler,
+        bus,
+    )
     try:
         server = LocalServer(args.port, Gateway(platform))
     except OSError as error:

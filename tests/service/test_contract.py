@@ -41,6 +41,10 @@ BODY_ROUTES = [
     ("PUT", "/seasons/{season_id}"),
     # R11.4: category-prize eligibility
     ("PUT", "/tournaments/{tournament_id}/prizes/eligibility/{tavla_id}"),
+    # the federation: requests to organise (R1.3)
+    ("POST", "/me/organiser-request"),
+    ("POST", "/admin/organiser-requests/{tavla_id}/approve"),
+    ("POST", "/admin/organiser-requests/{tavla_id}/refuse"),
 ]
 # POST routes that take no body
 NO_BODY = {
@@ -57,6 +61,8 @@ NO_BODY = {
     ("POST", "/tournaments/{tournament_id}/refunds/{entry_id}/paid"),
     # ratings and the season
     ("POST", "/seasons/{season_id}/super-final/invitations"),
+    # platform roles: the path says it all (R1.3)
+    ("PUT", "/admin/roles/{tavla_id}/{role}"),
 }
 
 

@@ -139,6 +139,31 @@ def _invited(detail: Mapping[str, Any]) -> list[Notice]:
     ]
 
 
+def _organiser_requested(detail: Mapping[str, Any]) -> list[Notice]:
+    """R1.3: every admin with a player profile hears of a request to organise."""
+    from tavla.store import roles as role_store
+
+    who, club = str(detail.get("tavla_id", "")), str(detail.get("club", ""))
+    text = f"{who} asks to become an organiser ({club}): approve or refuse it in the admin list."
+    admins = dict.fromkeys(g.tavla_id for g in role_store.holders("admins") if g.tavla_id)
+    return [Notice(str(a), "organiser_request", text, {"tavla_id": who}) for a in admins]
+
+
+def _organiser_decided(detail: Mapping[str, Any]) -> list[Notice]:
+    """R1.3: the player hears the admins' answer (an approval takes effect at the next sign-in)."""
+    approved = detail.get("status") == "approved"
+    text = (
+        "Your request to become an organiser was approved: sign in again to create tournaments."
+        if approved
+        else "Your request to become an organiser was refused."
+    )
+    return [
+        Notice(
+            str(detail.get("tavla_id", "")), "organiser_decision", text, {"status": str(detail.get("status"))}
+        )
+    ]
+
+
 def _notices(detail_type: str, detail: Mapping[str, Any]) -> list[Notice]:
     if detail_type == events.REGISTRATION_PROMOTED:
         return _promoted(detail)
@@ -148,6 +173,10 @@ def _notices(detail_type: str, detail: Mapping[str, Any]) -> list[Notice]:
         return _called(detail)
     if detail_type == events.NOSHOW_RULED:
         return _noshow_ruled(detail)
+    if detail_type == events.ORGANISER_REQUESTED:
+        return _organiser_requested(detail)
+    if detail_type == events.ORGANISER_REQUEST_DECIDED:
+        return _organiser_decided(detail)
     return []
 
 
