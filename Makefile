@@ -52,7 +52,7 @@ synth: setup ## synthesize the CDK stack into cdk.out/ (offline, no Docker)
 verify-draw: setup ## recompute a tournament's published draws from public data: API=<base url> TOURNAMENT=<id>
 	PYTHONPATH=shared:. $(BIN)/python -m tools.verify_draw $(API) $(TOURNAMENT)
 
-web: node_modules/.installed ## build the mobile web front end into web/dist/ (API types from the OpenAPI document, tsc, vite)
+web: node_modules/.installed ## build the mobile web front end into web/dist/ (API types from the OpenAPI document, tsc, vitest unit tests, vite)
 	npm run --silent web:build
 
 openapi: setup ## regenerate functions/openapi/openapi.json from the routers

@@ -1,6 +1,9 @@
 """Cost model of watching a tournament day: what 100 phones polling the
 public board every 10 s for 6 hours cost in AWS requests, with CloudFront in front of the
-HTTP API and without it. Goal: at most USD 0.05 in requests at list prices (SMS aside).
+HTTP API and without it; and what the same day costs on the live channel (AppSync Events:
+connection-minutes, published hints and their deliveries, and the refetches each delivery
+causes), notices by Web Push included. Goal: at most USD 0.05 in requests at list prices
+(SMS priced apart, per player who opted in).
 
 Run from the repository root: `PYTHONPATH=shared:. .venv/bin/python -m bench.bench_cost`.
 It prints each line item and the totals; it asserts nothing (the inputs are estimates).
@@ -49,6 +52,12 @@ class Prices:
     lambda_per_gb_second: float = 0.0000166667  # x86; arm64 is 20 % less
 
     dynamodb_per_million_rru: float = 0.25  # on-demand reads
+
+    # AppSync Events: each published event and each delivery is an operation
+    appsync_per_million_operations: float = 1.00
+    appsync_per_million_connection_minutes: float = 0.08
+    # SNS SMS to a Greek mobile: an assumption (SNS prices SMS per country and carrier)
+    sms_each: float = 0.06
 
 
 LIST_PRICES = Prices()
@@ -152,6 +161,104 @@ def report(title: str, s: Scenario) -> tuple[float, float]:
     return requests_usd, total
 
 
+BOARD = Scenario()
+
+
+@dataclass(frozen=True)
+class LiveDay:
+    """A 64-player, 6-round Swiss day watched on the live channel instead of by polling."""
+
+    screens: int = 101  # 100 phones and the TV, all on the tournament's channel
+    hours: float = 6.0
+    players: int = 64
+    rounds: int = 6
+    # writes of a match the screens are told of: the call, two reports, the confirmation
+    # (MatchChanged, MatchesCalled, ResultConfirmed); live scores would add one each
+    hints_per_match: float = 4.0
+    match_listeners: float = 2.0  # the two players' phones on the match's channel
+    staff_listeners: int = 3  # organiser and referees on the staff channel
+    # the tournament channel's hints held to one per this many seconds (0: one per change)
+    board_window_s: float = 0.0
+    edges: int = 2  # a refetch with the hint's version is one origin request per edge
+    notices_per_player: float = 8.0  # table calls (6), a result or two: Web Push, no AWS price
+    lambda_ms: float = 50.0  # the live function per event (256 MB)
+
+    @property
+    def matches(self) -> int:
+        return self.players // 2 * self.rounds
+
+    @property
+    def board_hints(self) -> float:
+        per_change = self.matches * self.hints_per_match + self.rounds
+        if self.board_window_s <= 0:
+            return per_change
+        return min(per_change, self.hours * 3600 / self.board_window_s)
+
+
+def live_items(d: LiveDay, p: Prices = LIST_PRICES, board: Scenario = BOARD) -> list[tuple[str, float, str]]:
+    """(item, USD, how): the live channel's own bill and the refetches its hints cause."""
+    connection_minutes = d.screens * d.hours * 60
+    match_hints = d.matches * d.hints_per_match
+    staff_hints = match_hints
+    published = d.board_hints + match_hints + staff_hints
+    deliveries = d.board_hints * d.screens + match_hints * d.match_listeners + staff_hints * d.staff_listeners
+    refetches = deliveries  # every told screen asks for what it shows, If-None-Match
+    origin = (d.board_hints + match_hints) * d.edges
+    events = d.matches * d.hints_per_match + d.rounds
+    lambda_gb_s = events * 0.25 * d.lambda_ms / 1000
+    return [
+        (
+            "AppSync connections",
+            connection_minutes / MILLION * p.appsync_per_million_connection_minutes,
+            f"{connection_minutes:,.0f} connection-minutes ({d.screens} screens x {d.hours:g} h)",
+        ),
+        (
+            "AppSync publishes",
+            published / MILLION * p.appsync_per_million_operations,
+            f"{published:,.0f} hints posted",
+        ),
+        (
+            "AppSync deliveries",
+            deliveries / MILLION * p.appsync_per_million_operations,
+            f"{deliveries:,.0f} = {d.board_hints:,.0f} board hints x {d.screens} + match and staff",
+        ),
+        (
+            "refetches (CloudFront)",
+            refetches / 10_000 * p.cloudfront_per_10k_requests,
+            f"{refetches:,.0f} conditional GETs, one per delivery",
+        ),
+        (
+            "refetches (origin)",
+            origin / MILLION * (p.http_api_per_million + p.lambda_per_million)
+            + origin * board.rru_per_render / MILLION * p.dynamodb_per_million_rru
+            + origin * (board.lambda_memory_mb / 1024) * (board.lambda_ms / 1000) * p.lambda_per_gb_second,
+            f"{origin:,.0f} (a new ?v= key per hint, once per edge)",
+        ),
+        (
+            "live function",
+            events / MILLION * p.lambda_per_million + lambda_gb_s * p.lambda_per_gb_second,
+            f"{events:,.0f} events, {lambda_gb_s:,.1f} GB-s",
+        ),
+        (
+            "Web Push notices",
+            0.0,
+            f"{d.players * d.notices_per_player:,.0f} pushes: no AWS price beyond notify",
+        ),
+    ]
+
+
+def report_live(title: str, d: LiveDay) -> float:
+    items = live_items(d)
+    total = sum(usd for _, usd, _ in items)
+    print(f"-- {title}")
+    for name, usd, how in items:
+        print(f"   {name:<22} USD {usd:8.4f}   {how}")
+    top = max(items, key=lambda i: i[1])
+    verdict = "within" if total <= GOAL_USD else "over"
+    print(f"   {'total':<22} USD {total:8.4f}   ({verdict} the USD {GOAL_USD} goal; most: {top[0]})")
+    return total
+
+
 def main() -> int:
     base = Scenario()
     print("Cost of watching a 64-player day (list prices, CloudFront free tier ignored; SMS aside)")
@@ -173,6 +280,20 @@ def main() -> int:
     print(
         f"-- the goal's budget pays for {budget_polls:,.0f} CloudFront requests at list price: "
         f"{base.viewers} phones every {base.seconds * base.viewers / budget_polls:.0f} s"
+    )
+    print()
+    print("The same day on the live channel (AppSync Events), hints instead of polls")
+    day = LiveDay()
+    report_live("a hint per change on every channel", day)
+    for window in (60.0, 120.0, 180.0):
+        report_live(
+            f"the tournament channel's hints held to one per {window:g} s",
+            replace(day, board_window_s=window),
+        )
+    print(
+        f"-- SMS, priced apart: USD {day.notices_per_player * LIST_PRICES.sms_each:.2f} a day for each "
+        f"player who opted in and has no working push subscription ({day.notices_per_player:g} notices "
+        f"x USD {LIST_PRICES.sms_each} assumed)"
     )
     return 0
 

@@ -17,6 +17,7 @@ from typing import Literal
 
 from tavla.events import (
     EVENT_SOURCE,
+    MATCH_CHANGED,
     MATCHES_CALLED,
     NOSHOW_RULED,
     ORGANISER_REQUEST_DECIDED,
@@ -81,6 +82,8 @@ class Function:
     schedules: tuple[str, ...] = ()  # names of functions it creates one-time schedules for
     sends_sms: bool = False
     sends_email: bool = False  # SES, to players who chose e-mail (sender: context `email_from`)
+    publishes_live: bool = False  # posts change hints on the live channel (AppSync Events)
+    authorizes_live: bool = False  # the live channel's authorizer for staff channels
     reads_pass_key: bool = False
     # changes the user pool's platform groups (AdminAdd/RemoveUserFromGroup; env USER_POOL_ID)
     manages_roles: bool = False
@@ -191,6 +194,32 @@ FUNCTIONS: tuple[Function, ...] = (
         ),
         sends_sms=True,
         sends_email=True,
+    ),
+    # the venue's live channel: change hints to the screens (docs/live.md)
+    Function(
+        name="live",
+        module="functions.live.handler",
+        description="Domain events -> change hints on the live channel's public and staff channels",
+        http=False,
+        events=(
+            MATCHES_CALLED,
+            MATCH_CHANGED,
+            RESULT_CONFIRMED,
+            NOSHOW_RULED,
+            REGISTRATION_PROMOTED,
+            TOURNAMENT_FINISHED,
+        ),
+        publishes_live=True,
+        memory_mb=256,
+    ),
+    Function(
+        name="liveauth",
+        module="functions.liveauth.handler",
+        description="Who may listen on a staff channel of the live channel: the tournament's staff",
+        tables={MAIN.name: "read"},
+        http=False,
+        authorizes_live=True,
+        memory_mb=256,
     ),
     Function(
         name="publisher",

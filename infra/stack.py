@@ -17,6 +17,7 @@ from infra.card_payments import CardPayments
 from infra.cdn import Cdn
 from infra.events import Events
 from infra.lambdas import Lambdas
+from infra.live import LiveChannel
 from infra.notifications import Notifications
 from infra.operations import Backups, Budget, Dashboard
 from infra.pass_key import PassKey
@@ -83,6 +84,12 @@ class TavlaStack(Stack):
             "SignIn", cognito_domain=cognito.CognitoDomainOptions(domain_prefix=stage.sign_in_domain_prefix)
         )
         self.api = Api(self, "Api", self.lambdas, self.auth)
+        # the venue's live channel, where the registry has its functions
+        self.live = (
+            LiveChannel(self, "Live", self.lambdas, self.auth)
+            if any(f.authorizes_live for f in functions)
+            else None
+        )
         throttling.apply(self.api.stage, stage, functions)
         sign_in_origin = f"https://{stage.sign_in_domain_prefix}.auth.{self.region}.amazoncognito.com"
         self.cdn = Cdn(
@@ -105,6 +112,11 @@ class TavlaStack(Stack):
                 "api": site,
                 "sign_in": self.sign_in.base_url(),
                 "client_id": self.auth.web_client.user_pool_client_id,
+                **(
+                    {"live": self.live.url, "live_host": self.live.host, "live_key": self.live.api_key}
+                    if self.live
+                    else {}
+                ),
             },
         )
         self.card_payments = CardPayments(self, "CardPayments", self.lambdas, return_url=site)
@@ -143,5 +155,7 @@ class TavlaStack(Stack):
         CfnOutput(self, "SignInUrl", value=self.sign_in.base_url())
         CfnOutput(self, "EventBusName", value=self.events.bus.event_bus_name)
         CfnOutput(self, "CdnDomain", value=self.cdn.domain_name)
+        if self.live:
+            CfnOutput(self, "LiveUrl", value=self.live.url)
         CfnOutput(self, "OperatorsTopicArn", value=self.alarms.topic.topic_arn)
         CfnOutput(self, "DashboardName", value=self.dashboard.dashboard.dashboard_name)

@@ -84,6 +84,12 @@ class Authority:
             raise InvalidToken(f"The token is not valid: {error}.") from None
         return claims
 
+    def write_jwks(self, data_dir: Path) -> Path:
+        """The public keys as a file, for code that fetches them by URL (the live authorizer)."""
+        path = data_dir / "jwks.json"
+        path.write_text(json.dumps(self.jwks()))
+        return path
+
     def jwks(self) -> dict[str, Any]:
         """The public key as a JWKS document, as Cognito publishes it."""
         jwk = json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(self._public))

@@ -43,7 +43,7 @@ class Bus:
         self._environments = environments
         self._outbox = outbox  # where the events come from: drained first on every pass
         self._lock = threading.Lock()  # one delivery pass at a time (thread or drain)
-        self._periodic = Periodic("bus", 0.05, self._deliver_pending, log, idle_interval=0.4)
+        self._periodic = Periodic("bus", 0.05, self._deliver_pending, log, idle_interval=0.2)
         self.delivered = 0
 
     def start(self) -> None:

@@ -6,8 +6,12 @@ boto3 finds the local endpoints through the standard AWS_ENDPOINT_URL_* variable
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from infra.registry import FUNCTIONS, PASS_KEY_SECRET, PAYMENT_PROVIDER_SECRET
+from local.auth import AUDIENCE, ISSUER
 from local.dynamodb import physical_name
+from tavla import live
 from tavla.schedules import DEAD_LETTER_ENV, GROUP_ENV, ROLE_ENV
 from tavla.store.schema import TABLES
 
@@ -55,3 +59,13 @@ def handler_environment(dynamodb_url: str, moto_url: str) -> dict[str, str]:
     env.update({spec.env_var: physical_name(spec) for spec in TABLES})
     env.update({f.arn_env_var: function_arn(f.name) for f in FUNCTIONS})
     return env
+
+
+def live_environment(publish_url: str, jwks: Path) -> dict[str, str]:
+    """The live channel's publish endpoint, and the local issuer's keys for its authorizer."""
+    return {
+        live.HTTP_URL_ENV: publish_url,
+        live.JWKS_URL_ENV: jwks.resolve().as_uri(),
+        live.ISSUER_ENV: ISSUER,
+        live.AUDIENCE_ENV: AUDIENCE,
+    }

@@ -74,7 +74,7 @@ class OutboxStream:
         self._arn = ensure_stream(self._dynamodb)
         self._shards: dict[str, _Shard] = {}
         self._lock = threading.Lock()
-        self._periodic = Periodic("outbox", 0.05, self.drain, log, idle_interval=0.4)
+        self._periodic = Periodic("outbox", 0.05, self.drain, log, idle_interval=0.2)
         self.published = 0
 
     def start(self) -> None:

@@ -5,6 +5,7 @@ Lambda environments (`local.lambdas`). Local-only routes: `POST /dev/token` (min
 `POST /dev/tick` (fire due schedules), `POST /dev/clock` (advance the platform's clock, then
 tick and deliver), `POST /dev/drain` (publish the outbox, deliver pending bus events),
 `POST /dev/bus` (the fault switch: the bus refuses every put), `GET /dev/sms` (what SNS sent),
+`GET /config.json` (the local sign-in and the live channel's URL, `local.live`),
 `GET /dev/dead-letters` (schedules and events parked after their retries), `POST /dev/faults`
 and `GET /dev/faults` (DynamoDB write faults, `local.faults`), `GET /docs`
 (Swagger UI from node_modules) and the JWKS of the local token issuer. `GET /` and the built
@@ -61,6 +62,7 @@ class Platform:
     environments: Environments
     scheduler: Scheduler
     bus: Bus
+    live_url: str | None = None  # the live channel's WebSocket endpoint
 
 
 def _json(status: int, value: Any) -> HttpResponse:
@@ -85,6 +87,9 @@ class Gateway:
             ("POST", "/dev/faults"): self._faults,
             ("GET", "/dev/faults"): lambda _: _json(200, self._switch().describe()),
             ("GET", "/.well-known/jwks.json"): lambda _: _json(200, platform.authority.jwks()),
+            # what the deployment's /config.json tells the web in the cloud: here the local sign-in
+            # and the local live channel
+            ("GET", "/config.json"): lambda _: _json(200, {"mode": "local", "live": platform.live_url}),
             ("GET", "/docs"): lambda _: self._file(DOCS_PAGE),
             ("GET", "/"): lambda _: self._site("index.html"),
         }

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from local import aws, npm
 from local.dynamodb import DynamoDBLocal, StaleTable, ensure_tables
-from local.env import REGION, handler_environment
+from local.env import REGION, handler_environment, live_environment
 
 DEFAULT_WORKERS = 6
 log = logging.getLogger("local")
@@ -87,13 +87,21 @@ def start(
     provider.start()
     cleanups.append(provider.stop)
 
+    # the live channel's ports are bound now: the handlers' environment names its publish URL
+    from local.auth import Authority, role_records
+    from local.live import LiveChannel, through
+
+    # a token carries the roles the federation's admins granted (read when it is minted)
+    authority = Authority(data_dir, role_records(aws.client("dynamodb", dynamodb.url)))
+    live_channel = LiveChannel()
+
     # The handlers read these at import time: set them before anything imports a handler
     # (the Lambda environments are spawned with this environment).
     os.environ.update(handler_environment(dynamodb.url, moto.url))
     os.environ.update({API_BASE_ENV: provider.url, RETURN_URL_ENV: f"http://127.0.0.1:{args.port}"})
+    os.environ.update(live_environment(live_channel.publish_url, authority.write_jwks(data_dir)))
 
     from local.apigw import RouteTable
-    from local.auth import Authority, role_records
     from local.bus import Bus
     from local.deadletters import DeadLetters
     from local.faults import FaultSwitch
@@ -119,13 +127,10 @@ def start(
 
     outbox = OutboxStream(dynamodb.url, environments, dead_letters)
     bus = Bus(moto.url, queues, environments, dead_letters=dead_letters, outbox=outbox)
-    platform = Platform(
-        routes,
-        Authority(data_dir, role_records(aws.client("dynamodb", dynamodb.url))),
-        environments,
-        scheduler,
-        bus,
-    )
+    live_channel.authorize = through(environments)
+    live_channel.start()
+    cleanups.append(live_channel.stop)
+    platform = Platform(routes, authority, environments, scheduler, bus, live_url=live_channel.url)
     try:
         server = LocalServer(args.port, Gateway(platform))
     except OSError as error:
@@ -147,7 +152,12 @@ def start(
         from local.demo import load_demo
 
         demo_token = load_demo(server.url, platform.authority, data_dir)
-    endpoints = {"DynamoDB Local": dynamodb.url, "moto": moto.url, "fake card provider": provider.url}
+    endpoints = {
+        "live channel": live_channel.url,
+        "DynamoDB Local": dynamodb.url,
+        "moto": moto.url,
+        "fake card provider": provider.url,
+    }
     return server.url, demo_token, endpoints
 
 

@@ -77,7 +77,46 @@ async function networkFirst(request, name) {
     return response;
   } catch (offline) {
     const hit = await caches.match(key, { ignoreVary: true, ignoreSearch: false });
-    if (hit) return hit;
+    // the last answer, marked so the page can say it is not live
+    if (hit) return new Response(hit.body, { status: hit.status, headers: marked(hit.headers) });
     throw offline;
   }
 }
+
+function marked(headers) {
+  const copy = new Headers(headers);
+  copy.set("x-tavla-offline", "1");
+  return copy;
+}
+
+// Notices by Web Push (web/src/push.ts subscribes): the payload is {title, body, url}, already
+// in the person's language; a tap opens (or focuses) the notice's page.
+self.addEventListener("push", (event) => {
+  let notice = {};
+  try {
+    notice = event.data ? event.data.json() : {};
+  } catch {
+    notice = { body: event.data ? event.data.text() : "" };
+  }
+  const title = notice.title || "Tavla";
+  event.waitUntil(
+    self.registration.showNotification(title, {
+      body: notice.body || "",
+      icon: "/icon.svg",
+      tag: notice.tag, // a repeat of one notice replaces it rather than stacking
+      data: { url: notice.url || "/" },
+    }),
+  );
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin).href;
+  event.waitUntil(
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((open) => {
+      const same = open.find((c) => c.url === url);
+      if (same) return same.focus();
+      return self.clients.openWindow(url);
+    }),
+  );
+});

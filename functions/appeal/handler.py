@@ -21,7 +21,7 @@ from tavla.errors import (
     ResultLocked,
     TournamentOver,
 )
-from tavla.http import SIGNED_IN, caller, make_resolver
+from tavla.http import SIGNED_IN, caller, make_resolver, revalidated
 from tavla.models.appeals import AppealBody, AppealView, DecisionBody
 from tavla.observability import entry
 from tavla.services import appeals
@@ -84,6 +84,7 @@ def decide(appeal_id: AppealId, body: DecisionBody) -> AppealView:
     security=SIGNED_IN,
     tags=["appeals"],
     responses=errors(AppealNotFound, NotYourMatch),
+    middlewares=revalidated(),
 )
 def read(appeal_id: AppealId) -> AppealView:
     """An appeal and its decision.

@@ -17,7 +17,7 @@ from tavla.errors import (
     PlayerNotFound,
     TournamentNotFound,
 )
-from tavla.http import SIGNED_IN, caller, make_resolver
+from tavla.http import SIGNED_IN, caller, make_resolver, revalidated
 from tavla.models.registrations import CheckinRequest, CheckinResult, CheckinState, EntriesWithContacts
 from tavla.observability import entry
 from tavla.services import checkin
@@ -70,6 +70,7 @@ def close_checkin(tournament_id: TournamentId) -> CheckinState:
     security=SIGNED_IN,
     tags=["check-in"],
     responses=errors(TournamentNotFound, NotStaff),
+    middlewares=revalidated(),
 )
 def entries_with_contacts(tournament_id: TournamentId) -> EntriesWithContacts:
     """A tournament's entry lists with contacts.

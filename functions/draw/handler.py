@@ -18,7 +18,7 @@ from tavla.errors import (
     RuleBroken,
     TournamentNotFound,
 )
-from tavla.http import SIGNED_IN, caller, make_resolver
+from tavla.http import LIVE_MAX_AGE, SIGNED_IN, cached, caller, make_resolver
 from tavla.models.day import Rounds, RoundView
 from tavla.observability import entry
 from tavla.services import draw
@@ -61,7 +61,12 @@ def draw_next(tournament_id: TournamentId, division: Division = None) -> tuple[R
     return draw.draw_next(caller(app), tournament_id, clock.now(), division=division), 201
 
 
-@app.get("/tournaments/<tournament_id>/rounds", tags=["draws"], responses=errors(TournamentNotFound))
+@app.get(
+    "/tournaments/<tournament_id>/rounds",
+    tags=["draws"],
+    responses=errors(TournamentNotFound),
+    middlewares=cached(max_age=LIVE_MAX_AGE),
+)
 def rounds(tournament_id: TournamentId) -> Rounds:
     """The published draws.
 
@@ -74,6 +79,7 @@ def rounds(tournament_id: TournamentId) -> Rounds:
     "/tournaments/<tournament_id>/rounds/<number>",
     tags=["draws"],
     responses=errors(TournamentNotFound, RoundNotFound),
+    middlewares=cached(max_age=LIVE_MAX_AGE),
 )
 def round_view(tournament_id: TournamentId, number: RoundNumber) -> RoundView:
     """One published draw.

@@ -20,6 +20,7 @@ from tavla.errors import (
     NotOrganiser,
     NotRegistered,
     NotStaff,
+    OverPrize,
     ProfileMissing,
     ProviderUnavailable,
     RegistrationClosed,
@@ -41,6 +42,7 @@ from tavla.models.payments import (
     PaymentDeadline,
     PaymentDeadlineSet,
     Payout,
+    PrizePayouts,
     PrizeTable,
     Refunds,
     StatementImport,
@@ -217,7 +219,13 @@ def prize_table(tournament_id: TournamentId) -> PrizeTable:
     tags=["payments"],
     status_code=201,
     responses=errors(
-        TournamentNotFound, NotOrganiser, NotFinished, NoPrize, RequestInProgress, IdempotencyKeyReused
+        TournamentNotFound,
+        NotOrganiser,
+        NotFinished,
+        NoPrize,
+        OverPrize,
+        RequestInProgress,
+        IdempotencyKeyReused,
     ),
 )
 def payout(
@@ -225,8 +233,11 @@ def payout(
 ) -> tuple[Ledger, int]:
     """Record a prize paid out.
 
-    Its organisers record that they paid a winner their money prize: the amount is the
-    prize list's, recorded once in the winner's ledger and the audit trail (R11.5).
+    Its organisers record that they paid a winner (part of) their money prize: the amount in
+    cents, or all that is left of it; a prize may be paid in several payments. More than
+    what is left is refused (409 `over_prize`, nothing recorded), also when two payouts
+    arrive at once. In the winner's ledger and the audit trail (R11.5). With an
+    `Idempotency-Key` header a resent request records nothing more and answers the same.
     """
     who = caller(app)
     return _once(
@@ -237,6 +248,21 @@ def payout(
         lambda: prizes.record_payout(who, tournament_id, body, clock.now()),
         Ledger,
     ), 201
+
+
+@app.get(
+    "/tournaments/<tournament_id>/prizes/payouts",
+    security=SIGNED_IN,
+    tags=["payments"],
+    responses=errors(TournamentNotFound, NotStaff),
+)
+def payouts(tournament_id: TournamentId) -> PrizePayouts:
+    """The prize payouts.
+
+    Each winner's money prize (place and category together), the payouts recorded and the
+    rest due, and the totals (its referees and organisers, R11.5).
+    """
+    return prizes.payouts(caller(app), tournament_id)
 
 
 # --- R11.4: category prizes: who is eligible (private to the organisers)

@@ -70,7 +70,7 @@ def patch_me(body: ProfileUpdate) -> MyProfile:
 
     Only the fields sent change; `null` clears an optional field (R12.2).
     """
-    return players.update_me(caller(app), body)
+    return players.update_me(caller(app), body, clock.now())
 
 
 @app.get("/me/checkin-pass", security=SIGNED_IN, tags=["players"], responses=errors(ProfileMissing))

@@ -22,7 +22,7 @@ from tavla.errors import (
     StaleMatch,
     TournamentOver,
 )
-from tavla.http import SIGNED_IN, caller, make_resolver
+from tavla.http import LIVE_MAX_AGE, SIGNED_IN, cached, caller, make_resolver
 from tavla.models.matches import FinalScore, MatchDetail, ScoreUpdate
 from tavla.observability import entry
 from tavla.services import result
@@ -32,7 +32,12 @@ app = make_resolver()
 MatchId: TypeAlias = "Annotated[str, params.Path(max_length=160)]"
 
 
-@app.get("/matches/<match_id>", tags=["matches"], responses=errors(MatchNotFound))
+@app.get(
+    "/matches/<match_id>",
+    tags=["matches"],
+    responses=errors(MatchNotFound),
+    middlewares=cached(max_age=LIVE_MAX_AGE),
+)
 def match(match_id: MatchId) -> MatchDetail:
     """A match and its live score, game by game.
 

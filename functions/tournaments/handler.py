@@ -21,7 +21,7 @@ from tavla.errors import (
     SeasonNotFound,
     TournamentNotFound,
 )
-from tavla.http import SIGNED_IN, cached, caller, make_resolver
+from tavla.http import SIGNED_IN, cached, caller, make_resolver, revalidated
 from tavla.idempotency import IdempotencyKey, once
 from tavla.models.audit import AuditTrail
 from tavla.models.tournaments import (
@@ -186,6 +186,7 @@ def get_placements(tournament_id: TournamentId) -> Placements:
     security=SIGNED_IN,
     tags=["tournaments"],
     responses=errors(TournamentNotFound, NotStaff, InvalidCursor),
+    middlewares=revalidated(),
 )
 def get_audit(
     tournament_id: TournamentId,

@@ -130,15 +130,17 @@ def _max_age(route: Route) -> int | None:
 
 
 def _caching_headers(max_age: int) -> dict[str, Any]:
+    control = (
+        "`private, no-cache`: no shared cache keeps it; the browser revalidates it every time"
+        if max_age < 0
+        else f"`public, max-age={max_age}`: shared caches and the CDN may keep it that long"
+    )
     return {
         "ETag": {
             "description": "a strong tag of this JSON; send it back as If-None-Match",
             "schema": {"type": "string"},
         },
-        "Cache-Control": {
-            "description": f"`public, max-age={max_age}`: shared caches and the CDN may keep it that long",
-            "schema": {"type": "string"},
-        },
+        "Cache-Control": {"description": control, "schema": {"type": "string"}},
     }
 
 

@@ -390,6 +390,12 @@ class NoPrize(Conflict):
     code = "no_prize"
 
 
+class OverPrize(Conflict):
+    """A payout larger than what is left of the winner's prize (R11.5): nothing recorded."""
+
+    code = "over_prize"
+
+
 # --- ratings and the season
 
 

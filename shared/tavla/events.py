@@ -16,6 +16,7 @@ from tavla import aws
 if TYPE_CHECKING:
     from mypy_boto3_events import EventBridgeClient
 
+from tavla.rules.event_names import MATCH_CHANGED as MATCH_CHANGED
 from tavla.rules.event_names import MATCHES_CALLED as MATCHES_CALLED
 from tavla.rules.event_names import RESULT_CONFIRMED as RESULT_CONFIRMED
 

@@ -116,11 +116,13 @@ class CacheFor:
     hash of exactly the JSON sent; the handler stays as it is. Use it through `cached`.
     """
 
-    def __init__(self, max_age: int) -> None:
+    def __init__(self, max_age: int, *, private: bool = False) -> None:
         if max_age < 0:
             raise ValueError("max-age is a number of seconds, 0 or more")
-        setattr(self, CACHE_MAX_AGE, max_age)  # read by tavla.contract for the document
+        # read by tavla.contract for the document: -1 for a private answer revalidated each time
+        setattr(self, CACHE_MAX_AGE, -1 if private else max_age)
         self.max_age = max_age
+        self.cache_control = "private, no-cache" if private else f"public, max-age={max_age}"
         self.__name__ = f"cache_for_{max_age}s"  # Powertools names middlewares in its debug output
 
     def __call__(
@@ -135,12 +137,18 @@ class CacheFor:
             else json.dumps(response.body, separators=(",", ":"))
         )
         tag = etag(body)
-        headers = {"ETag": tag, "Cache-Control": f"public, max-age={self.max_age}"}
+        headers = {"ETag": tag, "Cache-Control": self.cache_control}
         if etag_matches(app.current_event.headers.get("if-none-match"), tag):
             return Response(status_code=304, body="", headers=headers)
         response.body = body
         response.headers.update(headers)
         return response
+
+
+# how long a public answer a live hint makes screens refetch may be kept: a screen refetches
+# with the hint's version in the query (`?v=`), a new key for the CDN, so the age bounds only
+# what a screen without the live channel sees (docs/live.md)
+LIVE_MAX_AGE = 5
 
 
 def cached(max_age: int) -> list[Callable[..., Response[Any]]]:
@@ -151,6 +159,13 @@ def cached(max_age: int) -> list[Callable[..., Response[Any]]]:
     The OpenAPI document then lists the ETag and Cache-Control headers and the 304.
     """
     return [CacheFor(max_age)]
+
+
+def revalidated() -> list[Callable[..., Response[Any]]]:
+    """The middlewares of a signed-in GET a screen refetches on a live hint (the desk's lists):
+    an ETag and a 304 when nothing changed, `Cache-Control: private, no-cache` so that no
+    shared cache keeps it and the browser asks every time."""
+    return [CacheFor(0, private=True)]
 
 
 # AWS's "not now", once botocore's own retries (`store.dynamo.ATTEMPTS`) are spent: nothing

@@ -116,6 +116,7 @@ POST   /tournaments/{tournament_id}/refunds/{entry_id}/paid     401  403   403  
 # prizes (R11) on D: the list is public; D is not finished: 409 not_finished past authorization
 GET    /tournaments/{tournament_id}/prizes                      200  200   200  200  200  200  200  200
 POST   /tournaments/{tournament_id}/prizes/payouts              401  403   403  403  403  409  403  409
+GET    /tournaments/{tournament_id}/prizes/payouts              401  403   403  200  403  200  403  200
 PUT    /tournaments/{tournament_id}/payments/deadline           401  403   403  403  403  200  403  200
 # bank statements in T: its organisers only (the lines carry payers' names while unmatched, R12)
 POST   /tournaments/{tournament_id}/bank-statements             401  403   403  403  403  200  403  200
@@ -463,6 +464,7 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
         {"tournament_id": w.here, "checksum": "0" * 32}, {"tavla_id": w.tavla_ids["self"]}
     ),
     "POST /tournaments/{tournament_id}/prizes/payouts": _in_d(lambda w: {"tavla_id": w.tavla_ids["self"]}),
+    "GET /tournaments/{tournament_id}/prizes/payouts": _in_d(),
     "POST /tournaments/{tournament_id}/refunds/{entry_id}/paid": lambda w: Request(
         {"tournament_id": w.here, "entry_id": "refund.bank.none"}
     ),

@@ -69,3 +69,56 @@ def test_the_document_lists_the_304_and_the_caching_headers() -> None:
     assert operation is not None and operation.responses is not None
     assert {"ETag", "Cache-Control"} <= set(operation.responses[200].headers or {})
     assert 304 in operation.responses
+
+
+def test_what_a_live_hint_refetches_answers_304_when_unchanged(api: Api) -> None:
+    """R-live: the rounds, a round and a match (public), and the desk's audit and contact lists
+    (staff: `private, no-cache`, never kept by a shared cache) carry an ETag; a refetch with it
+    after a hint for something else is a bodiless 304."""
+    from tests.service.day_helpers import checked_in_field, draw
+    from tests.service.helpers import ORGANISER
+
+    tid, _ = checked_in_field(api, 2)
+    assert draw(api, tid).status == 201
+    (match,) = api.call(
+        "GET", "/tournaments/{tournament_id}/rounds/{number}", params={"tournament_id": tid, "number": "1"}
+    ).body["pairings"]
+    public = [
+        ("/tournaments/{tournament_id}/rounds", {"tournament_id": tid}),
+        ("/tournaments/{tournament_id}/rounds/{number}", {"tournament_id": tid, "number": "1"}),
+        ("/matches/{match_id}", {"match_id": match["id"]}),
+    ]
+    staff = [
+        ("/tournaments/{tournament_id}/audit", {"tournament_id": tid}),
+        ("/tournaments/{tournament_id}/entries/contacts", {"tournament_id": tid}),
+    ]
+    for template, params in public + staff:
+        user = ORGANISER if (template, params) in staff else None
+        first = api.call("GET", template, params=params, user=user)
+        assert first.status == 200, (template, first.body)
+        control = "private, no-cache" if user else "public, max-age=5"
+        assert first.headers["cache-control"] == control, template
+        again = api.call(
+            "GET", template, params=params, user=user, headers={"If-None-Match": first.headers["etag"]}
+        )
+        assert (again.status, again.body) == (304, None), template
+
+
+def test_a_report_changes_the_match_tag(api: Api) -> None:
+    """A declaration is a change the match's screen must see: the old tag no longer matches."""
+    from tests.service.day_helpers import checked_in_field, draw
+
+    tid, ids = checked_in_field(api, 2)
+    assert draw(api, tid).status == 201
+    (match,) = api.call(
+        "GET", "/tournaments/{tournament_id}/rounds/{number}", params={"tournament_id": tid, "number": "1"}
+    ).body["pairings"]
+    params = {"match_id": match["id"]}
+    before = api.call("GET", "/matches/{match_id}", params=params)
+    score = {"home_points": match["length"], "away_points": 0}
+    home = f"player-{ids.index(match['home']['tavla_id'])}"
+    assert api.call("POST", "/matches/{match_id}/report", params=params, body=score, user=home).status == 200
+    after = api.call(
+        "GET", "/matches/{match_id}", params=params, headers={"If-None-Match": before.headers["etag"]}
+    )
+    assert after.status == 200 and after.headers["etag"] != before.headers["etag"]

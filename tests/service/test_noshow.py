@@ -330,7 +330,8 @@ def test_called_players_are_told_their_table_and_opponent_once(
     d = day()
     _, home_user = d.side_of("home")
     away_id, away_user = d.side_of("away")
-    assert api.call("PATCH", "/me", body={"phone": "+306971234567"}, user=home_user).status == 200
+    body = {"phone": "+306971234567", "sms_opt_in": True, "language": "en"}
+    assert api.call("PATCH", "/me", body=body, user=home_user).status == 200
     body = {"email": "away@example.org", "notify_by_email": True}
     assert api.call("PATCH", "/me", body=body, user=away_user).status == 200
     [event] = d.pump(notices=True)
@@ -361,7 +362,7 @@ def test_the_referee_is_told_of_a_forfeit_once(day: Any, api: Api) -> None:
     in the referee's feed naming the player and the table, even when the schedule fires twice."""
     d = day()
     referee = "referee-with-profile"
-    referee_id = create_player(api, referee, name="Referee Rena")
+    referee_id = create_player(api, referee, name="Referee Rena", language="en")
     appoint_referee(api, d.tournament_id, referee_id)
     assert d.presence("home", {"present": True}).status == 200
     away_id, _ = d.side_of("away")

@@ -32,8 +32,9 @@ def promoted_event(tournament_id: str, tavla_id: str, event_id: str = "evt-1") -
 
 
 def test_promoted_player_finds_it_in_their_feed_and_gets_an_sms(api: Api) -> None:
+    """R3.2: the promoted player who chose SMS hears it in the feed and by SMS."""
     tid = create_tournament(api)
-    tavla_id = create_player(api, "u1", phone="+306971234567")
+    tavla_id = create_player(api, "u1", phone="+306971234567", sms_opt_in=True)
     result = notify.handler(promoted_event(tid, tavla_id), Context())
     assert result == {"delivered": True}
     feed = api.call("GET", "/me/notifications", user="u1").body
@@ -91,7 +92,7 @@ def test_sms_goes_out_transactional_under_the_stage_sender_id(api: Api, monkeypa
     from tavla.services import notify as service
 
     tid = create_tournament(api)
-    tavla_id = create_player(api, "u1", phone="+306971234567")
+    tavla_id = create_player(api, "u1", phone="+306971234567", sms_opt_in=True)
     monkeypatch.setenv(service.SMS_SENDER_ID_ENV, "Tavla")
     sent: list[dict[str, Any]] = []
     monkeypatch.setattr(service._sns(), "publish", lambda **kw: sent.append(kw))
@@ -100,3 +101,32 @@ def test_sms_goes_out_transactional_under_the_stage_sender_id(api: Api, monkeypa
     attributes = sent[0]["MessageAttributes"]
     assert attributes["AWS.SNS.SMS.SenderID"] == {"DataType": "String", "StringValue": "Tavla"}
     assert attributes["AWS.SNS.SMS.SMSType"]["StringValue"] == "Transactional"
+
+
+# --- in the player's language; SMS only by choice
+
+
+def test_a_greek_player_reads_greek_and_gets_no_sms_without_choosing_it(api: Api) -> None:
+    """Notices in the player's language: a player with no choice under the platform profile
+    reads Greek (no English sentence), and a phone alone is no consent to SMS."""
+    tid = create_tournament(api)
+    tavla_id = create_player(api, "u1", phone="+306971234567")
+    notify.handler(promoted_event(tid, tavla_id), Context())
+    [note] = api.call("GET", "/me/notifications", user="u1").body
+    assert "Athens Open" in note["message"] and "λίστα αναμονής" in note["message"]
+    assert "waiting list" not in note["message"] and "place opened" not in note["message"]
+    assert get_backend("sns")["123456789012"][REGION].sms_messages == {}
+
+
+def test_the_language_and_the_sms_choice_are_the_players_own(api: Api) -> None:
+    """PATCH /me sets the language and the SMS choice; GET /me and /me/data show them, the
+    choice with its time; a language outside el, en, it is 422 and nothing changes."""
+    create_player(api, "u1")
+    reply = api.call("PATCH", "/me", body={"language": "it", "sms_opt_in": True}, user="u1")
+    assert reply.status == 200
+    me = api.call("GET", "/me", user="u1").body
+    assert me["language"] == "it" and me["sms_opt_in"] is True and me["sms_opt_in_at"]
+    assert api.call("GET", "/me/data", user="u1").body["profile"]["language"] == "it"
+    bad = api.call("PATCH", "/me", body={"language": "fr"}, user="u1")
+    assert bad.status == 422
+    assert api.call("GET", "/me", user="u1").body["language"] == "it"

@@ -3,7 +3,10 @@ the cent, shared places sharing equally, the disqualified winning nothing, payou
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
+
+import pytest
 
 from tests.service.board_helpers import play_out, records, set_field, settle
 from tests.service.conftest import Api
@@ -100,6 +103,83 @@ def test_the_pool_is_split_to_the_cent_and_paid_out_in_full(api: Api) -> None:
     )
     payouts = [e for lg in ledgers.body["ledgers"] for e in lg["entries"] if e["kind"] == "payout"]
     assert sum(e["amount"]["amount"] for e in payouts) == table["pool"]["amount"]
+
+
+def _pay(api: Api, tid: str, tavla_id: str, amount: int | None, key: str | None = None) -> Any:
+    body: dict[str, Any] = {"tavla_id": tavla_id, "method": "cash"}
+    if amount is not None:
+        body["amount"] = {"amount": amount}
+    return api.call(
+        "POST",
+        "/tournaments/{tournament_id}/prizes/payouts",
+        params={"tournament_id": tid},
+        body=body,
+        user=ORGANISER,
+        headers={"Idempotency-Key": key} if key else {},
+    )
+
+
+def _payouts(api: Api, tid: str, user: str = ORGANISER) -> Any:
+    return api.call(
+        "GET", "/tournaments/{tournament_id}/prizes/payouts", params={"tournament_id": tid}, user=user
+    )
+
+
+def test_a_prize_is_paid_in_parts_never_beyond_what_is_left(api: Api) -> None:
+    """R11.5: the champion's 40.04 paid as 10.00 then 30.04 (several payments to one winner);
+    a resent payout (same Idempotency-Key) records nothing more; one cent over the rest due is
+    409 over_prize, nothing recorded; the staff's payout list shows won, paid and rest due per
+    winner and in all."""
+    tid, _, _ = _finished_with_a_cheat(api)
+    champion = next(a["tavla_id"] for a in _table(api, tid)["awards"] if a["place"] == "1")
+    first = _pay(api, tid, champion, 1000, key="payout-champion-1")
+    assert first.status == 201, first.body
+    assert _pay(api, tid, champion, 1000, key="payout-champion-1").body == first.body
+    listed = _payouts(api, tid)
+    assert listed.status == 200, listed.body
+    [mine] = [w for w in listed.body["winners"] if w["tavla_id"] == champion]
+    assert (mine["won"]["amount"], mine["paid"]["amount"], mine["rest_due"]["amount"]) == (4004, 1000, 3004)
+    over = _pay(api, tid, champion, 3005)
+    assert (over.status, over.error) == (409, "over_prize")
+    rest = _pay(api, tid, champion, 3004)
+    assert rest.status == 201
+    assert sorted(e["amount"]["amount"] for e in rest.body["entries"] if e["kind"] == "payout") == [
+        1000,
+        3004,
+    ]
+    assert (_pay(api, tid, champion, 1).status, _pay(api, tid, champion, 1).error) == (409, "over_prize")
+    after = _payouts(api, tid).body
+    [mine] = [w for w in after["winners"] if w["tavla_id"] == champion]
+    assert (mine["paid"]["amount"], mine["rest_due"]["amount"], len(mine["payouts"])) == (4004, 0, 2)
+    assert after["paid"]["amount"] + after["rest_due"]["amount"] == _table(api, tid)["money_total"]["amount"]
+
+
+def test_two_payouts_at_once_cannot_pay_more_than_the_prize(api: Api) -> None:
+    """R11.5: a payout that read the ledger before another was written (both saw 40.04 left)
+    is refused by the store's condition on the winner's paid-out total: the two together
+    never pay more than was won."""
+    from tavla.services import payments as payment_service
+    from tavla.store import payments as payment_store
+    from tavla.store.records import SYSTEM, LedgerEntryRecord
+
+    tid, _, _ = _finished_with_a_cheat(api)
+    champion = next(a["tavla_id"] for a in _table(api, tid)["awards"] if a["place"] == "1")
+    assert _pay(api, tid, champion, 3000).status == 201
+    late = LedgerEntryRecord(
+        id="payout.late",
+        tournament_id=tid,
+        tavla_id=champion,
+        kind="payout",
+        method="prize",
+        amount=3000,
+        value_date="2026-06-01T18:00:00+00:00",
+        recorded_by="organiser",
+        recorded_at="2026-06-01T18:00:00+00:00",
+    )
+    change = payment_service.audited(SYSTEM, late, datetime(2026, 6, 1, 18, tzinfo=UTC))
+    with pytest.raises(payment_store.OverPaid):
+        payment_store.add_payout(late, change, won=4004, paid_before=0)  # it saw nothing paid yet
+    assert [e.amount for e in payment_store.entries(tid, champion) if e.kind == "payout"] == [3000]
 
 
 def test_the_disqualified_and_the_prizeless_get_no_payout(api: Api) -> None:

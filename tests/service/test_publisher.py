@@ -159,7 +159,8 @@ def test_a_promotion_delivered_twice_sends_one_sms(api: Api) -> None:
     tid = create_tournament(api, capacity=2)
     tavla_id = create_player(api, "p1")
     register(api, tid, "p1")
-    assert api.call("PATCH", "/me", body={"phone": "+306971234567"}, user="p1").status == 200
+    body = {"phone": "+306971234567", "sms_opt_in": True}
+    assert api.call("PATCH", "/me", body=body, user="p1").status == 200
     detail = {"tournament_id": tid, "tournament_name": "Open", "tavla_id": tavla_id, "event_id": "ev-1"}
     for eventbridge_id in ("eb-1", "eb-2"):
         event = {"id": eventbridge_id, "detail-type": events.REGISTRATION_PROMOTED, "detail": detail}

@@ -166,11 +166,13 @@ def _error_codes(node: Any) -> set[str]:
     return found.union(*(_error_codes(v) for v in node.values()))
 
 
-def test_every_refusal_the_api_can_give_has_a_greek_sentence_in_the_front_end() -> None:
-    """Greek first: the API explains in English; a Greek screen shows the front end's own text
-    for the error's code (web/src/i18n/errors.el.json), so a new refusal needs its sentence."""
-    catalogue = json.loads((ROOT / "web/src/i18n/errors.el.json").read_text(encoding="utf-8"))
+def test_every_refusal_the_api_can_give_has_a_sentence_in_each_language_of_the_front_end() -> None:
+    """Greek first, then English and Italian: the API explains in English; a screen shows the
+    front end's own text for the error's code in its language (web/src/i18n/errors.<lang>.json),
+    so a new refusal needs its sentence in each."""
     codes = _error_codes(DOCUMENT)
     assert len(codes) > 40
-    assert sorted(codes - catalogue.keys()) == []
-    assert all(text.strip() and text == text.strip() for text in catalogue.values())
+    for lang in ("el", "en", "it"):
+        catalogue = json.loads((ROOT / f"web/src/i18n/errors.{lang}.json").read_text(encoding="utf-8"))
+        assert sorted(codes - catalogue.keys()) == [], lang
+        assert all(text.strip() and text == text.strip() for text in catalogue.values()), lang

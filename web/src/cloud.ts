@@ -14,8 +14,11 @@ export interface CloudConfig {
   api: string;
   sign_in: string; // https://<prefix>.auth.<region>.amazoncognito.com
   client_id: string;
+  live?: string; // the live channel (live/socket.ts): its WebSocket URL, host and public key
+  live_host?: string;
+  live_key?: string;
 }
-export type Config = CloudConfig | { mode: "local" };
+export type Config = CloudConfig | { mode: "local"; live?: string };
 
 const PENDING = "tavla.pkce";
 let config: Config = { mode: "local" };
@@ -25,6 +28,7 @@ export async function loadConfig(): Promise<Config> {
     const response = await fetch("/config.json", { cache: "no-cache" });
     const body = response.ok ? ((await response.json()) as Partial<CloudConfig>) : {};
     if (body.mode === "cognito" && body.sign_in && body.client_id && body.api) config = body as CloudConfig;
+    else if (typeof body.live === "string") config = { mode: "local", live: body.live }; // the local stack
   } catch {
     // offline or not deployed: the local sign-in
   }

@@ -3,7 +3,8 @@ import { lang } from "./i18n";
 
 export const VENUE_TIME_ZONE = "Europe/Athens";
 
-const locale = () => (lang() === "el" ? "el-GR" : "en-GB");
+const LOCALES = { el: "el-GR", en: "en-GB", it: "it-IT" } as const;
+const locale = () => LOCALES[lang()];
 
 export function dateTime(iso: string | null | undefined, timeZone = VENUE_TIME_ZONE): string {
   if (!iso) return "";
@@ -15,12 +16,13 @@ export function dateTime(iso: string | null | undefined, timeZone = VENUE_TIME_Z
     year: "numeric",
     hour: "2-digit",
     minute: "2-digit",
+    hourCycle: "h23",
   }).format(new Date(iso));
 }
 
 export function time(iso: string | null | undefined, timeZone = VENUE_TIME_ZONE): string {
   if (!iso) return "";
-  return new Intl.DateTimeFormat(locale(), { timeZone, hour: "2-digit", minute: "2-digit", second: "2-digit" }).format(
+  return new Intl.DateTimeFormat(locale(), { timeZone, hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }).format(
     new Date(iso),
   );
 }
@@ -74,4 +76,12 @@ export function countdown(until: number, now: number): string | null {
   const left = Math.floor((until - now) / 1000);
   if (left < 0) return null;
   return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+}
+
+/** "14:05": a venue's wall-clock time, 24-hour in every language. */
+export function clock(iso: string | null | undefined, timeZone = VENUE_TIME_ZONE): string {
+  if (!iso) return "";
+  return new Intl.DateTimeFormat(locale(), { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(
+    new Date(iso),
+  );
 }

@@ -1,6 +1,8 @@
 // Loading data for a screen: state, error and a reload; everything re-loads when the service
 // worker takes over the page (so its caches hold what the first visit showed) and on sign-in.
-import { useCallback, useEffect, useState } from "preact/hooks";
+// A reload that brings the same answer draws nothing; one that fails keeps what was shown.
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { t } from "./i18n";
 import { signal, useSignal } from "./signal";
 import { problem } from "./api/client";
 
@@ -25,27 +27,38 @@ export interface Answer<T> {
 
 export function useLoad<T>(fetcher: () => Promise<Answer<T>>, deps: unknown[]): Loaded<T> {
   const fresh = useSignal(freshness);
-  const [state, setState] = useState<Omit<Loaded<T>, "reload" | "show">>({
+  const [current, setState] = useState<Omit<Loaded<T>, "reload" | "show">>({
     data: undefined,
     error: undefined,
     status: undefined,
     loading: true,
   });
   const [again, setAgain] = useState(0);
+  const last = useRef<string>();
+  const state = useRef(current);
   const reload = useCallback(() => setAgain((n) => n + 1), []);
   const show = useCallback((data: T) => setState({ data, error: undefined, status: 200, loading: false }), []);
   useEffect(() => {
     let live = true;
-    setState((s) => ({ ...s, loading: true }));
+    setState((s) => (s.data === undefined && !s.loading ? { ...s, loading: true } : s));
     fetcher().then(
       (answer) => {
         if (!live) return;
         const status = answer.response.status;
-        if (answer.data !== undefined) setState({ data: answer.data, error: undefined, status, loading: false });
-        else setState({ data: undefined, error: messageOf(answer.error), status, loading: false });
+        if (answer.data !== undefined) {
+          const text = JSON.stringify(answer.data);
+          // the same answer again (a poll, a 304): nothing to draw
+          if (text === last.current && state.current.status === status && !state.current.error) return;
+          last.current = text;
+          setState({ data: answer.data, error: undefined, status, loading: false });
+        } else {
+          last.current = undefined;
+          setState({ data: undefined, error: messageOf(answer.error), status, loading: false });
+        }
       },
-      (failure: unknown) => {
-        if (live) setState({ data: undefined, error: String(failure), status: 0, loading: false });
+      () => {
+        // no network: what was shown stays (live/use-live.ts marks it stale)
+        if (live) setState((s) => (s.data === undefined ? { data: undefined, error: t("offline"), status: 0, loading: false } : s));
       },
     );
     return () => {
@@ -53,7 +66,8 @@ export function useLoad<T>(fetcher: () => Promise<Answer<T>>, deps: unknown[]): 
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, again, fresh]);
-  return { ...state, reload, show };
+  state.current = current;
+  return { ...current, reload, show };
 }
 
 function messageOf(error: unknown): string {

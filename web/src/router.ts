@@ -26,3 +26,15 @@ export function reroute(): void {
 export function go(hash: string): void {
   location.hash = hash;
 }
+
+/** The sign-in screen, coming back here after it (the calendar and the profile need no return). */
+export function signInHref(here = location.hash): string {
+  const back = here.replace(/^#/, "");
+  return back && !/^\/?(signin|profile)?$/.test(back) ? `#/signin?back=${encodeURIComponent(back)}` : "#/signin";
+}
+
+/** Where sign-in goes next: back where the person was, else the profile. */
+export function afterSignIn(): string {
+  const back = route.value.query.get("back");
+  return back && back.startsWith("/") ? `#${back}` : "#/profile";
+}

@@ -198,11 +198,44 @@ class Eligibility(ApiModel):
 
 
 class Payout(StrictModel):
-    """The organiser paid a player their money prize (R11.5)."""
+    """The organiser paid a winner (part of) their money prize (R11.5): a prize may be paid
+    in several payments, each at most what is left of it."""
 
     tavla_id: TavlaId
+    amount: Money | None = Field(
+        default=None,
+        description="what was paid, in cents; left out: all that is left of the prize (nothing "
+        "left: nothing recorded). More than what is left: 409 over_prize",
+    )
     method: Literal["cash", "bank_transfer"] = "cash"
     reference: ShortText | None = None
+
+    @model_validator(mode="after")
+    def _some_money(self) -> Self:
+        if self.amount is not None and self.amount.amount <= 0:
+            raise ValueError("amount: a payout moves at least one cent")
+        return self
+
+
+class WinnerPayouts(ApiModel):
+    """One winner's money prize and what has been paid of it (R11.5)."""
+
+    tavla_id: str
+    name: str | None = None
+    won: Money = Field(description="the winner's money prizes, place and category together")
+    paid: Money = Field(description="the payouts recorded so far")
+    rest_due: Money = Field(description="won - paid: what is still to pay this winner")
+    payouts: list[LedgerEntry]
+
+
+class PrizePayouts(ApiModel):
+    """Every winner's prize, paid and still due (its staff; R11.5). Before the finish, empty."""
+
+    tournament_id: str
+    final: bool
+    winners: list[WinnerPayouts]
+    paid: Money = Field(description="all payouts recorded")
+    rest_due: Money = Field(description="all prize money still to pay")
 
 
 class StatementUpload(StrictModel):

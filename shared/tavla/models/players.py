@@ -10,6 +10,7 @@ from tavla.models.common import ApiModel, Email, Name, Phone, ShortText, StrictM
 from tavla.rules.rating import START_RATING
 
 Gender = Literal["female", "male", "other"]
+Language = Literal["el", "en", "it"]
 
 
 class PrivateFields(StrictModel):
@@ -21,6 +22,14 @@ class PrivateFields(StrictModel):
     birth_year: int | None = Field(default=None, ge=1900, le=2100)
     notify_by_email: bool | None = Field(
         default=None, description="also send table calls and other notices to the e-mail address"
+    )
+    language: Language | None = Field(
+        default=None,
+        description="the language of my notices; unset: the tournament's federation's "
+        "(hbf el, cnb it, else el)",
+    )
+    sms_opt_in: bool | None = Field(
+        default=None, description="notices by SMS too, when no browser of mine takes push notices"
     )
 
 
@@ -53,6 +62,9 @@ class MyProfile(PublicProfile):
     gender: Gender | None = None
     birth_year: int | None = None
     notify_by_email: bool | None = None
+    language: Language | None = None
+    sms_opt_in: bool | None = None
+    sms_opt_in_at: str | None = Field(default=None, description="when SMS was last chosen or refused")
 
 
 class CheckinPass(ApiModel):

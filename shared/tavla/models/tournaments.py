@@ -19,13 +19,13 @@ from tavla.models.common import (
     StrictModel,
     TavlaId,
 )
+from tavla.rules.tournament_settings import DEFAULT_TIME_ZONE
 
 Format = Literal["single_elimination", "double_elimination", "swiss", "round_robin", "lives"]
 Level = Literal["local", "regional", "national", "major"]
 Profile = Literal["platform", "hbf", "cnb"]
 SeedingMode = Literal["rating", "random"]
 MatchLength = Annotated[int, Field(ge=1, le=25)]
-DEFAULT_TIME_ZONE = "Europe/Athens"
 
 
 def _iana_zone(name: str) -> str:

@@ -4,3 +4,6 @@
 MATCHES_CALLED = "MatchesCalled"
 # a result became official: the bracket moved on; ratings and season points consume it (R10)
 RESULT_CONFIRMED = "ResultConfirmed"
+# a match was written (a live score, a declaration, a dispute, a call, a result): the live
+# channel tells the screens that show it to refetch
+MATCH_CHANGED = "MatchChanged"

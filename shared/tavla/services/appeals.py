@@ -30,7 +30,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from tavla import ids
+from tavla import ids, notices
 from tavla.caller import Caller
 from tavla.errors import (
     AppealDecided,
@@ -279,13 +279,15 @@ def decide(caller: Caller, appeal_id: str, body: DecisionBody, now: datetime) ->
     progress.settle(
         tournament_id, appeal.code, change, lambda _b, _a: audits, now, extra=appeal_store.decided(decided)
     )
-    _tell_players(decided, match_id, now)
+    _tell_players(decided, match_id, now, seen.tournament.play.rule_profile)
     return view_of(decided)
 
 
-def _tell_players(appeal: AppealRecord, match_id: str, now: datetime) -> None:
-    """R9.3: the decision and its reasoning go to both players (their in-app feed)."""
-    message = f"Appeal on match {match_id} {appeal.outcome}: {appeal.reasoning}"
+def _tell_players(appeal: AppealRecord, match_id: str, now: datetime, rule_profile: str) -> None:
+    """R9.3: the decision and its reasoning go to both players (their in-app feed), in the
+    tournament's federation's language (this function reads no player's private choices)."""
+    fields = {"match": match_id, "outcome": appeal.outcome or "", "reasoning": appeal.reasoning or ""}
+    message = notices.render(notices.APPEAL_DECIDED, notices.federation_language(rule_profile), fields)
     data = {"appeal_id": appeal.id, "match_id": match_id, "outcome": appeal.outcome or ""}
     for player in (appeal.appellant, appeal.opponent):
         if player:

@@ -9,20 +9,11 @@ changes no prize. Only the award itself is ever public.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
-from tavla.rules.prizes import VETERAN, VETERAN_FROM, YOUTH, YOUTH_UNDER, categories_of
+from tavla.rules.prizes import categories_of
 from tavla.store import players as player_store
 from tavla.store import registrations as registration_store
 from tavla.store.records import PrizeEligibilityRecord, RegistrationRecord, TournamentRecord
-
-
-def _age_limits(settings: Any) -> dict[str, int]:
-    return {
-        str(c["category"]): int(c["age_limit"])
-        for c in settings.get("category_prizes") or []
-        if c.get("age_limit") is not None
-    }
 
 
 def entry_categories(
@@ -38,8 +29,8 @@ def entry_categories(
     )
     from_profile = [r.tavla_id for r in entries if r.categories is None]
     contacts = player_store.get_contacts(from_profile) if from_profile else {}
-    limits = _age_limits(tournament.settings)
-    year = datetime.fromisoformat(str(tournament.settings["starts_at"])).year
+    prizes = tournament.prizes
+    year = datetime.fromisoformat(tournament.starts_at).year
     out: list[tuple[RegistrationRecord, frozenset[str], bool]] = []
     for r in entries:
         if r.categories is not None:
@@ -50,8 +41,8 @@ def entry_categories(
             c.gender if c else None,
             c.birth_year if c else None,
             year,
-            youth_under=limits.get(YOUTH, YOUTH_UNDER),
-            veteran_from=limits.get(VETERAN, VETERAN_FROM),
+            youth_under=prizes.youth_under,
+            veteran_from=prizes.veteran_from,
         )
         out.append((r, found, False))
     return out
@@ -59,7 +50,7 @@ def entry_categories(
 
 def eligible(tournament: TournamentRecord) -> dict[str, frozenset[str]]:
     """Category -> the Tavla IDs eligible for it now (nothing read when no category prize is announced)."""
-    if not tournament.settings.get("category_prizes"):
+    if not tournament.prizes.has_categories:
         return {}
     sets: dict[str, set[str]] = {}
     for registration, categories, _ in entry_categories(tournament):
@@ -70,7 +61,7 @@ def eligible(tournament: TournamentRecord) -> dict[str, frozenset[str]]:
 
 def snapshot(tournament: TournamentRecord) -> PrizeEligibilityRecord | None:
     """Who is eligible, to freeze at the finish (None: no category prize is announced)."""
-    if not tournament.settings.get("category_prizes"):
+    if not tournament.prizes.has_categories:
         return None
     found = eligible(tournament)
     return PrizeEligibilityRecord(

@@ -130,8 +130,8 @@ def finished_event(
     return {
         "tournament_id": tournament.id,
         "finished_at": record.finished_at,
-        "level": tournament.settings.get("level"),
-        "season_id": tournament.settings.get("season_id"),
+        "level": tournament.page.level,
+        "season_id": tournament.page.season_id,
         "disqualified": sorted(field.disqualified) if field else [],
         "season_event": _event(day.divisions(tournament)[0], "main"),
         # each division's Main, highest first: the season's coefficient for each (R3.7, R10.4)

@@ -74,7 +74,7 @@ def plan(event: Mapping[str, Any]) -> dict[str, Any]:
     tournaments = rebuild.all_tournaments()
     ids = [t.id for t in tournaments]
     first = min([_month(t.created_at) for t in tournaments] + [_month(now)])
-    seasons = {str(t.settings["season_id"]) for t in tournaments if t.settings.get("season_id")}
+    seasons = {t.page.season_id for t in tournaments if t.page.season_id}
     common = {"now": now, "first": first}
     return {
         **common,
@@ -255,9 +255,7 @@ def seasons(item: Mapping[str, Any]) -> dict[str, Any]:
     removed, then the standings snapshot is compared and rewritten. Reads no match."""
     season_id = str(item["season_id"])
     tournaments = [
-        t
-        for t in rebuild.all_tournaments()
-        if t.status == FINISHED and str(t.settings.get("season_id") or "") == season_id
+        t for t in rebuild.all_tournaments() if t.status == FINISHED and t.page.season_id == season_id
     ]
     entries = season_store.entries(season_id)
     raw = rebuild.wanted_awards(tournaments, {}, {}, only=season_id).get(season_id, {})

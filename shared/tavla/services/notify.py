@@ -1,5 +1,6 @@
-"""Domain events become what a player reads: the in-app feed, an SMS where a phone is known,
-and an e-mail (SES) where the player chose e-mail (`notify_by_email`).
+"""Domain events become what a player reads, in the player's language (`tavla.notices`): the
+in-app feed, an SMS only where the player opted in (`sms_opt_in`) and has a phone, and an
+e-mail (SES) where the player chose e-mail (`notify_by_email`).
 
 Safe to deliver twice: a notice's id is the event's id (the outbox's `event_id`, the same on
 every delivery) and the player's; a notice already given is neither stored nor sent again.
@@ -14,7 +15,7 @@ from datetime import datetime
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from tavla import aws, events
+from tavla import aws, events, notices
 from tavla.rules.states import State
 from tavla.store import matches as match_store
 from tavla.store import notifications as notification_store
@@ -43,21 +44,28 @@ def _ses() -> SESClient:
 
 @dataclass(frozen=True)
 class Notice:
+    """A notice before it is put in words: its kind, the catalogue's fields, and the rule
+    profile whose federation's language is the default."""
+
     tavla_id: str
     kind: str
-    text: str
+    fields: Mapping[str, Any]
     data: Mapping[str, Any]
+    rule_profile: str | None = None
+    wording: str | None = None  # the catalogue's entry when it is not the kind's own
+
+    def text(self, chosen_language: str | None) -> str:
+        language = notices.language_of(chosen_language, self.rule_profile)
+        return notices.render(self.wording or self.kind, language, self.fields)
 
 
 def _promoted(detail: Mapping[str, Any]) -> list[Notice]:
     tavla_id = detail.get("tavla_id")
     if not tavla_id:
         return []
-    text = (
-        f"A place opened in {detail.get('tournament_name', 'the tournament')}: "
-        "you have moved from the waiting list to the main list."
-    )
-    return [Notice(str(tavla_id), "promoted", text, {"tournament_id": detail.get("tournament_id", "")})]
+    fields = {"tournament": detail.get("tournament_name") or detail.get("tournament_id", "")}
+    data = {"tournament_id": detail.get("tournament_id", "")}
+    return [Notice(str(tavla_id), notices.PROMOTED, fields, data, detail.get("rule_profile"))]
 
 
 def _name(field: FieldRecord | None, tavla_id: str) -> str:
@@ -68,24 +76,26 @@ def _name(field: FieldRecord | None, tavla_id: str) -> str:
 
 
 def _call_notice(
-    tournament_id: str, name: str, field: FieldRecord | None, match: FixtureRecord
+    tournament_id: str, name: str, field: FieldRecord | None, match: FixtureRecord, profile: str
 ) -> list[Notice]:
-    notices = []
+    found = []
     for me, opponent in ((match.home, match.away), (match.away, match.home)):
         if me is None or opponent is None:
             continue
-        text = (
-            f"{name}: table {match.table}. Your match {match.label} against "
-            f"{_name(field, opponent)} starts now: please go to table {match.table}."
-        )
+        fields = {
+            "tournament": name,
+            "table": match.table,
+            "match": match.label,
+            "opponent": _name(field, opponent),
+        }
         data = {
             "tournament_id": tournament_id,
             "match_id": f"{tournament_id}.{match.code}",
             "table": match.table,
             "opponent": opponent,
         }
-        notices.append(Notice(me, "table_call", text, data))
-    return notices
+        found.append(Notice(me, notices.TABLE_CALL, fields, data, profile))
+    return found
 
 
 def _called(detail: Mapping[str, Any]) -> list[Notice]:
@@ -94,13 +104,14 @@ def _called(detail: Mapping[str, Any]) -> list[Notice]:
     read = match_store.several(tournament_id, [str(c) for c in detail.get("codes") or ()])
     if read.tournament is None:
         return []
-    name = str(read.tournament.settings.get("name") or "Your tournament")
+    name = read.tournament.page.name
+    profile = read.tournament.play.rule_profile
     at = str(detail.get("at", ""))
-    notices: list[Notice] = []
+    found: list[Notice] = []
     for match in read.matches:
         if match.state == State.CALLED and match.table is not None and match.called_at == at:
-            notices.extend(_call_notice(tournament_id, name, read.field, match))
-    return notices
+            found.extend(_call_notice(tournament_id, name, read.field, match, profile))
+    return found
 
 
 def _noshow_ruled(detail: Mapping[str, Any]) -> list[Notice]:
@@ -112,15 +123,18 @@ def _noshow_ruled(detail: Mapping[str, Any]) -> list[Notice]:
     if read.tournament is None or not read.matches:
         return []
     match = read.matches[0]
-    name = str(read.tournament.settings.get("name") or "Your tournament")
-    if detail.get("outcome") == "forfeited":
-        absent = _name(read.field, str(detail.get("tavla_id", "")))
-        what = f"{absent} did not come to table {match.table} and lost match {match.label} by forfeit."
-    else:
-        what = f"Nobody has come to table {match.table} for match {match.label}: please decide."
+    fields = {
+        "tournament": read.tournament.page.name,
+        "table": match.table,
+        "match": match.label,
+        "absent": _name(read.field, str(detail.get("tavla_id", ""))),
+    }
+    wording = notices.NOSHOW if detail.get("outcome") == "forfeited" else notices.NOSHOW_NOBODY
     data = {"tournament_id": tournament_id, "match_id": f"{tournament_id}.{code}", "table": match.table}
+    profile = read.tournament.play.rule_profile
     staff = dict.fromkeys(m.tavla_id for m in read.tournament.staff.values() if m.tavla_id)
-    return [Notice(str(tavla_id), "noshow", f"{name}: {what}", data) for tavla_id in staff]
+    # one kind in the feed for both rulings, each in its own words
+    return [Notice(str(t), notices.NOSHOW, fields, data, profile, wording) for t in staff]
 
 
 def _invited(detail: Mapping[str, Any]) -> list[Notice]:
@@ -129,9 +143,8 @@ def _invited(detail: Mapping[str, Any]) -> list[Notice]:
     return [
         Notice(
             str(i["tavla_id"]),
-            "super_final",
-            f"You are invited to the Super Final of season {season_id}: season place {i['place']}, "
-            f"you start the final with {i['lives']} lives.",
+            notices.INVITED,
+            {"season": season_id, "place": i["place"], "lives": i["lives"]},
             {"season_id": season_id, "place": str(i["place"]), "lives": str(i["lives"])},
         )
         for i in detail.get("invited") or ()
@@ -191,21 +204,22 @@ def _sms_attributes() -> dict[str, Any]:
 
 def deliver(event: dict[str, Any]) -> bool:
     """Deliver one EventBridge event; True when it was for a player. Safe to deliver twice."""
-    notices = _notices(event.get("detail-type", ""), event.get("detail") or {})
-    if not notices:
+    found = _notices(event.get("detail-type", ""), event.get("detail") or {})
+    if not found:
         return False
     at = datetime.fromisoformat(str(event.get("time", "")).replace("Z", "+00:00"))
     detail = event.get("detail") or {}
     # the outbox's id: a repeat put on the bus again has another EventBridge id, but this one
     event_id = str(detail.get(outbox.ID_FIELD) or event.get("id"))
-    contacts = player_store.get_contacts([n.tavla_id for n in notices])
-    for n in notices:
+    contacts = player_store.get_contacts([n.tavla_id for n in found])
+    for n in found:
         note_id = event_id if n.kind == "promoted" else f"{event_id}.{n.tavla_id}"
-        if not notification_store.add(n.tavla_id, note_id, n.kind, n.text, at, dict(n.data)):
-            continue  # given already: no second SMS or e-mail either
         mine = contacts.get(n.tavla_id)
-        if mine is not None and mine.phone:
-            _sns().publish(PhoneNumber=mine.phone, Message=f"Tavla: {n.text}", **_sms_attributes())
+        text = n.text(mine.language if mine is not None else None)
+        if not notification_store.add(n.tavla_id, note_id, n.kind, text, at, dict(n.data)):
+            continue  # given already: no second SMS or e-mail either
+        if mine is not None and mine.phone and mine.sms_opt_in:
+            _sns().publish(PhoneNumber=mine.phone, Message=f"Tavla: {text}", **_sms_attributes())
         sender = os.environ.get(EMAIL_FROM_ENV)
         if mine is not None and mine.email and mine.notify_by_email and sender:
             _ses().send_email(
@@ -213,7 +227,7 @@ def deliver(event: dict[str, Any]) -> bool:
                 Destination={"ToAddresses": [mine.email]},
                 Message={
                     "Subject": {"Data": f"Tavla: {n.kind.replace('_', ' ')}"},
-                    "Body": {"Text": {"Data": n.text}},
+                    "Body": {"Text": {"Data": text}},
                 },
             )
     return True

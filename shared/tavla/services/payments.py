@@ -31,7 +31,6 @@ from tavla.models.payments import (
     VenuePayment,
     WebhookReceived,
 )
-from tavla.models.tournaments import DEFAULT_TIME_ZONE
 from tavla.observability import logger
 from tavla.rules.money import LedgerLine, fee_due, side_event_fee, summarise
 from tavla.services.access import player_actor, require_organiser, require_staff
@@ -73,10 +72,6 @@ def tournament_or_404(tournament_id: str) -> TournamentRecord:
     return found
 
 
-def _amount(value: Any) -> int | None:
-    return int(value["amount"]) if isinstance(value, dict) and value.get("amount") is not None else None
-
-
 def _value(entry: LedgerEntryRecord) -> datetime | date:
     return (
         datetime.fromisoformat(entry.value_date)
@@ -109,9 +104,9 @@ def side_event_charges(tournament: TournamentRecord) -> dict[str, list[SideEvent
     side event is charged and a draw has been made.
     """
     charged = {
-        str(e.get("kind")): e
-        for e in tournament.settings.get("side_events") or []
-        if side_event_fee(_amount(e.get("fee")) or 0, bool(e.get("free_for_main_players")), plays_main=True)
+        e.kind: e
+        for e in tournament.money.side_events
+        if side_event_fee(e.fee, e.free_for_main_players, plays_main=True)
     }
     if not charged or not tournament.draws:
         return {}
@@ -120,15 +115,11 @@ def side_event_charges(tournament: TournamentRecord) -> dict[str, list[SideEvent
         event = charged.get(drawn.event)
         if event is None or drawn.event == "main":
             continue
-        fee = side_event_fee(
-            _amount(event.get("fee")) or 0, bool(event.get("free_for_main_players")), plays_main=True
-        )
+        fee = side_event_fee(event.fee, event.free_for_main_players, plays_main=True)
         for entrant in drawn.inputs.get("field") or []:
             charges = out.setdefault(str(entrant["player_id"]), [])
             if all(c.event != drawn.event for c in charges):
-                charges.append(
-                    SideEventCharge(event=drawn.event, name=str(event.get("name")), fee=Money(amount=fee))
-                )
+                charges.append(SideEventCharge(event=drawn.event, name=event.name, fee=Money(amount=fee)))
     return out
 
 
@@ -142,18 +133,9 @@ def fee_of(
     fees first, then the tournament's; early bird in the tournament's zone) and whether the
     early-bird fee applies (R3.4). The page and the checkout ask it for now, the bank
     matcher for the transfer's value date."""
-    settings = tournament.settings
-    chosen: dict[str, Any] = next((d for d in settings.get("divisions") or [] if d.get("id") == division), {})
-    full = _amount(chosen.get("entry_fee"))
-    if full is None:  # a division's own fee, even 0 (a free division), before the tournament's
-        full = _amount(settings.get("entry_fee")) or 0
-    early = _amount(chosen.get("early_bird_fee"))
-    if early is None:
-        early = _amount(settings.get("early_bird_fee"))
-    deadline = settings.get("early_bird_deadline")
-    zone = str(settings.get("time_zone") or DEFAULT_TIME_ZONE)
-    when = datetime.fromisoformat(deadline) if deadline else None
-    due = fee_due(full, early, when, zone, _lines(entries), on=on)
+    money = tournament.money
+    full, early = money.fees(division)
+    due = fee_due(full, early, money.early_bird_deadline, money.time_zone, _lines(entries), on=on)
     return due, early is not None and due == early and due != full
 
 
@@ -186,11 +168,11 @@ def ledger(
         outstanding=Money(amount=totals.outstanding),
         early_bird=early and status == REGISTERED,
         side_events=list(side_events),
-        entries=[_shown(e) for e in entries],
+        entries=[shown(e) for e in entries],
     )
 
 
-def _shown(entry: LedgerEntryRecord) -> LedgerEntry:
+def shown(entry: LedgerEntryRecord) -> LedgerEntry:
     return LedgerEntry(
         id=entry.id,
         tavla_id=entry.tavla_id,
@@ -493,15 +475,15 @@ def _refundable(tournament: TournamentRecord, entries: Sequence[LedgerEntryRecor
     held = sum(e.amount for e in entries if e.kind == PAYMENT and counted(e)) - sum(
         e.amount for e in entries if e.kind == REFUND and counted(e)
     )
-    policy = tournament.settings.get("refund_policy") or {}
+    policy = tournament.money.refund
     return refund_due(
         held,
-        policy.get("kind", "full"),
+        policy.kind,
         withdrawn_at=now,
-        registration_closes_at=datetime.fromisoformat(tournament.settings["registration_closes_at"]),
+        registration_closes_at=tournament.registration.closes,
         drawn=not tournament.is_open,
-        percentage=policy.get("percentage"),
-        deduction=_amount(policy.get("deduction")),
+        percentage=policy.percentage,
+        deduction=policy.deduction,
     )
 
 
@@ -689,7 +671,7 @@ def refunds(caller: Caller, tournament_id: str) -> Refunds:
     found = [e for e in payment_store.entries(tournament_id) if e.kind == REFUND]
     ordered = sorted(found, key=lambda e: (e.status != DUE, e.recorded_at, e.id))
     due = sum(e.amount for e in found if e.status == DUE)
-    return Refunds(refunds=[_shown(e) for e in ordered], due=Money(amount=due))
+    return Refunds(refunds=[shown(e) for e in ordered], due=Money(amount=due))
 
 
 def pay_refund(caller: Caller, tournament_id: str, entry_id: str, now: datetime) -> LedgerEntry:
@@ -706,4 +688,4 @@ def pay_refund(caller: Caller, tournament_id: str, entry_id: str, now: datetime)
     if entry.status == DUE:
         _settle(entry, organiser, now)
     settled = next(e for e in payment_store.entries(tournament_id, entry.tavla_id) if e.id == entry_id)
-    return _shown(settled)
+    return shown(settled)

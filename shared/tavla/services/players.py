@@ -32,7 +32,7 @@ from tavla.store import registrations as registration_store
 from tavla.store.records import ContactsRecord, ProfileRecord
 
 PUBLIC = ("name", "club", "city")
-PRIVATE = ("phone", "email", "gender", "birth_year", "notify_by_email")
+PRIVATE = ("phone", "email", "gender", "birth_year", "notify_by_email", "language", "sms_opt_in")
 _system_random = random.SystemRandom()
 HISTORY_SHOWN = 100  # the latest official matches on a player's page
 
@@ -42,13 +42,16 @@ def _public(profile: ProfileRecord) -> PublicProfile:
 
 
 def _mine(profile: ProfileRecord, contacts: ContactsRecord) -> MyProfile:
-    return MyProfile.model_validate({**asdict(profile), **{k: getattr(contacts, k) for k in PRIVATE}})
+    private = {k: getattr(contacts, k) for k in (*PRIVATE, "sms_opt_in_at")}
+    return MyProfile.model_validate({**asdict(profile), **private})
 
 
-def _private_fields(body: ProfileCreate | ProfileUpdate) -> dict[str, Any]:
+def _private_fields(body: ProfileCreate | ProfileUpdate, now: datetime) -> dict[str, Any]:
     given = body.model_dump(include=set(PRIVATE), exclude_unset=True)
     if given.get("phone"):
         given["phone"] = phones.normalise(given["phone"])
+    if "sms_opt_in" in given:  # the choice is recorded with its time (consent to SMS)
+        given["sms_opt_in_at"] = now.isoformat()
     return given
 
 
@@ -58,7 +61,7 @@ def create(
     """Create the caller's profile with a fresh Tavla ID; a second one is refused (R1.1),
     and so is a phone number another account holds."""
     public = {k: v for k, v in body.model_dump(include=set(PUBLIC)).items() if v is not None}
-    private = {k: v for k, v in _private_fields(body).items() if v is not None}
+    private = {k: v for k, v in _private_fields(body, now).items() if v is not None}
     for _ in range(8):
         tavla_id = ids.tavla_id(rng)
         profile = ProfileRecord(
@@ -78,12 +81,12 @@ def me(caller: Caller) -> MyProfile:
     return _mine(profile, contacts)
 
 
-def update_me(caller: Caller, body: ProfileUpdate) -> MyProfile:
+def update_me(caller: Caller, body: ProfileUpdate, now: datetime) -> MyProfile:
     tavla_id = player_store.tavla_id_of(caller.sub)
     public = body.model_dump(include=set(PUBLIC), exclude_unset=True)
     if "name" in public and public["name"] is None:
         raise Invalid("name: a player needs a name.")
-    private = _private_fields(body)
+    private = _private_fields(body, now)
     old_phone = None
     if "phone" in private:
         old_phone = player_store.get_profile_and_contacts(tavla_id)[1].phone

@@ -16,13 +16,14 @@ profile) until the tournament is finished; only the award itself is public.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
-from contextlib import suppress
 from datetime import datetime
 from typing import Any
 
+from tavla import ids
 from tavla.caller import Caller
-from tavla.errors import NoPrize, NotFinished, NotRegistered, TournamentOver
+from tavla.errors import NoPrize, NotFinished, NotRegistered, OverPrize, TournamentOver
 from tavla.models.common import Money
 from tavla.models.payments import (
     CategoryEligibility,
@@ -31,21 +32,17 @@ from tavla.models.payments import (
     Ledger,
     Payout,
     PrizeAward,
+    PrizePayouts,
     PrizeTable,
     UnawardedPrize,
+    WinnerPayouts,
 )
 from tavla.rules.prizes import (
-    BASIS_POINTS,
-    CategoryPrize,
-    NonMoneyPrize,
-    PlacePrize,
-    PrizeAnnouncement,
     award_prizes,
 )
-from tavla.rules.prizes import Money as PrizeMoney
 from tavla.rules.standings import Standing
 from tavla.services import categories, day, payments
-from tavla.services.access import require_organiser
+from tavla.services.access import require_organiser, require_staff
 from tavla.store import draws as draw_store
 from tavla.store import finish as finish_store
 from tavla.store import payments as payment_store
@@ -57,49 +54,12 @@ from tavla.store.records import LedgerEntryRecord, RegistrationRecord, Tournamen
 
 MAIN = "main"
 PAYOUT = "payout"
-
-
-def _places(prizes: Sequence[Any]) -> tuple[PlacePrize, ...]:
-    """Announced prizes ([first, last] places each) as one PlacePrize per place."""
-    places: dict[int, dict[str, Any]] = {}
-    for prize in prizes:
-        first, last = prize["places"]
-        for place in range(int(first), int(last) + 1):
-            slot = places.setdefault(place, {"money": None, "items": []})
-            if prize.get("kind", "money") != "money":
-                slot["items"].append(
-                    NonMoneyPrize(kind=prize["kind"], description=prize.get("description") or "")
-                )
-            elif slot["money"] is None and prize.get("amount") is not None:
-                slot["money"] = PrizeMoney(amount_cents=int(prize["amount"]["amount"]))
-            elif slot["money"] is None and prize.get("pool_percentage") is not None:
-                slot["money"] = PrizeMoney(pool_share_bp=int(prize["pool_percentage"]) * BASIS_POINTS // 100)
-    return tuple(
-        PlacePrize(place=p, money=s["money"], items=tuple(s["items"])) for p, s in sorted(places.items())
-    )
-
-
-def announcement(settings: Any) -> PrizeAnnouncement:
-    """The tournament page's prizes as the rules read them (R11.1, R11.4)."""
-    by_category: dict[str, list[Any]] = {}
-    for c in settings.get("category_prizes") or []:
-        by_category.setdefault(str(c["category"]), []).append(c)
-    return PrizeAnnouncement(
-        places=_places(settings.get("prizes") or []),
-        categories=tuple(
-            CategoryPrize(
-                category=name,
-                min_participants=int(listed[0].get("minimum_participants") or 1),
-                places=_places([c["prize"] for c in listed]),
-            )
-            for name, listed in by_category.items()
-        ),
-    )
+_system_random = random.SystemRandom()
 
 
 def _frozen_or_live(tournament: TournamentRecord) -> dict[str, frozenset[str]]:
     """Eligibility as the finish froze it (a tournament finished before it was frozen: as now)."""
-    if not tournament.settings.get("category_prizes"):
+    if not tournament.prizes.has_categories:
         return {}
     frozen = finish_store.prize_eligibility(tournament.id)
     if frozen is not None:
@@ -117,7 +77,7 @@ def collected(entries: list[LedgerEntryRecord]) -> int:
 def _table(tournament: TournamentRecord) -> tuple[PrizeTable, dict[str, int]]:
     entries = payment_store.entries(tournament.id)
     fees = collected(entries)
-    prizes = announcement(tournament.settings)
+    prizes = tournament.prizes.announcement
     final = finish_store.final(tournament.id)
     if final is None:
         pool = award_prizes(prizes, [], fees).pool_cents
@@ -184,19 +144,38 @@ def prize_table(tournament_id: str) -> PrizeTable:
     return _table(tournament)[0]
 
 
-def record_payout(caller: Caller, tournament_id: str, body: Payout, now: datetime) -> Ledger:
-    """The organiser paid a winner their money prize (R11.5): recorded once, for the amount the
-    prize list gives (never an amount typed in), in the ledger and the audit trail."""
+def _paid_out(entries: Sequence[LedgerEntryRecord]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for e in entries:
+        if e.kind == PAYOUT:
+            out[e.tavla_id] = out.get(e.tavla_id, 0) + e.amount
+    return out
+
+
+def record_payout(
+    caller: Caller, tournament_id: str, body: Payout, now: datetime, rng: random.Random = _system_random
+) -> Ledger:
+    """The organiser paid a winner (part of) their money prize (R11.5): the amount given, or all
+    that is left of it; never more than is left (409, nothing recorded), even when two payouts
+    arrive at once (the store's condition on the winner's paid-out total). In the ledger and
+    the audit trail. With nothing left and no amount, nothing is recorded."""
     tournament = payments.tournament_or_404(tournament_id)
     organiser = require_organiser(tournament, caller)
     table, money = _table(tournament)
     if not table.final:
         raise NotFinished("Prizes are paid once the tournament is finished.")
-    amount = money.get(body.tavla_id, 0)
-    if amount <= 0:
+    won = money.get(body.tavla_id, 0)
+    if won <= 0:
         raise NoPrize(f"{body.tavla_id} won no money prize in this tournament.")
+    paid = _paid_out(payment_store.entries(tournament_id, body.tavla_id)).get(body.tavla_id, 0)
+    left = won - paid
+    amount = left if body.amount is None else body.amount.amount
+    if body.amount is None and left <= 0:  # paid in full already: the ledger shows it
+        return payments.player_ledger(tournament, body.tavla_id, now)
+    if amount > left:
+        raise OverPrize(f"{body.tavla_id} has {left} cents of their prize left to pay, not {amount}.")
     entry = LedgerEntryRecord(
-        id=f"{PAYOUT}.prize",
+        id=f"{PAYOUT}.{now.strftime('%Y%m%dT%H%M%S')}.{ids.opaque(rng)}",
         tournament_id=tournament_id,
         tavla_id=body.tavla_id,
         kind=PAYOUT,
@@ -208,9 +187,43 @@ def record_payout(caller: Caller, tournament_id: str, body: Payout, now: datetim
         reference=body.reference or body.method,
     )
     change = payments.audited(organiser, entry, now, paid_by=body.method)
-    with suppress(payment_store.AlreadyRecorded):  # paid already: the ledger shows the one payout
-        payment_store.add(entry, [change])
+    try:
+        payment_store.add_payout(entry, change, won=won, paid_before=paid)
+    except payment_store.OverPaid as over:
+        raise OverPrize(f"Another payout to {body.tavla_id} came first: less is left to pay.") from over
     return payments.player_ledger(tournament, body.tavla_id, now)
+
+
+def payouts(caller: Caller, tournament_id: str) -> PrizePayouts:
+    """Every winner's money prize, the payouts recorded and the rest due (its staff, R11.5)."""
+    tournament = payments.tournament_or_404(tournament_id)
+    require_staff(tournament, caller)
+    table, money = _table(tournament)
+    entries = [e for e in payment_store.entries(tournament_id) if e.kind == PAYOUT]
+    names = {a.tavla_id: a.name for a in table.awards}
+    winners = []
+    for tavla_id in sorted(set(money) | {e.tavla_id for e in entries}):
+        paid = [e for e in entries if e.tavla_id == tavla_id]
+        won, out = money.get(tavla_id, 0), sum(e.amount for e in paid)
+        if won <= 0 and not paid:
+            continue
+        winners.append(
+            WinnerPayouts(
+                tavla_id=tavla_id,
+                name=names.get(tavla_id),
+                won=Money(amount=won),
+                paid=Money(amount=out),
+                rest_due=Money(amount=max(0, won - out)),
+                payouts=[payments.shown(e) for e in paid],
+            )
+        )
+    return PrizePayouts(
+        tournament_id=tournament_id,
+        final=table.final,
+        winners=winners,
+        paid=Money(amount=sum(w.paid.amount for w in winners)),
+        rest_due=Money(amount=sum(w.rest_due.amount for w in winners)),
+    )
 
 
 def eligibility(caller: Caller, tournament_id: str) -> Eligibility:

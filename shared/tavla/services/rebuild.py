@@ -202,7 +202,7 @@ def wanted_awards(
     wanted: dict[str, dict[str, dict[str, Award]]] = defaultdict(lambda: defaultdict(dict))
     records: dict[str, SeasonRecord | None] = {}
     for t in tournaments:
-        season_id = t.settings.get("season_id")
+        season_id = t.page.season_id
         if t.status != FINISHED or not season_id or (only is not None and season_id != only):
             continue
         final = finish_store.final(t.id)
@@ -262,9 +262,7 @@ def recount_season(season_id: str) -> int:
     every finished tournament of the season within its dates, with its settings. The matches
     (for the tie-breaks) are read only for tournaments not counted before; the others keep
     the meetings stored with their awards. Returns the awards that changed."""
-    tournaments = [
-        t for t in all_tournaments() if t.status == "finished" and t.settings.get("season_id") == season_id
-    ]
+    tournaments = [t for t in all_tournaments() if t.status == "finished" and t.page.season_id == season_id]
     stored = {p: {a.tournament_id: a for a in aw} for p, aw in season_store.entries(season_id).items()}
     known = {tid for awards in stored.values() for tid in awards}
     matches, aliases = matches_and_aliases([t.id for t in tournaments if t.id not in known])

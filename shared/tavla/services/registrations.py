@@ -112,7 +112,7 @@ def register(
             starts_at=tournament.starts_at,
         )
         try:
-            if tournament.settings.get("requires_approval"):
+            if tournament.registration.requires_approval:
                 registration_store.add_pending(entry, now, [registered(list="pending")], division=as_read)
                 return RegistrationResult(status=PENDING, checkin_code=code, division=chosen)
             return _take_place(tournament, entry, now, registered, rng, division=as_read)
@@ -125,12 +125,12 @@ def register(
 
 def _division_as_read(tournament: TournamentRecord, division: str) -> Mapping[str, Any] | None:
     """The division's stored settings, for the entry's write to find unchanged (R3.7)."""
-    return next((d for d in tournament.settings.get("divisions") or () if d.get("id") == division), None)
+    return tournament.division_as_stored(division)
 
 
 def division_order(tournament: TournamentRecord) -> list[str]:
     """The tournament's division ids, highest first (the order its settings list them in)."""
-    return [str(d["id"]) for d in tournament.settings.get("divisions") or [{"id": "main"}]]
+    return list(tournament.registration.divisions)
 
 
 def _check_placement(tournament: TournamentRecord, tavla_id: str, division: str) -> None:

@@ -31,6 +31,7 @@ from tavla.models.tournaments import (
 )
 from tavla.models.tournaments import StaffMember as ApiStaffMember
 from tavla.rules.errors import RuleViolation
+from tavla.rules.tournament_settings import MoneySettings
 from tavla.services import registrations, unpaid
 from tavla.services.access import ORGANISER, require_organiser, require_staff
 from tavla.store import audit
@@ -138,14 +139,14 @@ def create(
     )
     organiser = Actor(role=ORGANISER, tavla_id=tavla_id, sub=caller.sub)
     tournament_store.create(record, audit_entry(organiser, "tournament_created", now))
-    _schedule_payment_deadline(record.id, record.settings, now)
+    _schedule_payment_deadline(record.id, record.money.payment_deadline, now)
     return _tournament(record)
 
 
-def _schedule_payment_deadline(tournament_id: str, settings: Mapping[str, Any], now: datetime) -> None:
+def _schedule_payment_deadline(tournament_id: str, deadline: str | None, now: datetime) -> None:
     """A payment deadline takes effect however it is set (R3.2): its schedules are created."""
-    if settings.get("payment_deadline"):
-        unpaid.schedule(tournament_id, str(settings["payment_deadline"]), now)
+    if deadline:
+        unpaid.schedule(tournament_id, deadline, now)
 
 
 def get(tournament_id: str) -> Tournament:
@@ -186,10 +187,10 @@ def update(caller: Caller, tournament_id: str, body: TournamentUpdate, now: date
     except DivisionHasEntries:
         written = replace(current, settings={**current.settings, **stored}, version=current.version + 1)
         undone = audit_entry(organiser, "settings_restored", now, fields=sorted(changes))
-        tournament_store.update_settings(written, {k: current.settings.get(k) for k in stored}, undone)
+        tournament_store.update_settings(written, current.stored_values(stored), undone)
         raise
     if "payment_deadline" in changes:
-        _schedule_payment_deadline(tournament_id, stored, now)
+        _schedule_payment_deadline(tournament_id, MoneySettings.parse(stored).payment_deadline, now)
     if merged.capacity > current.capacity:
         registrations.fill_free_places(tournament_id, now)
     return get(tournament_id)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from tavla import schedules
+from tavla import notices, schedules
 from tavla.caller import Caller
 from tavla.errors import Invalid, RegistrationClosed, TournamentNotFound
 from tavla.models.payments import Ledger, PaymentDeadline, PaymentDeadlineSet
@@ -80,7 +80,7 @@ def enforce(payload: dict[str, Any], now: datetime) -> dict[str, Any]:
         tournament = payments.tournament_or_404(str(tournament_id))
     except TournamentNotFound:
         return {"skipped": "no such tournament"}
-    if not tournament.is_open or tournament.settings.get("payment_deadline") != deadline or deadline is None:
+    if not tournament.is_open or tournament.money.payment_deadline != deadline or deadline is None:
         return {"skipped": "the deadline changed or the draw was made"}
     at = datetime.fromisoformat(deadline)
     unpaid = [
@@ -93,8 +93,12 @@ def enforce(payload: dict[str, Any], now: datetime) -> dict[str, Any]:
             notifications.add(
                 tavla_id,
                 f"unpaid-{tournament_id}-{deadline}",
-                "payment_due",
-                f"{tournament.name}: pay your entry fee by {deadline}, or your place goes to others",
+                notices.PAYMENT_DUE,
+                notices.render(
+                    notices.PAYMENT_DUE,
+                    notices.federation_language(tournament.play.rule_profile),
+                    {"tournament": tournament.name, "deadline": deadline},
+                ),
                 at - NOTICE_BEFORE,  # the notice's own moment: delivered twice, stored once
                 {"tournament_id": tournament_id, "deadline": deadline},
             )

@@ -21,6 +21,7 @@ Main table:
 - a ledger entry (money, R3.3) ..... TOURNAMENT#<id> / LEDGER#<tavla_id>#<entry id>
                                       (gsi1: PAYER#<tavla_id> / <id>#<entry id>)
 - a provider event, once (webhook) . TOURNAMENT#<id> / PROVIDER_EVENT#<provider>#<event id>
+- a winner's prize paid so far ..... TOURNAMENT#<id> / PAID_OUT#<tavla_id>  (the payouts' bound, R11.5)
 - a bank statement line ............ TOURNAMENT#<id> / BANKLINE#<checksum>
 - an organiser's CSV column mapping  USER#<sub> / STATEMENT_MAPPING
 - a domain event not yet on the bus  OUTBOX#<event id> / EVENT  (written with its change; the
@@ -144,6 +145,12 @@ def payer_pk(tavla_id: str) -> str:
 
 def provider_event(tournament_id: str, provider: str, event_id: str) -> dict[str, Any]:
     return _key(tournament_pk(tournament_id), f"PROVIDER_EVENT#{provider}#{event_id}")
+
+
+def paid_out(tournament_id: str, tavla_id: str) -> dict[str, Any]:
+    """What a winner has been paid of their prize so far: every payout raises it under a
+    condition, so payouts at once never pay more than was won."""
+    return _key(tournament_pk(tournament_id), f"PAID_OUT#{tavla_id}")
 
 
 def checkout(provider: str, session_id: str) -> dict[str, Any]:

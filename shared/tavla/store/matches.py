@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from tavla.errors import StaleMatch, TournamentOver
+from tavla.rules.event_names import MATCH_CHANGED
 from tavla.rules.model import DayChange
 from tavla.store import audit, keys, outbox
 from tavla.store.draws import field_from_item, fixture_from_item, fixture_item, put_tables
@@ -63,7 +64,21 @@ def snapshot(
     )
 
 
+def changed_event(record: FixtureRecord, version: int) -> outbox.Event:
+    """The match was written at `version`: the live channel's screens refetch it (one event per
+    version, so a retried write names the same one)."""
+    detail = {
+        "tournament_id": record.tournament_id,
+        "code": record.code,
+        "version": version,
+        "state": str(record.state),
+    }
+    return outbox.Event(MATCH_CHANGED, detail, key=f"{record.tournament_id}.{record.code}.{version}")
+
+
 def _put(tx: Transaction, name: str, record: FixtureRecord, seen: int | None) -> None:
+    version = 1 if seen is None else seen + 1
+    outbox.add(tx, [changed_event(record, version)])
     if seen is None:  # a new match
         tx.put(name, MAIN, fixture_item(replace(record, version=1)), condition="attribute_not_exists(pk)")
         return

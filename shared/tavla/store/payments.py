@@ -72,6 +72,36 @@ def add(
         raise
 
 
+class OverPaid(Exception):
+    """A payout would pay a winner more than their prize (another payout came first)."""
+
+
+def add_payout(entry: LedgerEntryRecord, change: AuditRecord, *, won: int, paid_before: int) -> None:
+    """Record a prize payout (R11.5) and raise the winner's paid-out total in one transaction,
+    on condition that the total stays within `won`: two payouts at once cannot together pay
+    more than the prize. `paid_before` (from the ledger) seeds the total the first time.
+    OverPaid when the prize would be exceeded; AlreadyRecorded when the entry is there."""
+    tx = Transaction()
+    put_entry(tx, entry, name="entry")
+    tx.update(
+        "paid_out",
+        MAIN,
+        keys.paid_out(entry.tournament_id, entry.tavla_id),
+        "SET paid = if_not_exists(paid, :before) + :amount",
+        condition="attribute_not_exists(paid) OR paid <= :room",
+        values={"before": paid_before, "amount": entry.amount, "room": won - entry.amount},
+    )
+    audit.record(tx, entry.tournament_id, change)
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        if cancelled.failed("paid_out"):
+            raise OverPaid(entry.tavla_id) from cancelled
+        if cancelled.failed("entry"):
+            raise AlreadyRecorded(entry.id) from cancelled
+        raise
+
+
 def add_checkout(checkout: CheckoutRecord) -> None:
     """A checkout the platform started, so that its webhook can be checked against it."""
     item = {**keys.plain(keys.checkout(checkout.provider, checkout.session_id)), **checkout.to_item()}

@@ -7,7 +7,7 @@ Cognito sub) are marked as such; services must not show them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any, Self, TypeVar
@@ -19,6 +19,7 @@ from tavla.rules.model import FieldRecord as FieldRecord
 from tavla.rules.model import FixtureRecord as FixtureRecord
 from tavla.rules.model import TablesRecord as TablesRecord
 from tavla.rules.play_settings import PlaySettings
+from tavla.rules.tournament_settings import MoneySettings, PageSettings, PrizeSettings, RegistrationSettings
 from tavla.store.dynamo import Item
 
 T = TypeVar("T")
@@ -93,6 +94,36 @@ class TournamentRecord:
     def play(self) -> PlaySettings:
         """What the day reads of the settings, typed (parsed once per record read)."""
         return PlaySettings.parse(self.settings)
+
+    @cached_property
+    def money(self) -> MoneySettings:
+        """Fees, early bird, refunds, payment deadline, typed (parsed once per record read)."""
+        return MoneySettings.parse(self.settings)
+
+    @cached_property
+    def registration(self) -> RegistrationSettings:
+        """Divisions, approval and the close, typed (parsed once per record read)."""
+        return RegistrationSettings.parse(self.settings)
+
+    @cached_property
+    def prizes(self) -> PrizeSettings:
+        """The announced prizes as the rules read them (parsed once per record read)."""
+        return PrizeSettings.parse(self.settings)
+
+    @cached_property
+    def page(self) -> PageSettings:
+        """Name, level and season, typed (parsed once per record read)."""
+        return PageSettings.parse(self.settings)
+
+    def division_as_stored(self, division: str) -> Mapping[str, Any] | None:
+        """The division's settings exactly as stored: a registration's write finds them
+        unchanged, or the organiser edited the divisions meanwhile (R3.7)."""
+        listed = self.settings.get("divisions") or ()
+        return next((d for d in listed if d.get("id") == division), None)
+
+    def stored_values(self, names: Iterable[str]) -> dict[str, Any]:
+        """These settings as stored (None: absent), to put back exactly."""
+        return {k: self.settings.get(k) for k in names}
 
     @property
     def name(self) -> str:
@@ -197,6 +228,9 @@ class ContactsRecord(_Record):
     gender: str | None = None
     birth_year: int | None = None
     notify_by_email: bool | None = None  # table calls and other notices by e-mail too
+    language: str | None = None  # el, en or it; None: the tournament's federation's
+    sms_opt_in: bool | None = None  # notices by SMS (only then), recorded with its time
+    sms_opt_in_at: str | None = None
 
 
 FINISHED = "finished"  # a tournament's status once its final standings are stored

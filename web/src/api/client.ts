@@ -4,8 +4,11 @@ import createClient, { type Middleware } from "openapi-fetch";
 import type { components, paths } from "./schema";
 import { getToken, signOut } from "../auth";
 import { currentConfig } from "../cloud";
-import { lang } from "../i18n";
+import { conditionalFetch } from "../live/conditional";
+import { lang, type Lang } from "../i18n";
 import errorsEl from "../i18n/errors.el.json";
+import errorsEn from "../i18n/errors.en.json";
+import errorsIt from "../i18n/errors.it.json";
 
 export type Schemas = components["schemas"];
 export type Tournament = Schemas["Tournament"];
@@ -35,27 +38,32 @@ const auth: Middleware = {
 };
 
 // Public answers carry `Cache-Control: max-age=5`: a screen that has just changed something
-// must not read the copy from before, so every read is revalidated (a 304 when unchanged).
+// must not read the copy from before, so the browser's cache is bypassed and every read is
+// conditional on the last ETag instead (a bodiless 304 when unchanged: live/conditional.ts).
 export const api = createClient<paths>({
   baseUrl: location.origin,
-  fetch: (request: Request) => fetch(new Request(request, { cache: "no-cache" })),
+  fetch: (request: Request) => conditionalFetch(new Request(request, { cache: "no-store" })),
 });
 api.use(auth);
 
-/** The API's error for people: in Greek from the catalogue of error codes (the API speaks
- * English), else the API's own sentence (or API Gateway's `{message}`). Where the sentence
- * names what to fix (a field, a rule), it follows the Greek one. */
-export function problem(error: unknown): string {
-  if (error && typeof error === "object") {
-    const e = error as { error?: { code?: string; message?: string }; message?: string };
-    const code = e.error?.code;
-    const greek = lang() === "el" && code ? errorsEl[code as keyof typeof errorsEl] : undefined;
-    if (greek) return code && DETAILED.has(code) && e.error?.message ? `${greek} (${e.error.message})` : greek;
-    if (e.error?.message) return e.error.message;
-    if (e.message) return e.message;
-  }
-  return "";
+type Code = keyof typeof errorsEl;
+const REFUSALS: Record<Lang, Record<Code, string>> = { el: errorsEl, en: errorsEn, it: errorsIt };
+
+/** The API's refusal for people, in the screen's language, chosen by its error code (the API
+ * speaks English). The API's own sentence is shown only on an English screen (where it names the
+ * field or rule to fix) or, for a code this build does not know, as the last resort. */
+export function refusal(error: unknown, language: Lang): string {
+  if (!error || typeof error !== "object") return "";
+  const e = error as { error?: { code?: string; message?: string }; message?: string };
+  const code = e.error?.code;
+  const known = code ? REFUSALS[language][code as Code] : undefined;
+  const detail = e.error?.message;
+  if (known) return language === "en" && code && DETAILED.has(code) && detail ? `${known} (${detail})` : known;
+  if (language !== "en") return REFUSALS[language].bad_request;
+  return detail ?? e.message ?? "";
 }
+
+export const problem = (error: unknown): string => refusal(error, lang());
 
 const DETAILED = new Set(["validation_error", "rule_violation", "impossible_score", "invalid_decision"]);
 

@@ -2,7 +2,7 @@
 // itself every few seconds with If-None-Match, so an unchanged board costs a bodiless 304.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, type Board, type MatchView } from "../api/client";
-import { Status } from "../app";
+import { Status } from "../ui/widgets";
 import { time } from "../format";
 import { t, type Key } from "../i18n";
 import { useSignal } from "../signal";
@@ -17,7 +17,7 @@ export const divisionOf = (x: Part, divisions: readonly Division[]): string =>
 
 export const POLL_MS = 5000;
 
-export function BoardScreen({ id, big }: { id: string; big: boolean }) {
+export function BoardScreen({ id, big = false }: { id: string; big?: boolean }) {
   const [board, setBoard] = useState<Board>();
   const [error, setError] = useState<string>();
   const [checked, setChecked] = useState<string>();
@@ -176,3 +176,6 @@ export function MatchLine({ match, division }: { match: MatchView; division?: st
     </span>
   );
 }
+
+/** #/t/<id>/tv: the venue's big screen. */
+export const TvScreen = ({ id }: { id: string }) => <BoardScreen id={id} big />;

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { api } from "../api/client";
-import { Status } from "../app";
+import { Status } from "../ui/widgets";
 import { dateTime } from "../format";
 import { t } from "../i18n";
 import { useLoad } from "../load";

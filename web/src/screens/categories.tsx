@@ -4,7 +4,7 @@
 // API answers this to the tournament's organisers only, and only the award is ever public.
 import { useState } from "preact/hooks";
 import { api, problem, type Schemas } from "../api/client";
-import { Alert, NeedSignIn, Note, Status } from "../app";
+import { Alert, NeedSignIn, Note, Status } from "../ui/widgets";
 import { getToken } from "../auth";
 import { t, type Key } from "../i18n";
 import { useLoad } from "../load";

@@ -3,7 +3,7 @@
 // be undone here). Below, what has been recorded, from the audit trail.
 import { useState } from "preact/hooks";
 import { api, problem, type Schemas } from "../api/client";
-import { Alert, NeedSignIn, Note, Status } from "../app";
+import { Alert, NeedSignIn, Note, Status } from "../ui/widgets";
 import { getToken } from "../auth";
 import { time } from "../format";
 import { t, type Key } from "../i18n";

@@ -2,7 +2,7 @@
 // has BarcodeDetector), who is missing, presence at the tables, results to confirm, appeals.
 import { useRef, useState } from "preact/hooks";
 import { api, problem, type AppealView, type MatchDetail, type MatchView } from "../api/client";
-import { Alert, Note, Status } from "../app";
+import { Alert, Note, Status } from "../ui/widgets";
 import { t } from "../i18n";
 import { nothing, useLoad } from "../load";
 import { MatchLine } from "./board";

@@ -2,7 +2,7 @@
 // game, the final score, and the Appeal button while its window is open.
 import { useEffect, useState } from "preact/hooks";
 import { api, errorCode, problem, type Board, type MatchDetail, type MatchView } from "../api/client";
-import { Alert, NeedSignIn, Status } from "../app";
+import { Alert, NeedSignIn, Status } from "../ui/widgets";
 import { getToken } from "../auth";
 import { countdown } from "../format";
 import { t, type Key } from "../i18n";

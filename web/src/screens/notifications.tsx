@@ -1,5 +1,5 @@
 import { api } from "../api/client";
-import { NeedSignIn, Status } from "../app";
+import { NeedSignIn, Status } from "../ui/widgets";
 import { getToken } from "../auth";
 import { dateTime } from "../format";
 import { t } from "../i18n";

@@ -2,7 +2,7 @@
 // type for the referee to type when no camera is at hand. Cached by the service worker, so it
 // shows without signal in a basement venue.
 import { api } from "../api/client";
-import { NeedSignIn, Status } from "../app";
+import { NeedSignIn, Status } from "../ui/widgets";
 import { getToken } from "../auth";
 import { dateTime } from "../format";
 import { t } from "../i18n";

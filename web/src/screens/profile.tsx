@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, problem } from "../api/client";
-import { Alert, NeedSignIn, Status } from "../app";
+import { Alert, NeedSignIn, Status } from "../ui/widgets";
 import { getToken } from "../auth";
 import { t } from "../i18n";
 import { useLoad } from "../load";

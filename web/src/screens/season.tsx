@@ -2,7 +2,7 @@
 // chart, no chart library), the season's standings and the Super Final invitations.
 import { useEffect, useState } from "preact/hooks";
 import { api, type Schemas } from "../api/client";
-import { Status } from "../app";
+import { Status } from "../ui/widgets";
 import { dateTime } from "../format";
 import { lang, t } from "../i18n";
 import { useLoad } from "../load";

@@ -2,9 +2,9 @@
 // code + PKCE (cloud.ts). On the local stack: POST /dev/token mints a token for a user name.
 import { useState } from "preact/hooks";
 import { setToken } from "../auth";
-import { Alert } from "../app";
+import { Alert } from "../ui/widgets";
 import { t } from "../i18n";
-import { go } from "../router";
+import { afterSignIn, go } from "../router";
 import { currentConfig, startSignIn } from "../cloud";
 
 export function SignIn() {
@@ -14,7 +14,7 @@ export function SignIn() {
       <section>
         <h1>{t("sign_in")}</h1>
         <p>{t("sign_in_cloud")}</p>
-        <button type="button" onClick={() => void startSignIn(config)}>
+        <button type="button" onClick={() => void startSignIn(config, afterSignIn())}>
           {t("sign_in")}
         </button>
       </section>
@@ -41,7 +41,7 @@ function LocalSignIn() {
     }
     const body = (await response.json()) as { token: string };
     setToken(body.token);
-    go("#/profile");
+    go(afterSignIn());
   }
   return (
     <section>

@@ -1,11 +1,11 @@
 import { useState } from "preact/hooks";
 import { api, problem, type Entry, type MyProfile } from "../api/client";
-import { Alert, Status } from "../app";
+import { Alert, Status } from "../ui/widgets";
 import { getToken, isOrganiser } from "../auth";
 import { dateTime, money } from "../format";
 import { t, type Key } from "../i18n";
 import { nothing, useLoad } from "../load";
-import { MyLedger } from "./money";
+import { MyLedger } from "./money/ledger";
 import { divisionName, feeOf, several, type Division, type Fees } from "../divisions";
 
 export function TournamentPage({ id }: { id: string }) {

@@ -2,7 +2,7 @@
 // the venue, the refunds to pay, the payment deadline, the CSV export of all money in and out.
 import { useState } from "preact/hooks";
 import { api, problem, type Schemas } from "../api/client";
-import { Alert, NeedSignIn, Note, Status } from "../app";
+import { Alert, NeedSignIn, Note, Status } from "../ui/widgets";
 import { getToken } from "../auth";
 import { cents, dateTime, isoToVenueInput, money, venueInputToIso } from "../format";
 import { t, type Key } from "../i18n";

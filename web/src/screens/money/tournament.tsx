@@ -1,103 +1,16 @@
-// Money: the player's ledger and card checkout; the organiser's payments, bank
-// statement upload with its matched / unmatched lines, manual matching, the prize table.
+// #/t/<id>/money (organiser): the players' payments, a bank statement upload with its
+// matched / unmatched lines, manual matching, the prize table and the export.
 import { useState } from "preact/hooks";
-import { api, problem, type Schemas } from "../api/client";
-import { Alert, Choice, NeedSignIn, Note, Status } from "../app";
-import { getToken } from "../auth";
-import { money } from "../format";
-import { t, type Key } from "../i18n";
-import { nothing, useLoad } from "../load";
-import { ExportButton } from "./treasury";
+import { api, problem, type Schemas } from "../../api/client";
+import { Alert, Choice, NeedSignIn, Note, Status } from "../../ui/widgets";
+import { getToken } from "../../auth";
+import { money } from "../../format";
+import { t, type Key } from "../../i18n";
+import { nothing, useLoad } from "../../load";
+import { ExportButton } from "../treasury";
 
-type Ledger = Schemas["Ledger"];
 type Line = Schemas["StatementLineView"];
-
-/** Due, paid, what is left; the card checkout on the provider's page. */
-export function LedgerFacts({ ledger, pay }: { ledger: Ledger; pay?: boolean }) {
-  const [error, setError] = useState("");
-  const [busy, setBusy] = useState(false);
-  async function checkout() {
-    setError("");
-    setBusy(true);
-    const answer = await api.POST("/tournaments/{tournament_id}/payments/checkout", {
-      params: { path: { tournament_id: ledger.tournament_id } },
-    });
-    setBusy(false);
-    if (answer.error) {
-      setError(problem(answer.error) || t("failed"));
-      return;
-    }
-    location.assign(answer.data.checkout_url);
-  }
-  return (
-    <div data-testid="my-ledger">
-      <dl class="facts">
-        <dt>{t("money_due")}</dt>
-        <dd data-testid="ledger-due">{money(ledger.due.amount)}</dd>
-        <dt>{t("money_paid")}</dt>
-        <dd data-testid="ledger-paid">{money(ledger.paid.amount)}</dd>
-        {ledger.refunded.amount > 0 && (
-          <>
-            <dt>{t("money_refunded")}</dt>
-            <dd>{money(ledger.refunded.amount)}</dd>
-          </>
-        )}
-        <dt>{t("money_outstanding")}</dt>
-        <dd data-testid="ledger-outstanding">{money(ledger.outstanding.amount)}</dd>
-      </dl>
-      {ledger.entries.length > 0 && (
-        <ul class="plain" aria-label={t("money_entries")}>
-          {ledger.entries.map((e) => (
-            <li key={e.id}>
-              {e.value_date} · {t(`method_${e.method ?? "other"}` as Key)} · {money(e.amount.amount)}
-            </li>
-          ))}
-        </ul>
-      )}
-      {pay && ledger.outstanding.amount > 0 && (
-        <button type="button" onClick={checkout} disabled={busy}>
-          {t("pay_by_card", { amount: money(ledger.outstanding.amount) })}
-        </button>
-      )}
-      <Alert text={error} />
-    </div>
-  );
-}
-
-/** On the tournament page: what the signed-in player owes for it. */
-export function MyLedger({ id }: { id: string }) {
-  const mine = useLoad(() => (getToken() ? api.GET("/me/payments") : nothing<Schemas["MyPayments"]>(401)), [id]);
-  const ledger = mine.data?.ledgers.find((l) => l.tournament_id === id);
-  if (!ledger) return null;
-  return (
-    <>
-      <h2>{t("my_payment")}</h2>
-      {new URLSearchParams(location.search).get("checkout") === "success" && <Note text={t("checkout_back")} />}
-      <LedgerFacts ledger={ledger} pay />
-    </>
-  );
-}
-
-/** #/money: every ledger of the signed-in player. */
-export function MyMoney() {
-  const mine = useLoad(() => (getToken() ? api.GET("/me/payments") : nothing<Schemas["MyPayments"]>(401)), []);
-  if (!getToken()) return <NeedSignIn />;
-  return (
-    <section>
-      <h1>{t("nav_money")}</h1>
-      <Status loading={mine.loading && !mine.data} error={mine.error} />
-      {mine.data && mine.data.ledgers.length === 0 && <p>{t("money_none")}</p>}
-      {mine.data?.ledgers.map((l) => (
-        <article key={l.tournament_id} class="card">
-          <h2>
-            <a href={`#/t/${l.tournament_id}`}>{t("tournament_link")}</a>
-          </h2>
-          <LedgerFacts ledger={l} pay />
-        </article>
-      ))}
-    </section>
-  );
-}
+import { PrizeTable } from "./ledger";
 
 const FORMATS = ["csv", "mt940", "camt053"] as const;
 const DATE_FORMATS = ["%Y-%m-%d", "%d/%m/%Y", "%d.%m.%Y", "%d-%m-%Y"] as const;
@@ -417,40 +330,5 @@ function MatchByHand({ id, checksum, onMatched }: { id: string; checksum: string
       </button>
       <Alert text={error} />
     </form>
-  );
-}
-
-export function PrizeTable({ table, onPayout }: { table: Schemas["PrizeTable"]; onPayout?: (tavlaId: string) => void }) {
-  return (
-    <>
-      <dl class="facts">
-        <dt>{t("prize_pool")}</dt>
-        <dd data-testid="prize-pool">{money(table.pool.amount)}</dd>
-        <dt>{t("prize_money_total")}</dt>
-        <dd>{money(table.money_total.amount)}</dd>
-      </dl>
-      {!table.final && <p class="hint">{t("prizes_provisional")}</p>}
-      {table.awards.length === 0 ? (
-        <p>{t("prizes_none")}</p>
-      ) : (
-        <ol class="plain" data-testid="prize-table" aria-label={t("prizes")}>
-          {table.awards.map((a) => (
-            <li key={`${a.scope}-${a.place}-${a.tavla_id}`}>
-              <span>
-                {t("place")} {a.place} · {a.name ?? a.tavla_id} · <strong>{money(a.money.amount)}</strong>
-                {a.items && a.items.length > 0 ? ` · ${a.items.join(", ")}` : ""}
-              </span>
-              {onPayout && table.final && a.money.amount > 0 && (
-                <div>
-                  <button type="button" class="secondary" onClick={() => onPayout(a.tavla_id)}>
-                    {t("payout_cash")}
-                  </button>
-                </div>
-              )}
-            </li>
-          ))}
-        </ol>
-      )}
-    </>
   );
 }

@@ -1,0 +1,96 @@
+# ruff: noqa: RUF001  (Greek letters are the point: the catalogue speaks Greek)
+"""What a notice says, in the player's language: one message catalogue per language (el, en,
+it), never an English sentence sent to a Greek player.
+
+A notice is a kind and its fields; `render` picks the player's language (their profile's
+`language`, else the tournament's federation's: hbf -> el, cnb -> it, anything else el).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+Language = Literal["el", "en", "it"]
+LANGUAGES: tuple[Language, ...] = ("el", "en", "it")
+DEFAULT: Language = "el"
+FEDERATION_LANGUAGE: Mapping[str, Language] = {"hbf": "el", "cnb": "it"}
+
+TABLE_CALL = "table_call"
+PROMOTED = "promoted"
+APPEAL_DECIDED = "appeal_decided"
+NOSHOW = "noshow"
+NOSHOW_NOBODY = "noshow_nobody"
+PAYMENT_DUE = "payment_due"
+INVITED = "super_final"
+
+CATALOGUE: Mapping[str, Mapping[Language, str]] = {
+    TABLE_CALL: {
+        "el": "{tournament}: τραπέζι {table}. Ο αγώνας σας {match} με αντίπαλο {opponent} αρχίζει "
+        "τώρα: παρακαλούμε πηγαίνετε στο τραπέζι {table}.",
+        "en": "{tournament}: table {table}. Your match {match} against {opponent} starts now: "
+        "please go to table {table}.",
+        "it": "{tournament}: tavolo {table}. La tua partita {match} contro {opponent} inizia ora: "
+        "vai al tavolo {table}.",
+    },
+    PROMOTED: {
+        "el": "Άνοιξε θέση στο {tournament}: περάσατε από τη λίστα αναμονής στην κύρια λίστα.",
+        "en": "A place opened in {tournament}: you have moved from the waiting list to the main list.",
+        "it": "Si è liberato un posto in {tournament}: sei passato dalla lista d'attesa alla lista "
+        "principale.",
+    },
+    APPEAL_DECIDED: {
+        "el": "Η ένσταση για τον αγώνα {match}: {outcome}. Αιτιολογία: {reasoning}",
+        "en": "The appeal on match {match}: {outcome}. Reasoning: {reasoning}",
+        "it": "Il ricorso sulla partita {match}: {outcome}. Motivazione: {reasoning}",
+    },
+    NOSHOW: {
+        "el": "{tournament}: ο/η {absent} δεν ήρθε στο τραπέζι {table} και έχασε τον αγώνα {match} "
+        "άνευ αγώνος.",
+        "en": "{tournament}: {absent} did not come to table {table} and lost match {match} by forfeit.",
+        "it": "{tournament}: {absent} non si è presentato al tavolo {table} e perde la partita "
+        "{match} a tavolino.",
+    },
+    NOSHOW_NOBODY: {
+        "el": "{tournament}: κανείς δεν ήρθε στο τραπέζι {table} για τον αγώνα {match}: "
+        "παρακαλούμε αποφασίστε.",
+        "en": "{tournament}: nobody has come to table {table} for match {match}: please decide.",
+        "it": "{tournament}: nessuno si è presentato al tavolo {table} per la partita {match}: decidete voi.",
+    },
+    PAYMENT_DUE: {
+        "el": "{tournament}: πληρώστε τη συμμετοχή σας έως {deadline}, αλλιώς η θέση σας θα δοθεί σε άλλους.",
+        "en": "{tournament}: pay your entry fee by {deadline}, or your place goes to others.",
+        "it": "{tournament}: paga la quota d'iscrizione entro {deadline}, altrimenti il tuo posto "
+        "passa ad altri.",
+    },
+    INVITED: {
+        "el": "Προσκαλείστε στον Super Final της σεζόν {season}: θέση {place} στη σεζόν, ξεκινάτε "
+        "με {lives} ζωές.",
+        "en": "You are invited to the Super Final of season {season}: season place {place}, you "
+        "start the final with {lives} lives.",
+        "it": "Sei invitato alla Super Final della stagione {season}: posizione {place} in "
+        "stagione, inizi la finale con {lives} vite.",
+    },
+}
+
+OUTCOMES: Mapping[str, Mapping[Language, str]] = {
+    "upheld": {"el": "έγινε δεκτή", "en": "upheld", "it": "accolto"},
+    "dismissed": {"el": "απορρίφθηκε", "en": "dismissed", "it": "respinto"},
+}
+
+
+def federation_language(rule_profile: str | None) -> Language:
+    return FEDERATION_LANGUAGE.get(rule_profile or "", DEFAULT)
+
+
+def language_of(chosen: str | None, rule_profile: str | None = None) -> Language:
+    """The player's own choice, else the tournament's federation's language."""
+    return next((lang for lang in LANGUAGES if lang == chosen), federation_language(rule_profile))
+
+
+def render(kind: str, language: Language, fields: Mapping[str, Any]) -> str:
+    """The notice's text in `language`; an outcome word is translated too."""
+    values = dict(fields)
+    if "outcome" in values:
+        values["outcome"] = OUTCOMES.get(str(values["outcome"]), {}).get(language, values["outcome"])
+    return CATALOGUE[kind][language].format(**values)

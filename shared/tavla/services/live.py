@@ -1,0 +1,70 @@
+"""Domain events -> change hints on the venue's live channel (AppSync Events).
+
+Each event gives the hints `tavla.live.hints` names; a burst is coalesced to one hint per
+channel and type, and each channel's hints go in one publish request (five at most).
+Delivering an event twice posts its hints twice, which costs a screen one conditional
+refetch answered 304: hints are idempotent by nature, so no record of sent ones is kept.
+Late or reordered delivery is harmless too: a hint only says "refetch", never what changed.
+
+The publish is AppSync Events' HTTP endpoint (`POST /event`), signed with the function's
+role (SigV4, service `appsync`); the local stack serves the same endpoint.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.request
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any
+
+from tavla import aws, live
+from tavla.store import outbox
+
+
+def hints_of(batch: Iterable[dict[str, Any]]) -> list[live.Hint]:
+    found: list[live.Hint] = []
+    for event in batch:
+        found.extend(live.hints(str(event.get("detail-type", "")), event.get("detail") or {}))
+    return live.coalesce(found)
+
+
+def _signed(url: str, body: bytes) -> urllib.request.Request:
+    from botocore.auth import SigV4Auth
+    from botocore.awsrequest import AWSRequest
+
+    session = aws.session()
+    request = AWSRequest(method="POST", url=url, data=body, headers={"content-type": "application/json"})
+    credentials = session.get_credentials()
+    if credentials is None:
+        raise RuntimeError("no AWS credentials to sign the live channel's publish with")
+    SigV4Auth(credentials.get_frozen_credentials(), "appsync", session.region_name or "").add_auth(request)
+    return urllib.request.Request(url, data=body, headers=dict(request.headers.items()), method="POST")
+
+
+def publish(hints: Iterable[live.Hint]) -> int:
+    """Post the hints, one request per channel and five events each; how many were posted.
+    Raises when the endpoint refuses (the event is then retried, then dead-lettered)."""
+    base = os.environ.get(live.HTTP_URL_ENV)
+    if not base:
+        return 0  # a stage without a live channel
+    by_channel: dict[str, list[str]] = defaultdict(list)
+    for hint in hints:
+        by_channel[hint.channel].append(json.dumps(hint.message()))
+    posted = 0
+    for channel, messages in by_channel.items():
+        for start in range(0, len(messages), live.PUBLISH_BATCH):
+            chunk = messages[start : start + live.PUBLISH_BATCH]
+            body = json.dumps({"channel": live.path(channel), "events": chunk}).encode()
+            with urllib.request.urlopen(_signed(f"{base.rstrip('/')}/event", body), timeout=5) as answer:
+                answer.read()
+            posted += len(chunk)
+    return posted
+
+
+def deliver(event: dict[str, Any]) -> int:
+    """One bus event -> its hints posted; how many. `event_id` names it in the log only."""
+    detail = event.get("detail") or {}
+    _ = detail.get(outbox.ID_FIELD)
+    return publish(hints_of([event]))

@@ -1,0 +1,82 @@
+"""The live channel's hints: which channels each domain event touches, coalesced bursts, and
+the channel paths AppSync Events takes (R-live)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from tavla import events, live
+
+TID = "0123456789abcdef"
+
+
+def _channels(detail_type: str, detail: Mapping[str, object]) -> list[str]:
+    return [h.channel for h in live.hints(detail_type, detail)]
+
+
+def test_a_call_tells_the_board_and_each_called_match() -> None:
+    """Matches put on tables: the venue board and each match's screen refetch."""
+    detail = {"tournament_id": TID, "codes": ["main.R1.1", "main.R1.2"], "at": "2026-05-01T10:00:00+00:00"}
+    assert _channels(events.MATCHES_CALLED, detail) == [
+        f"tournament/{TID}",
+        f"match/{TID}.main.R1.1",
+        f"match/{TID}.main.R1.2",
+    ]
+    assert {h.version for h in live.hints(events.MATCHES_CALLED, detail)} == {"2026-05-01T10:00:00+00:00"}
+
+
+def test_a_written_match_tells_its_screen_the_board_and_the_staff_desk() -> None:
+    """A declaration or a dispute reaches the match, the board and the staff channel, with the
+    match's version; no channel is named twice."""
+    detail = {"tournament_id": TID, "code": "main.R2.4", "version": 7, "state": "disputed"}
+    hints = live.hints(events.MATCH_CHANGED, detail)
+    assert [h.channel for h in hints] == [f"tournament/{TID}", f"match/{TID}.main.R2.4", f"staff/{TID}"]
+    assert [h.message() for h in hints][1] == {
+        "channel": f"match/{TID}.main.R2.4",
+        "type": "MatchChanged",
+        "version": 7,
+    }
+
+
+def test_hints_carry_no_private_data() -> None:
+    """A hint is channel, type and version: never a name, a score or a phone."""
+    detail = {
+        "tournament_id": TID,
+        "code": "main.R1.1",
+        "version": 3,
+        "home": "P-alice",
+        "home_points": 7,
+        "phone": "+306900000000",
+    }
+    for hint in live.hints(events.RESULT_CONFIRMED, detail):
+        assert set(hint.message()) == {"channel", "type", "version"}
+
+
+def test_promotions_reach_the_entry_list_and_the_desk_and_unshown_events_nothing() -> None:
+    assert _channels(events.REGISTRATION_PROMOTED, {"tournament_id": TID, "tavla_id": "P1"}) == [
+        f"tournament/{TID}",
+        f"staff/{TID}",
+    ]
+    assert live.hints(events.PLAYERS_MERGED, {"kept": "P1"}) == []
+    assert live.hints(events.SUPER_FINAL_INVITED, {"season_id": "2026"}) == []
+
+
+def test_a_burst_posts_each_channel_once_with_its_newest_version() -> None:
+    """Coalescing: ten writes of one match, one hint per channel and type, the highest version
+    (a number by value, not as text)."""
+    burst = [
+        h
+        for v in range(1, 11)
+        for h in live.hints(events.MATCH_CHANGED, {"tournament_id": TID, "code": "main.R1.1", "version": v})
+    ]
+    kept = live.coalesce(burst)
+    assert len(kept) == 3
+    assert {h.version for h in kept} == {10}
+
+
+def test_channel_names_travel_as_appsync_paths_and_back() -> None:
+    assert live.path(f"match/{TID}.main.R1.3") == f"/match/{TID}/main/R1/3"
+    assert live.name(f"/match/{TID}/main/R1/3") == f"match/{TID}.main.R1.3"
+    assert live.tournament_of(f"/staff/{TID}") == TID
+    assert live.tournament_of(f"match/{TID}.main.R1.3") == TID
+    assert live.namespace(f"/staff/{TID}") == "staff"

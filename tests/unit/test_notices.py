@@ -1,0 +1,50 @@
+"""Notices in the player's language: every kind in el, en and it, filled from its fields."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tavla import notices
+
+FIELDS = {
+    "tournament": "Athens Open",
+    "table": 4,
+    "match": "R1",
+    "opponent": "Nikos",
+    "absent": "Nikos",
+    "outcome": "upheld",
+    "reasoning": "…",
+    "deadline": "2026-05-01",
+    "season": "2026",
+    "place": 3,
+    "lives": 2,
+}
+# words any English notice uses, none of which a Greek or Italian one may hold
+ENGLISH = re.compile(r"\b(the|your|you|table|match|please|place|pay|appeal|nobody|invited)\b", re.I)
+
+
+@pytest.mark.parametrize("kind", sorted(notices.CATALOGUE))
+def test_every_notice_kind_has_all_three_languages(kind: str) -> None:
+    assert set(notices.CATALOGUE[kind]) == set(notices.LANGUAGES)
+    for language in notices.LANGUAGES:
+        assert notices.render(kind, language, FIELDS).strip()
+
+
+@pytest.mark.parametrize("kind", sorted(notices.CATALOGUE))
+def test_a_greek_players_notice_has_no_english_sentence(kind: str) -> None:
+    text = notices.render(kind, "el", FIELDS)
+    assert not ENGLISH.search(text.replace("Athens Open", "")), text
+    assert re.search("[\u0370-\u03ff]", text)  # Greek letters
+
+
+def test_the_language_is_the_players_else_the_federations() -> None:
+    assert notices.language_of("en", "cnb") == "en"
+    assert notices.language_of(None, "hbf") == "el"
+    assert notices.language_of(None, "cnb") == "it"
+    assert notices.language_of(None, "platform") == "el"
+    assert notices.language_of("fr", "cnb") == "it"  # not one of ours: the federation's
+    assert notices.render("appeal_decided", "it", FIELDS).startswith("Il ricorso") and "accolto" in (
+        notices.render("appeal_decided", "it", FIELDS)
+    )
