@@ -8,12 +8,16 @@ from __future__ import annotations
 
 from aws_cdk import Duration, RemovalPolicy
 from aws_cdk import aws_cognito as cognito
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_lambda as lambda_
 from cdk_nag import NagSuppressions
 from constructs import Construct
 
-from tavla.caller import ADMINS, ORGANISERS
+from tavla.caller import ADMINS, ORGANISERS, USER_POOL_ENV
 
 GROUPS = (ORGANISERS, ADMINS)
+# all a function that changes platform roles may do to the user pool (R1.3)
+ROLE_ACTIONS = ("cognito-idp:AdminAddUserToGroup", "cognito-idp:AdminRemoveUserFromGroup")
 
 
 class Auth(Construct):
@@ -91,3 +95,10 @@ class Auth(Construct):
         assert isinstance(client, cognito.CfnUserPoolClient)
         client.callback_ur_ls = [f"{site}/"]
         client.logout_ur_ls = [f"{site}/"]
+
+    def grant_role_changes(self, function: lambda_.Function) -> None:
+        """Adding users to and removing them from this pool's groups, nothing else, nowhere else."""
+        function.add_to_role_policy(
+            iam.PolicyStatement(actions=list(ROLE_ACTIONS), resources=[self.user_pool.user_pool_arn])
+        )
+        function.add_environment(USER_POOL_ENV, self.user_pool.user_pool_id)

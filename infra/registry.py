@@ -20,6 +20,8 @@ from tavla.events import (
     MATCH_CHANGED,
     MATCHES_CALLED,
     NOSHOW_RULED,
+    ORGANISER_REQUEST_DECIDED,
+    ORGANISER_REQUESTED,
     PLAYERS_MERGED,
     REGISTRATION_PROMOTED,
     RESULT_CONFIRMED,
@@ -87,6 +89,8 @@ class Function:
     publishes_live: bool = False  # posts change hints on the live channel (AppSync Events)
     authorizes_live: bool = False  # the live channel's authorizer for staff channels
     reads_pass_key: bool = False
+    # changes the user pool's platform groups (AdminAdd/RemoveUserFromGroup; env USER_POOL_ID)
+    manages_roles: bool = False
     card_payments: bool = False  # reads the card payment provider's secret
     idempotent: bool = False  # uses the Powertools idempotency table
     timeout_seconds: int = 10
@@ -140,6 +144,14 @@ FUNCTIONS: tuple[Function, ...] = (
         reads_pass_key=True,
     ),
     Function(
+        name="federation",
+        module="functions.federation.handler",
+        description="The federation's own records: platform roles its admins grant, requests to "
+        "organise, clubs",
+        tables={MAIN.name: "read_write"},
+        manages_roles=True,
+    ),
+    Function(
         name="tournaments",
         module="functions.tournaments.handler",
         description="Tournament pages, settings and per-tournament staff",
@@ -188,6 +200,8 @@ FUNCTIONS: tuple[Function, ...] = (
             NOSHOW_RULED,
             SUPER_FINAL_INVITED,
             SUPER_FINAL_SEAT_PASSED,
+            ORGANISER_REQUESTED,
+            ORGANISER_REQUEST_DECIDED,
         ),
         sends_sms=True,
         sends_email=True,

@@ -77,6 +77,9 @@ class TavlaStack(Stack):
         self.notifications = Notifications(self, "Notifications", self.lambdas)
         self.pass_key = PassKey(self, "PassKey", self.lambdas)
         self.auth = Auth(self, "Auth")
+        for spec in functions:
+            if spec.manages_roles:
+                self.auth.grant_role_changes(by_name[spec.name])
         self.sign_in = self.auth.user_pool.add_domain(
             "SignIn", cognito_domain=cognito.CognitoDomainOptions(domain_prefix=stage.sign_in_domain_prefix)
         )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -28,14 +28,24 @@ class InvalidToken(Exception):
     """The authorizer refuses the request (API Gateway answers 401)."""
 
 
-class Authority:
-    """Mints and verifies the local stack's tokens."""
+StoredRoles = Callable[[str], set[str]]
 
-    def __init__(self, data_dir: Path) -> None:
+
+class Authority:
+    """Mints and verifies the local stack's tokens.
+
+    A token carries the groups asked for (the local stand-in for adding a user to a Cognito
+    group by hand) and the platform roles the federation's admins granted, read from the
+    platform's role records when it is minted: as in the cloud, a grant reaches the next token.
+    """
+
+    def __init__(self, data_dir: Path, stored_roles: StoredRoles | None = None) -> None:
         self._private = _load_or_create_key(data_dir / "jwt-signing-key.pem")
         self._public = self._private.public_key()
+        self._stored_roles = stored_roles or (lambda _user: set())
 
     def mint(self, user: str, groups: Iterable[str] = (), lifetime: int = TOKEN_LIFETIME_SECONDS) -> str:
+        groups = set(groups) | self._stored_roles(user)
         now = int(time.time())
         claims = {
             "sub": user,
@@ -121,3 +131,21 @@ def _load_or_create_key(path: Path) -> rsa.RSAPrivateKey:
     path.write_bytes(pem)
     path.chmod(0o600)
     return key
+
+
+def role_records(dynamodb: Any) -> StoredRoles:
+    """The platform roles a user holds, read from the main table of DynamoDB Local."""
+    from local.dynamodb import physical_name
+    from tavla.caller import ADMINS, ORGANISERS
+    from tavla.store import keys
+    from tavla.store.schema import MAIN
+
+    def held(user: str) -> set[str]:
+        roles = (ORGANISERS, ADMINS)
+        request = {
+            physical_name(MAIN): {"Keys": [keys.role_grant(r, user) for r in roles], "ConsistentRead": True}
+        }
+        found = dynamodb.batch_get_item(RequestItems=request)["Responses"].get(physical_name(MAIN), [])
+        return {str(item["role"]["S"]) for item in found}
+
+    return held

@@ -88,10 +88,11 @@ def start(
     cleanups.append(provider.stop)
 
     # the live channel's ports are bound now: the handlers' environment names its publish URL
-    from local.auth import Authority
+    from local.auth import Authority, role_records
     from local.live import LiveChannel, through
 
-    authority = Authority(data_dir)
+    # a token carries the roles the federation's admins granted (read when it is minted)
+    authority = Authority(data_dir, role_records(aws.client("dynamodb", dynamodb.url)))
     live_channel = LiveChannel()
 
     # The handlers read these at import time: set them before anything imports a handler

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 # Cognito groups (platform-wide roles); per-tournament staff live with the tournament.
 ADMINS = "admins"
 ORGANISERS = "organisers"
+# the user pool whose groups follow the platform's role records (unset locally: no user pool)
+USER_POOL_ENV = "USER_POOL_ID"
 
 
 @dataclass(frozen=True)

@@ -445,3 +445,24 @@ class SeasonClosed(Conflict):
     """The season closed at its end date: its dates and numbers no longer change (R10.4)."""
 
     code = "season_closed"
+
+
+# The federation's refusals below keep the generic codes (`conflict`, `not_found`,
+# `validation_error`) until the web front end's error catalogues have texts for codes of
+# their own; the message says which refusal it is.
+
+
+class LastAdmin(Conflict):
+    """Revoking this admin would leave the federation without one."""
+
+
+class RequestNotFound(NotFound):
+    """No request to organise from that player."""
+
+
+class ClubNotFound(Invalid):
+    """A profile names a club the federation does not keep (422: the body is wrong)."""
+
+
+class ErasureNotConfirmed(Invalid):
+    """An erasure without the player's own Tavla ID typed back."""

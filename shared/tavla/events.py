@@ -36,6 +36,9 @@ SUPER_FINAL_SEAT_PASSED = "SuperFinalSeatPassed"
 # an admin set a season's dates or numbers (R10.4): the season function recounts its points
 # and standings at once and schedules its close at the end date
 SEASON_CHANGED = "SeasonChanged"
+# a player asked to become an organiser (the admins are told), and an admin decided (the player is)
+ORGANISER_REQUESTED = "OrganiserRequested"
+ORGANISER_REQUEST_DECIDED = "OrganiserRequestDecided"
 
 
 @cache

@@ -25,6 +25,9 @@ PAYMENT_DUE = "payment_due"
 INVITED = "super_final"
 INVITED_BY = "super_final_by"  # an invitation with its reply deadline
 LAPSED = "super_final_lapsed"
+ORGANISER_REQUEST = "organiser_request"
+ORGANISER_DECISION = "organiser_decision"
+ORGANISER_APPROVED = "organiser_approved"  # the decision's wording when approved
 
 CATALOGUE: Mapping[str, Mapping[Language, str]] = {
     TABLE_CALL: {
@@ -88,6 +91,24 @@ CATALOGUE: Mapping[str, Mapping[Language, str]] = {
         "has passed to the next player on the list.",
         "it": "Il tuo invito alla Super Final della stagione {season} è scaduto senza risposta: il "
         "posto passa al giocatore successivo della lista.",
+    },
+    ORGANISER_REQUEST: {
+        "el": "Ο/Η {who} ζητά να γίνει διοργανωτής ({club}): εγκρίνετε ή απορρίψτε το στη λίστα "
+        "των διαχειριστών.",
+        "en": "{who} asks to become an organiser ({club}): approve or refuse it in the admin list.",
+        "it": "{who} chiede di diventare organizzatore ({club}): approva o rifiuta nella lista "
+        "degli amministratori.",
+    },
+    ORGANISER_APPROVED: {
+        "el": "Το αίτημά σας να γίνετε διοργανωτής εγκρίθηκε: συνδεθείτε ξανά για να δημιουργήσετε τουρνουά.",
+        "en": "Your request to become an organiser was approved: sign in again to create tournaments.",
+        "it": "La tua richiesta di diventare organizzatore è stata approvata: accedi di nuovo per "
+        "creare tornei.",
+    },
+    ORGANISER_DECISION: {
+        "el": "Το αίτημά σας να γίνετε διοργανωτής απορρίφθηκε.",
+        "en": "Your request to become an organiser was refused.",
+        "it": "La tua richiesta di diventare organizzatore è stata respinta.",
     },
 }
 

@@ -153,6 +153,7 @@ def test_functions_have_no_managed_policies_and_no_unexpected_services(each_stac
         "iam",
         "sqs",
         "appsync",  # the live channel's publisher: appsync:EventPublish on its own Event API
+        "cognito-idp",  # the platform's groups, only (the test below)
     }
     for spec in each_stack.functions:
         role_id = each_stack.logical_id(each_stack.stack.lambdas.by_name[spec.name].role)
@@ -160,3 +161,27 @@ def test_functions_have_no_managed_policies_and_no_unexpected_services(each_stac
         for statement in statements(each_stack, spec.name):
             for action in as_list(statement["Action"]):
                 assert action.split(":")[0] in expected_services, (spec.name, action)
+
+
+def test_only_role_managing_functions_touch_the_user_pool_and_only_its_groups(
+    each_stack: Synthesized,
+) -> None:
+    """R1.3: the function that grants platform roles may add users to and remove them from the
+    pool's groups, on that pool alone; no function may do anything else to it."""
+    from infra.auth import ROLE_ACTIONS
+    from tavla.caller import USER_POOL_ENV
+
+    pool = f"<{each_stack.logical_id(each_stack.stack.auth.user_pool)}.Arn>"
+    for spec in each_stack.functions:
+        granted = actions_on(each_stack, spec.name, "cognito-idp:")
+        if spec.manages_roles:
+            assert granted == {pool: set(ROLE_ACTIONS)}, spec.name
+            assert USER_POOL_ENV in environment(each_stack, spec.name)
+        else:
+            assert granted == {}, spec.name
+
+
+def test_the_federation_function_manages_roles(synthesized: dict[str, Synthesized]) -> None:
+    real = synthesized["real"]
+    assert real.stack.lambdas.by_name["federation"]
+    assert any(spec.manages_roles for spec in real.functions)

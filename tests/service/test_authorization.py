@@ -150,6 +150,15 @@ GET    /tournaments/{tournament_id}/prizes/eligibility          401  403   403  
 PUT    /tournaments/{tournament_id}/prizes/eligibility/{tavla_id}  401  403  403  403  403  200  403  200
 # the staff list: T's staff and admins read it
 GET    /tournaments/{tournament_id}/staff                       401  403   403  200  403  200  403  200
+# platform roles (R1.3): the federation's admins alone grant, revoke and list them
+PUT    /admin/roles/{tavla_id}/{role}                           401  403   403  403  403  403  403  200
+DELETE /admin/roles/{tavla_id}/{role}                           401  403   403  403  403  403  403  200
+GET    /admin/roles/{role}                                      401  403   403  403  403  403  403  200
+# anyone with a profile asks to organise; an organiser (or admin) is one already: 422 past authorization
+POST   /me/organiser-request                                    401  201   201  201  201  422  422  422
+GET    /admin/organiser-requests                                401  403   403  403  403  403  403  200
+POST   /admin/organiser-requests/{tavla_id}/approve             401  403   403  403  403  403  403  200
+POST   /admin/organiser-requests/{tavla_id}/refuse              401  403   403  403  403  403  403  200
 """
 
 USERS: dict[str, tuple[str, tuple[str, ...]]] = {  # role -> (Cognito sub, groups)
@@ -350,6 +359,16 @@ def _season(w: World) -> str:
     return "s2027"
 
 
+def _requested(w: World) -> str:
+    """`other` asks to become an organiser: the request an admin decides."""
+    from tavla.caller import Caller
+    from tavla.models.federation import OrganiserRequestBody
+    from tavla.services import roles
+
+    body = OrganiserRequestBody(club="OA Plakas", reason="I run our club nights.")
+    return roles.request_organiser(Caller(USERS["other"][0], frozenset()), body, clock.now()).tavla_id
+
+
 def _in_season(body: Any = None) -> Callable[[World], Request]:
     return lambda w: Request({"season_id": _season(w)}, body)
 
@@ -539,6 +558,18 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     # the staff list
     "GET /tournaments/{tournament_id}/staff": _in_t(),
     "GET /tournaments/{tournament_id}/placements": _in_t(),  # the organiser's placements (R3.7)
+    # platform roles and requests to organise (R1.3)
+    "PUT /admin/roles/{tavla_id}/{role}": lambda w: Request(
+        {"tavla_id": w.tavla_ids["other"], "role": "organisers"}
+    ),
+    "DELETE /admin/roles/{tavla_id}/{role}": lambda w: Request(
+        {"tavla_id": w.tavla_ids["org"], "role": "organisers"}
+    ),
+    "GET /admin/roles/{role}": lambda w: Request({"role": "admins"}),
+    "POST /me/organiser-request": lambda w: Request(body={"club": "OA Plakas", "reason": "Club nights."}),
+    "GET /admin/organiser-requests": lambda w: Request(),
+    "POST /admin/organiser-requests/{tavla_id}/approve": lambda w: Request({"tavla_id": _requested(w)}, {}),
+    "POST /admin/organiser-requests/{tavla_id}/refuse": lambda w: Request({"tavla_id": _requested(w)}, {}),
 }
 
 

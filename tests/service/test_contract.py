@@ -43,6 +43,10 @@ BODY_ROUTES = [
     ("POST", "/seasons/{season_id}/super-final"),
     # R11.4: category-prize eligibility
     ("PUT", "/tournaments/{tournament_id}/prizes/eligibility/{tavla_id}"),
+    # the federation: requests to organise (R1.3)
+    ("POST", "/me/organiser-request"),
+    ("POST", "/admin/organiser-requests/{tavla_id}/approve"),
+    ("POST", "/admin/organiser-requests/{tavla_id}/refuse"),
 ]
 # POST routes that take no body
 NO_BODY = {
@@ -61,6 +65,8 @@ NO_BODY = {
     ("POST", "/seasons/{season_id}/super-final/invitations"),
     ("POST", "/seasons/{season_id}/invitations/me/accept"),
     ("POST", "/seasons/{season_id}/invitations/me/decline"),
+    # platform roles: the path says it all (R1.3)
+    ("PUT", "/admin/roles/{tavla_id}/{role}"),
 }
 
 

@@ -172,6 +172,24 @@ def _seat_passed(detail: Mapping[str, Any]) -> list[Notice]:
     return [Notice(str(detail["tavla_id"]), notices.LAPSED, {"season": season_id}, {"season_id": season_id})]
 
 
+def _organiser_requested(detail: Mapping[str, Any]) -> list[Notice]:
+    """R1.3: every admin with a player profile hears of a request to organise."""
+    from tavla.store import roles as role_store
+
+    who, club = str(detail.get("tavla_id", "")), str(detail.get("club", ""))
+    admins = dict.fromkeys(g.tavla_id for g in role_store.holders("admins") if g.tavla_id)
+    fields = {"who": who, "club": club}
+    return [Notice(str(a), notices.ORGANISER_REQUEST, fields, {"tavla_id": who}) for a in admins]
+
+
+def _organiser_decided(detail: Mapping[str, Any]) -> list[Notice]:
+    """R1.3: the player hears the admins' answer (an approval takes effect at the next sign-in)."""
+    status = str(detail.get("status"))
+    wording = notices.ORGANISER_APPROVED if status == "approved" else None
+    tavla_id = str(detail.get("tavla_id", ""))
+    return [Notice(tavla_id, notices.ORGANISER_DECISION, {}, {"status": status}, wording=wording)]
+
+
 def _notices(detail_type: str, detail: Mapping[str, Any]) -> list[Notice]:
     if detail_type == events.REGISTRATION_PROMOTED:
         return _promoted(detail)
@@ -183,6 +201,10 @@ def _notices(detail_type: str, detail: Mapping[str, Any]) -> list[Notice]:
         return _called(detail)
     if detail_type == events.NOSHOW_RULED:
         return _noshow_ruled(detail)
+    if detail_type == events.ORGANISER_REQUESTED:
+        return _organiser_requested(detail)
+    if detail_type == events.ORGANISER_REQUEST_DECIDED:
+        return _organiser_decided(detail)
     return []
 
 

@@ -28,9 +28,18 @@ def entry(actor: Actor, action: str, at: datetime, **details: Any) -> AuditRecor
 
 def record(tx: Transaction, tournament_id: str, audit: AuditRecord) -> None:
     """Add one audit record of a tournament to the transaction that makes the change."""
+    _put(tx, keys.tournament_pk(tournament_id), audit)
+
+
+def record_federation(tx: Transaction, audit: AuditRecord) -> None:
+    """Add one audit record of the federation's own acts (roles, clubs, erasures) to the change."""
+    _put(tx, keys.FEDERATION_AUDIT, audit)
+
+
+def _put(tx: Transaction, pk: str, audit: AuditRecord) -> None:
     unique = uuid.uuid4().hex[:12]
     item = {
-        "pk": keys.tournament_pk(tournament_id),
+        "pk": pk,
         # records written together share `at`: their place in the transaction keeps their order
         "sk": f"{keys.AUDIT_PREFIX}{audit.at}#{len(tx):03d}{unique}",
         "actor": {k: v for k, v in vars(audit.actor).items() if v is not None},

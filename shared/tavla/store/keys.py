@@ -43,6 +43,11 @@ Main table:
 - a Super Final invitation ........... SEASON#<id> / INVITE#<tavla_id>
   and the player's pointer to it ..... PLAYER#<tavla_id> / INVITE#<season id>
 
+- a platform role held (R1.3) ...... ROLE#<role> / USER#<sub>  (how many: ROLE#<role> / COUNT)
+- a request to become an organiser . ORGANISER_REQUESTS / <tavla_id>
+- the federation's own audit trail . FEDERATION_AUDIT / AUDIT#<time>#<id>
+- a club of the federation ......... CLUBS / <club id>
+
 Contacts table (private, R12):
 - a player's contacts .............. CONTACTS#<tavla_id>
 - a phone number's owner (unique) .. PHONE#<e164>  (one account per phone number)
@@ -281,3 +286,31 @@ def player_invitation(tavla_id: str, season_id: str) -> dict[str, Any]:
 def seasons() -> dict[str, Any]:
     """The set of season ids that have counted a tournament (a merge visits each)."""
     return _key("SEASONS", "LIST")
+
+
+# -- the federation: platform roles, organiser requests, clubs -------------------------
+
+FEDERATION_AUDIT = "FEDERATION_AUDIT"
+ORGANISER_REQUESTS = "ORGANISER_REQUESTS"
+CLUBS = "CLUBS"
+
+
+def role_pk(role: str) -> str:
+    return f"ROLE#{role}"
+
+
+def role_grant(role: str, sub: str) -> dict[str, Any]:
+    return _key(role_pk(role), f"USER#{sub}")
+
+
+def role_count(role: str) -> dict[str, Any]:
+    """How many hold the role: the last admin is kept by a condition on it, not a read."""
+    return _key(role_pk(role), "COUNT")
+
+
+def organiser_request(tavla_id: str) -> dict[str, Any]:
+    return _key(ORGANISER_REQUESTS, tavla_id)
+
+
+def club(club_id: str) -> dict[str, Any]:
+    return _key(CLUBS, club_id)
