@@ -1,4 +1,4 @@
-"""The venue's live channel: an AppSync Events API (docs/decisions/00xx-live-appsync-events.md).
+"""The venue's live channel: an AppSync Events API (docs/decisions/0025-live-appsync-events.md).
 
 Namespaces `tournament` and `match` are public: screens connect and subscribe with the API
 key that /config.json names (a public key, like the site; it grants listening to change
