@@ -15,7 +15,7 @@ not grow with the day and changes freeing different tables do not refuse each ot
 day is read when the change needs it: a result changed after it was official (R9.4 looks at
 every later match), an open appeal (R9.2 holds what depends on it), a player put out, a match
 or plan stored before the matches carried what they feed (decision
-`00xx-confirm-reads-what-it-changes`).
+`0023-confirm-reads-what-it-changes`).
 """
 
 from __future__ import annotations
