@@ -190,7 +190,7 @@ def test_the_till_the_refunds_the_deadline_the_export_and_the_csv_columns(phone:
     mapping.locator("input[name=column-amount]").fill("Ποσό")
     mapping.locator("input[name=column-reference]").fill("Αιτιολογία")
     mapping.locator("input[name=column-payer]").fill("Επωνυμία")
-    mapping.locator("select[name=date-format]").select_option("%d/%m/%Y")
+    mapping.locator("select[name=date-format]").select_option("31/12/2026")
     mapping.locator("select[name=delimiter]").select_option("semicolon")
     mapping.locator("input[name=decimal-comma]").check()
     desk.locator("textarea[name=statement]").fill(

@@ -13,7 +13,8 @@ type Line = Schemas["StatementLineView"];
 import { PrizeTable } from "./ledger";
 
 const FORMATS = ["csv", "mt940", "camt053"] as const;
-const DATE_FORMATS = ["%Y-%m-%d", "%d/%m/%Y", "%d.%m.%Y", "%d-%m-%Y"] as const;
+// each format as the API names it: how 31 December 2026 is written
+const DATE_FORMATS = ["2026-12-31", "31/12/2026", "31.12.2026", "31-12-2026"] as const;
 const DELIMITERS = { comma: ",", semicolon: ";", tab: "\t" } as const;
 type Delimiter = keyof typeof DELIMITERS;
 type Mapping = {
@@ -30,7 +31,7 @@ const FIRST_MAPPING: Mapping = {
   amount: "amount",
   reference: "reference",
   payer: "payer",
-  date_format: "%Y-%m-%d",
+  date_format: "2026-12-31",
   decimal_comma: false,
   delimiter: "comma",
 };
