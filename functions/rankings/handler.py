@@ -147,13 +147,14 @@ def remind(season_id: SeasonId) -> SuperFinalReplies:
 @app.get(
     "/seasons/<season_id>/invitations",
     tags=["season"],
-    responses=errors(SeasonNotFound, SeasonNotClosed),
+    responses=errors(SeasonNotFound),
 )
 def get_attendance(season_id: SeasonId) -> SuperFinalAttendance:
     """Who comes to the Super Final.
 
     The players who accepted their invitation, in season order, with their starting lives;
-    the final once created, and its champion (R10.4, R5.7).
+    the final once created, and its champion (R10.4, R5.7). Before the season closes nobody
+    is invited yet: the seats, no players, `frozen` false.
     """
     return invitations.attendance(season_id)
 

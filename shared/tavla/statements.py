@@ -259,6 +259,8 @@ ROLES = ("value_date", "amount", "reference", "payer", "currency", "transaction_
 class ColumnPreview(BaseModel):
     """One column of an uploaded statement: its example values and what it could be."""
 
+    model_config = ConfigDict(defer_build=True)  # built on first use, not at every cold start
+
     name: str
     examples: list[str] = Field(description="the first few values, as in the file")
     date_formats: list[DateExample] = Field(
@@ -274,6 +276,8 @@ class ColumnPreview(BaseModel):
 
 class CsvPreview(BaseModel):
     """The columns of an uploaded CSV statement, for the organiser to pick from by example."""
+
+    model_config = ConfigDict(defer_build=True)  # built on first use, not at every cold start
 
     delimiter: str
     decimal_comma: bool = Field(description="amounts are written 1.234,56 (a guess from the values)")

@@ -273,7 +273,7 @@ def test_a_refused_request_grants_nothing_and_the_player_hears_why(
     for event in published:
         notify.handler(event, Context())
     feed = api.call("GET", "/me/notifications", user="u1").body
-    assert "refused" in feed[0]["message"]
+    assert "απορρίφθηκε" in feed[0]["message"]  # the player's language: Greek by default
 
 
 def test_the_local_token_issuer_reads_the_role_records(api: Api, tmp_path: Any) -> None:

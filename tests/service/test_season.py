@@ -103,6 +103,9 @@ def test_super_final_invitations_reach_the_leaders_with_lives_by_season_place(
     assert api.call("POST", path, params=params, user="a").status == 403
     early = api.call("POST", path, params=params, **ADMIN)
     assert (early.status, early.error) == (409, "season_not_closed") and bus == []
+    before = api.call("GET", "/seasons/{season_id}/invitations", params={"season_id": "s2027"})
+    assert before.status == 200, before.body  # public: nobody invited yet, said so
+    assert (before.body["frozen"], before.body["seats"], before.body["accepted"]) == (False, 3, [])
     clock.advance(timedelta(days=400))  # past the season's end date: its schedule closes it
     assert season_fn.handler({"close_season": "s2027"}, LambdaContext("season"))["outcome"] == "closed"
     sent = [(k, d) for k, d in bus if k == events.SUPER_FINAL_INVITED]
@@ -116,9 +119,10 @@ def test_super_final_invitations_reach_the_leaders_with_lives_by_season_place(
         invited = mine in final["lives"]
         assert [n["kind"] for n in feed] == (["super_final"] if invited else [])
         if invited:
+            # in the player's language: Greek unless the profile says otherwise
             assert (
-                f"with {final['lives'][mine]} lives" in feed[0]["message"]
-                and "Accept or decline by" in feed[0]["message"]
+                f"ξεκινάτε με {final['lives'][mine]} ζωές" in feed[0]["message"]
+                and "Απαντήστε (αποδοχή ή άρνηση) έως" in feed[0]["message"]
             )
     reminded = api.call("POST", path, params=params, **ADMIN)
     assert reminded.status == 200 and len(reminded.body["pending"]) == 3

@@ -119,7 +119,7 @@ def test_answers_are_the_invited_players_own_once_and_before_the_deadline(api: A
     [(kind, detail)] = [(k, d) for k, d in bus if k == events.SUPER_FINAL_INVITED]
     notify.handler(event(kind, detail), LambdaContext("notify"))
     feed = api.call("GET", "/me/notifications", user=user_of(api, order[3])).body
-    assert [n["kind"] for n in feed] == ["super_final"] and "season place 4" in feed[0]["message"]
+    assert [n["kind"] for n in feed] == ["super_final"] and "θέση 4 στη σεζόν" in feed[0]["message"]
     public = api.call("GET", "/seasons/{season_id}/invitations", params={"season_id": SEASON}).body
     assert [p["tavla_id"] for p in public["accepted"]] == [order[0]] and "pending" not in public
     for who in (ADMIN, {"user": "season-org"}):

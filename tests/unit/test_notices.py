@@ -20,6 +20,9 @@ FIELDS = {
     "season": "2026",
     "place": 3,
     "lives": 2,
+    "reply_by": "2027-01-13 06:15",
+    "who": "Nikos",
+    "club": "OA Plakas",
 }
 # words any English notice uses, none of which a Greek or Italian one may hold
 ENGLISH = re.compile(r"\b(the|your|you|table|match|please|place|pay|appeal|nobody|invited)\b", re.I)

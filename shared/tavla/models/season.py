@@ -184,6 +184,9 @@ class SuperFinalAttendance(ApiModel):
     accepted: list[FinalPlayer]
     tournament_id: str | None = Field(default=None, description="the final, once created")
     champion: FinalPlayer | None = Field(default=None, description="the final's winner")
+    frozen: bool = Field(
+        default=True, description="false until the season closes and its Super Final list is frozen"
+    )
 
 
 class SuperFinalReplies(SuperFinalAttendance):

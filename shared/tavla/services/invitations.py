@@ -277,8 +277,15 @@ def _players(
 
 
 def attendance(season_id: str) -> SuperFinalAttendance:
-    """Who comes (public): the players who accepted, in season order, and the champion."""
-    _, final = season_and_final(season_id)
+    """Who comes (public): the players who accepted, in season order, and the champion. Before
+    the close nobody is invited yet: the seats, and `frozen` false."""
+    season = season_store.get(season_id)
+    if season is None:
+        raise SeasonNotFound(f"No season {season_id}.")
+    final = store.head(season_id)
+    if final is None:
+        seats = SeasonSettings.model_validate(season.settings).super_final_size
+        return SuperFinalAttendance(season_id=season_id, seats=seats, accepted=[], frozen=False)
     return _replies(final, staff=False)
 
 
