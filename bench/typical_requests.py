@@ -336,6 +336,13 @@ def _season_requests(api: Api, drawn: str, entrants: list[str]) -> dict[str, Rec
         "ratings": _record("ratings", _bus(RESULT_CONFIRMED, result)),
         "season": _record("season", _bus(TOURNAMENT_FINISHED, finished)),
         "rankings": _record("rankings", api.event("GET", "/ratings")[1]),
+        # the federation office: an admin reading who organises
+        "federation": _record(
+            "federation",
+            api.event(
+                "GET", "/admin/roles/{role}", params={"role": "organisers"}, user="fed", groups=("admins",)
+            )[1],
+        ),
         # the full rebuild's first step, as its state machine invokes it
         "rebuild": _record("rebuild", {"step": "plan", "state": {}}),
     }
