@@ -36,10 +36,10 @@ def counted() -> Iterator[Counter[str]]:
 
 
 def test_a_confirmation_makes_a_handful_of_calls(api: Api) -> None:
-    """R7.5: staff confirm an agreed result: the match (one BatchGetItem), the part of the day it
-    moves by key (the match, the tournament and the table plan; the final it feeds and the field;
-    the final's other feeder: no Query of the day's matches), one transaction, and the answer
-    built from what was read and written."""
+    """R7.5: staff confirm an agreed result: the match is read once, with the tournament, the table
+    plan and the field (one BatchGetItem), then the part of the day it moves by key (the final it
+    feeds; the final's other feeder: no Query of the day's matches), one transaction, and the
+    answer built from what was read and written."""
     day = Day(api)
     home, away = day.players("main.R1.1")
     assert day.game("main.R1.1", home, result="backgammon").status == 200
@@ -51,7 +51,7 @@ def test_a_confirmation_makes_a_handful_of_calls(api: Api) -> None:
     # the outbox publisher (the table stream's function, run in-process here) reads and deletes
     # the events' items: its calls are not the confirmation's
     own = {k: n for k, n in calls.items() if k not in ("GetItem", "DeleteItem")}
-    assert own == {"BatchGetItem": 4, "TransactWriteItems": 1}
+    assert own == {"BatchGetItem": 3, "TransactWriteItems": 1}
 
 
 def _confirm_counted(api: Api, tournament_id: str, match: dict[str, Any]) -> Counter[str]:

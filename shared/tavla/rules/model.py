@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
+from tavla.errors import AlreadyOut
 from tavla.rules.event_names import MATCHES_CALLED, RESULT_CONFIRMED
 from tavla.rules.results import Result
 from tavla.rules.score_entries import ScoreEntry
@@ -27,6 +28,7 @@ from tavla.rules.tables import TablePlan, release, seat
 
 if TYPE_CHECKING:  # the draws' rules load with the first change that moves the day on
     from tavla.rules import day as rules_day
+    from tavla.rules.operations import Operation
 
 MATCH_ID_SEPARATOR = "."
 
@@ -80,6 +82,16 @@ class AuditRecord:
     action: str
     actor: Actor
     details: Mapping[str, Any] = field(default_factory=dict)
+
+
+def audit_entry(actor: Actor, action: str, at: datetime, **details: Any) -> AuditRecord:
+    """An audit record to write with a change (details that are None are left out)."""
+    return AuditRecord(
+        at=at.isoformat(),
+        action=action,
+        actor=actor,
+        details={k: v for k, v in details.items() if v is not None},
+    )
 
 
 @dataclass(frozen=True)
@@ -311,6 +323,18 @@ class Unread(Exception):
         self.codes = codes
 
 
+class MovesOn(Exception):
+    """A change applied to its match alone (`Day.alone`) moves the day on: apply it to the day."""
+
+
+def moves_on(before: FixtureRecord, after: FixtureRecord) -> bool:
+    """Whether a change of a match reaches beyond it: it leaves its table or is decided (what it
+    feeds, the tables and the queue move), or an appeal opens or closes on it (R9.2 holds or
+    frees what depends on it)."""
+    left = after.state != before.state and (after.state in OFF_TABLE or after.state == State.WAITING)
+    return left or after.result != before.result or after.appeal != before.appeal
+
+
 @dataclass(frozen=True)
 class Day:
     """A tournament's day as read for one change: its field, tables, matches and their fixtures.
@@ -330,11 +354,41 @@ class Day:
     matches: Mapping[str, FixtureRecord]
     fixtures: Sequence[rules_day.Fixture] = ()
     partial: bool = False
+    alone: bool = False  # one match read without the rest of the day (see `apply`)
+
+    @classmethod
+    def of_match(cls, match: FixtureRecord) -> Day:
+        """The day as one match sees it alone: enough for a change that stays on the match."""
+        return cls(match.tournament_id, 0, None, None, {match.code: match}, partial=True, alone=True)
+
+    def apply(self, code: str, operation: Operation, now: datetime) -> DayChange:
+        """Run `operation` on match `code` (it refuses what the match's state does not allow) and
+        move the day on from it (`settle`): one change with its audit records and events.
+
+        On a day of one match (`of_match`) a change that stays on the match is the match alone,
+        one that moves the day on raises `MovesOn`: the service reads the day and applies again.
+        """
+        before = self.matches[code]
+        after = operation.after(before, self)
+        if self.alone:
+            if moves_on(before, after):
+                raise MovesOn(code)
+            change = DayChange(matches=((after, before.version),) if after != before else ())
+        else:
+            change = self.settle(code, after, now)
+        after = change.after(code) or before
+        events = tuple(operation.events(before, after))
+        change = replace(change, events=(*change.events, *events))
+        return change.with_audit(operation.audit(before, after))
 
     def put_out(self, tavla_id: str, how: str) -> Day:
-        """The day once a player withdrew (`withdrawn`) or was disqualified (R8.2, R8.3)."""
+        """The day once a player withdrew (`withdrawn`) or was disqualified (R8.2, R8.3); a player
+        is put out once (a withdrawn player may still be disqualified)."""
         assert self.field is not None
         current = self.field
+        already = current.disqualified + (current.withdrawn if how == "withdrawn" else ())
+        if tavla_id in already:
+            raise AlreadyOut(f"{tavla_id} has already withdrawn or been disqualified.")
         if how == "withdrawn":
             return replace(self, field=replace(current, withdrawn=(*current.withdrawn, tavla_id)))
         return replace(self, field=replace(current, disqualified=(*current.disqualified, tavla_id)))

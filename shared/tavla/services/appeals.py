@@ -12,6 +12,10 @@
   five, simple majority (R9.5; `rules.profiles.decide_committee_appeal`). Staff record the
   members and their votes; no player of the match and no staff member of the tournament sits
   on it. "upheld" means the appellant is right (the referee's decision is overturned).
+What may be lodged and what a decision does to the match is the day's model
+(`rules.operations`: `Lodge`, `Decide`); this module reads, authorises, checks the committee and
+saves the appeal with the match.
+
 - A decision ends the grievance (R9.3, R9.5; `rules.grievances`): the match records who has
   been heard on which result (`appeals_heard`), written with the decision; a later appeal by
   the same side on the same result is refused (`AppealExhausted`). Both checks run inside
@@ -34,10 +38,7 @@ from tavla import ids, notices
 from tavla.caller import Caller
 from tavla.errors import (
     AppealDecided,
-    AppealExhausted,
     AppealNotFound,
-    AppealOpen,
-    AppealWindowClosed,
     CommitteeNotImpartial,
     InvalidCommittee,
     InvalidDecision,
@@ -45,9 +46,8 @@ from tavla.errors import (
     NotYourMatch,
 )
 from tavla.models.appeals import AppealBody, AppealView, DecisionBody, NewResult
-from tavla.rules import grievances
+from tavla.rules import operations
 from tavla.rules.results import Result
-from tavla.rules.states import APPEALABLE, State
 from tavla.services import day, progress
 from tavla.services.access import player_actor, require_staff, role_in
 from tavla.store import appeals as appeal_store
@@ -82,20 +82,9 @@ def profile_of(tournament: TournamentRecord) -> RuleProfile:
     return profiles.get_profile(tournament.play.rule_profile)
 
 
-def window_closes(match: FixtureRecord, view: progress.DayView, profile: RuleProfile, now: datetime) -> None:
-    """Refuse an appeal outside the profile's window (R9.1)."""
-    if match.state not in APPEALABLE or match.home is None or match.away is None:
-        raise AppealWindowClosed(f"Match {match.code} has not been played: there is nothing to appeal.")
-    ended = match.official_at or match.finished_at
-    if ended is not None and now > datetime.fromisoformat(ended) + profile.appeal_window:
-        minutes = int(profile.appeal_window.total_seconds() // 60)
-        raise AppealWindowClosed(
-            f"Appeals are lodged within {minutes} minutes of the end of the match (R9.1)."
-        )
-    if profile.appeal.above_referee == "committee" and progress.locked(match, view.records.values()):
-        raise AppealWindowClosed(
-            "A match that depends on this result has started: it can no longer be corrected (R9.1, R9.4)."
-        )
+def window_of(profile: RuleProfile) -> operations.Window:
+    """The profile's appeal window (R9.1)."""
+    return operations.Window(profile.appeal_window, profile.appeal.above_referee == "committee")
 
 
 def lodge(
@@ -125,16 +114,6 @@ def lodge(
         result_before=match.result.as_json() if match.result else None,
     )
 
-    def change(current: FixtureRecord, view: progress.DayView) -> FixtureRecord:
-        if current.appeal:
-            raise AppealOpen("An appeal on this match is open already: it is decided first (R9.2).")
-        if not grievances.may_appeal(me, current.result, current.appeals_heard):
-            raise AppealExhausted(
-                "Your appeal against this result has been decided: the decision is final (R9.3, R9.5)."
-            )
-        window_closes(current, view, profile, now)
-        return replace(current, appeal=record.id)
-
     actor = player_actor(caller, me)
     audits = [
         audit_entry(
@@ -148,9 +127,10 @@ def lodge(
             appellant=me,
         )
     ]
+    hold = operations.Lodge(record.id, me, window_of(profile), now, tuple(audits))
     lodged = appeal_store.lodged(record)
     # the whole day: the window looks at later matches (R9.4), and what the appeal holds is all of it
-    progress.settle(tournament_id, code, change, lambda _b, _a: audits, now, extra=lodged, whole_day=True)
+    progress.apply(tournament_id, code, hold, now, extra=lodged, whole_day=True)
     return view_of(record)
 
 
@@ -240,26 +220,6 @@ def decide(caller: Caller, appeal_id: str, body: DecisionBody, now: datetime) ->
         decided_by=actor.tavla_id or actor.role,
     )
 
-    def change(current: FixtureRecord, view: progress.DayView) -> FixtureRecord:
-        if current.appeal != appeal.id:
-            raise AppealDecided("This appeal has been decided: the decision is final (R9.3).")
-        players = (current.home or "", current.away or "")
-        if result is None:
-            heard = grievances.heard_after(
-                current.appeals_heard, appeal.appellant, players, current.result, False
-            )
-            return replace(current, appeal=None, appeals_heard=heard)
-        progress.require_unlocked(current, view.records.values())
-        heard = grievances.heard_after(current.appeals_heard, appeal.appellant, players, result, True)
-        return replace(
-            current,
-            appeal=None,
-            state=State.OFFICIAL,
-            result=result,
-            official_at=now.isoformat(),
-            appeals_heard=heard,
-        )
-
     match_id = day.match_id(tournament_id, appeal.code)
     audits = [
         audit_entry(
@@ -277,11 +237,11 @@ def decide(caller: Caller, appeal_id: str, body: DecisionBody, now: datetime) ->
             new_result=result.as_json() if result else None,
         )
     ]
-    progress.settle(
+    decision = operations.Decide(appeal.id, appeal.appellant, result, now, tuple(audits))
+    progress.apply(
         tournament_id,
         appeal.code,
-        change,
-        lambda _b, _a: audits,
+        decision,
         now,
         extra=appeal_store.decided(decided),
         whole_day=True,  # R9.4 looks at every later match; the matches it held are freed

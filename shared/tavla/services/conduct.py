@@ -10,19 +10,18 @@ Withdrawal (R8.2: staff, or the player themself) and disqualification (R8.3: sta
 player on the field's `withdrawn` / `disqualified` list; the day forfeits the match they are
 in now and every later one as it comes due (`progress.settle`). There is no refund after the
 draw (R3.5). A disqualified player gets no place, prize or season points (the standings
-leave them out). Everything goes into the audit trail (actions "penalty", "withdrawal",
-"disqualification"), which the federation report reads.
+leave them out). What a penalty does to the match is the day's model (`rules.operations.Penalty`),
+and so is putting a player out (`Day.put_out`). Everything goes into the audit trail (actions
+"penalty", "withdrawal", "disqualification"), which the federation report reads.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
 
 from tavla.caller import Caller
 from tavla.errors import (
-    AlreadyOut,
     MatchNotFound,
     NoMatchToPenalise,
     NotDrawn,
@@ -32,10 +31,9 @@ from tavla.errors import (
     TournamentOver,
 )
 from tavla.models.appeals import OutBody, OutView, PenaltyBody, PenaltyView
-from tavla.rules.results import Result
-from tavla.rules.score_entries import PenaltyPoints
-from tavla.rules.states import AT_TABLE, UNDECIDED, State
-from tavla.services import day, progress, result
+from tavla.rules import operations
+from tavla.rules.states import AT_TABLE, UNDECIDED
+from tavla.services import day, progress
 from tavla.services.access import player_actor, require_staff, role_in, staff_actor
 from tavla.store import conduct as conduct_store
 from tavla.store import draws as draw_store
@@ -79,88 +77,31 @@ def _their_match(tournament_id: str, tavla_id: str, match_id: str | None, states
     return min(mine, key=lambda r: (r.draw, r.position)).code
 
 
-def _check(match: FixtureRecord, tavla_id: str, states: frozenset[str], what: str) -> None:
-    if tavla_id not in (match.home, match.away):
-        raise NoMatchToPenalise(f"{tavla_id} does not play match {match.code}.")
-    if match.state not in states:
-        raise NoMatchToPenalise(f"Match {match.code} is {match.state}: {what}.")
-
-
-def _lose_a_game(tavla_id: str, reason: str, now: datetime) -> progress.Change:
-    """One game at cube 1 to the opponent: a penalty entry of the live score (`services.result`)."""
-
-    def change(match: FixtureRecord, view: progress.DayView) -> FixtureRecord:
-        from tavla.rules.match import apply_action
-
-        _check(match, tavla_id, AT_TABLE, "a game penalty is given at the table")
-        assert match.home is not None and match.away is not None
-        opponent = match.away if tavla_id == match.home else match.home
-        state, _ = result.replay(view.tournament, match)
-        entry = PenaltyPoints(
-            winner=opponent, points=1, reason=f"game penalty: {reason}", offender=tavla_id, at=now.isoformat()
-        )
-        state = apply_action(state, entry.action())
-        update: dict[str, Any] = {"score": tuple(state.score), "games": (*match.games, entry)}
-        if state.result is not None:
-            update.update(
-                state=State.OFFICIAL,
-                finished_at=now.isoformat(),
-                official_at=now.isoformat(),
-                result=Result.by_score(match.home, match.away, state.score, "penalty"),
-            )
-        return replace(match, **update)
-
-    return change
-
-
-def _lose_the_match(tavla_id: str, now: datetime) -> progress.Change:
-    def change(match: FixtureRecord, _: progress.DayView) -> FixtureRecord:
-        _check(match, tavla_id, UNDECIDED, "its result is official (change it by appeal)")
-        return replace(
-            match,
-            state=State.OFFICIAL,
-            result=progress.forfeit_result(match, tavla_id, "penalty"),
-            official_at=now.isoformat(),
-        )
-
-    return change
-
-
 def penalise(caller: Caller, tournament_id: str, body: PenaltyBody, now: datetime) -> PenaltyView:
     """A penalty by the ladder (R8.4), recorded in the audit trail."""
     tournament, field = _day(tournament_id)
     actor = require_staff(tournament, caller)
     _in_field(field, body.tavla_id)
 
-    def audit(match_id: str | None, after: FixtureRecord | None = None) -> list[Any]:
-        return [
-            audit_entry(
-                actor,
-                "penalty",
-                now,
-                tavla_id=body.tavla_id,
-                kind=body.kind,
-                reason=body.reason,
-                match_id=match_id,
-                score=list(after.score) if after is not None and body.kind == "game" else None,
-                result=after.result.as_json() if after is not None and after.result else None,
-            )
-        ]
-
     after: FixtureRecord | None = None
     match_id = body.match_id
+    details = {"tavla_id": body.tavla_id, "kind": body.kind, "reason": body.reason}
     if body.kind == "warning":
-        conduct_store.record(tournament_id, audit(match_id)[0])
+        conduct_store.record(tournament_id, audit_entry(actor, "penalty", now, **details, match_id=match_id))
     else:
         states = AT_TABLE if body.kind == "game" else UNDECIDED
         code = _their_match(tournament_id, body.tavla_id, body.match_id, states)
-        change = (
-            _lose_a_game(body.tavla_id, body.reason, now)
-            if body.kind == "game"
-            else _lose_the_match(body.tavla_id, now)
-        )
         match_id = day.match_id(tournament_id, code)
-        after = progress.settle(tournament_id, code, change, lambda _b, a: audit(match_id, a), now).match
+        penalty = operations.Penalty(
+            body.tavla_id,
+            body.kind,
+            body.reason,
+            tournament.play,
+            actor,
+            now,
+            {**details, "match_id": match_id},
+        )
+        after = progress.apply(tournament_id, code, penalty, now).match
     return PenaltyView(
         tournament_id=tournament_id,
         tavla_id=body.tavla_id,
@@ -212,10 +153,7 @@ def _out(
 
     def put_out(view: progress.DayView) -> progress.DayView:
         """The day as it is once the player is out: the same transaction puts them out."""
-        current = _in_field(view.field, body.tavla_id)
-        already = current.disqualified + (current.withdrawn if out == "withdrawn" else ())
-        if body.tavla_id in already:
-            raise AlreadyOut(f"{body.tavla_id} has already withdrawn or been disqualified.")
+        _in_field(view.field, body.tavla_id)
         return replace(view, day=view.day.put_out(body.tavla_id, out))
 
     # any change moves the day on: the match they are in now, and any that is due, is forfeited
@@ -224,11 +162,10 @@ def _out(
         key=lambda r: (r.draw, r.position),
         default=mine[-1],
     )
-    settled = progress.settle(
+    settled = progress.apply(
         tournament.id,
         now_or_last.code,
-        lambda m, _v: m,
-        lambda _b, _a: [change],
+        operations.Touch((change,)),
         now,
         extra=lambda tx: conduct_store.put_out(tx, tournament.id, body.tavla_id, out),
         prepare=put_out,

@@ -9,6 +9,7 @@ player forfeits (through `progress.settle`, so the bracket moves on). All steps 
 at the call rather than each by the one before: the `noshow` function would otherwise have to
 know its own ARN, which CloudFormation cannot give a function (a circular dependency).
 
+What a step does to a match is the day's model (`rules.operations`: `Late`, `NoShow`).
 `enforce` is idempotent: the verdict is a function of the call time and the step's moment,
 points are stored as absolute numbers, a forfeit happens only to a match still `called` with
 that player still absent (re-checked inside the settling transaction). A step that fires
@@ -21,26 +22,25 @@ once and a flag is raised once).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from tavla import events, observability, schedules
 from tavla.errors import StaleMatch
-from tavla.rules.lateness import LatenessPolicy, LatenessVerdict, late_arrival, lateness_policy
-from tavla.rules.states import State
+from tavla.rules import model, operations
+from tavla.rules.lateness import LatenessPolicy, LatenessVerdict, lateness_policy
+from tavla.rules.operations import Side
 from tavla.services import progress
 from tavla.store import matches as match_store
-from tavla.store import outbox
-from tavla.store.audit import entry as audit_entry
-from tavla.store.records import SYSTEM, AuditRecord, FixtureRecord, TournamentRecord
+from tavla.store.records import SYSTEM, FixtureRecord, TournamentRecord
 
 if TYPE_CHECKING:
-    from tavla.store.transactions import Transaction
+    pass
 
 TARGET = "noshow"  # the registry function the schedules invoke
-SIDES = ("home", "away")
-BOTH_ABSENT = "both_absent"
+SIDES = operations.SIDES
+BOTH_ABSENT = operations.BOTH_ABSENT
 ATTEMPTS = 3
 MAX_STEPS = 20  # a 25-point match under hbf/cnb forfeits at the 13th step
 
@@ -50,19 +50,9 @@ def policy_of(tournament: TournamentRecord) -> LatenessPolicy:
     return lateness_policy(tournament.play.rule_profile)
 
 
-def absent_sides(match: FixtureRecord) -> list[str]:
-    """Sides neither marked present nor excused by the referee."""
-    return [s for s in SIDES if s not in match.present and s not in match.excused]
-
-
-def awaited(match: FixtureRecord) -> bool:
-    """Called to a table, with a player still not there."""
-    return match.state == State.CALLED and match.called_at is not None and bool(absent_sides(match))
-
-
-def verdict(policy: LatenessPolicy, match: FixtureRecord, at: datetime, *, arrived: bool) -> LatenessVerdict:
-    assert match.called_at is not None
-    return late_arrival(policy, match.length, datetime.fromisoformat(match.called_at), at, arrived=arrived)
+absent_sides = operations.absent_sides
+awaited = operations.awaited
+verdict = operations.verdict
 
 
 def schedule_name(tournament_id: str, due: datetime, codes: Iterable[str]) -> str:
@@ -125,66 +115,16 @@ class Enforced:
     penalised: tuple[str, ...] = ()
 
 
-class _Moot(Exception):
-    """The match changed before the forfeit was written: the referee decided first."""
-
-
-def _penalised(match: FixtureRecord, v: LatenessVerdict, absent: Sequence[str]) -> FixtureRecord:
-    points = dict(match.late_points)
-    for side in absent:
-        if v.penalty_points:
-            points[side] = v.penalty_points
-    flags = match.flags
-    if len(absent) == len(SIDES) and BOTH_ABSENT not in flags:
-        flags = (*flags, BOTH_ABSENT)
-    return replace(match, late_points=points, flags=flags)
-
-
-def _audits(before: FixtureRecord, after: FixtureRecord, now: datetime) -> list[AuditRecord]:
-    out = []
-    for side in SIDES:
-        points = after.late_points.get(side, 0)
-        if points != before.late_points.get(side, 0):
-            player = getattr(after, side)
-            out.append(
-                audit_entry(SYSTEM, "late_points", now, code=after.code, tavla_id=player, points=points)
-            )
-    if BOTH_ABSENT in after.flags and BOTH_ABSENT not in before.flags:
-        out.append(audit_entry(SYSTEM, "both_absent", now, code=after.code))
-    return out
-
-
 def _forfeit(
-    tournament_id: str, code: str, side: str, tavla_id: str | None, v: LatenessVerdict, now: datetime
+    tournament_id: str, code: str, side: Side, tavla_id: str | None, v: LatenessVerdict, now: datetime
 ) -> bool:
-    """Forfeit the absent `side` of match `code` (R6.1, R7.6), re-checked on the match as written."""
-
-    def change(match: FixtureRecord, _: progress.DayView) -> FixtureRecord:
-        if not awaited(match) or absent_sides(match) != [side]:
-            raise _Moot
-        loser = getattr(match, side)
-        assert loser is not None
-        penalised = _penalised(match, v, [side])
-        return replace(
-            penalised,
-            state=State.OFFICIAL,
-            result=progress.forfeit_result(match, loser, "noshow"),
-            official_at=now.isoformat(),
-        )
-
-    def audit(before: FixtureRecord, after: FixtureRecord) -> list[AuditRecord]:
-        loser = getattr(before, side)
-        return [
-            *_audits(before, after, now),
-            audit_entry(SYSTEM, "noshow_forfeit", now, code=code, tavla_id=loser, side=side),
-        ]
-
-    def ruled(tx: Transaction) -> None:  # the referee hears of it with the forfeit itself
-        outbox.add(tx, [_ruled(tournament_id, code, "forfeited", tavla_id)])
-
+    """Forfeit the absent `side` of match `code` (R6.1, R7.6), re-checked on the match as written;
+    the referee hears of it with the forfeit itself."""
+    ruled = (_ruled(tournament_id, code, "forfeited", tavla_id),)
+    forfeit = operations.NoShow(side, v.penalty_points, SYSTEM, now, ruled)
     try:
-        progress.settle(tournament_id, code, change, audit, now, extra=ruled)
-    except _Moot:
+        progress.apply(tournament_id, code, forfeit, now)
+    except operations.Unchanged:  # the match changed before it was written: the referee ruled first
         return False
     observability.count(observability.NOSHOW_FORFEIT)
     return True
@@ -202,20 +142,25 @@ def _one(
         if not _forfeit(tournament_id, match.code, absent[0], getattr(match, absent[0]), v, now):
             return "none"
         return "forfeited"
-    after = _penalised(match, v, absent)
+    told = (_ruled(tournament_id, match.code, BOTH_ABSENT, None),)
+    change = model.Day.of_match(match).apply(
+        match.code, operations.Late(v.penalty_points, SYSTEM, now, told), now
+    )
+    after = change.after(match.code) or match
+    if change.matches:
+        match_store.save(
+            after, match.version, change.audit, [progress.outbox_event(e) for e in change.events]
+        )
     flagged = BOTH_ABSENT in after.flags and BOTH_ABSENT not in match.flags
-    if after != match:
-        told = [_ruled(tournament_id, match.code, BOTH_ABSENT, None)] if flagged else []
-        match_store.save(after, match.version, _audits(match, after, now), told)
     if flagged:
         return "flagged"
     return "penalised" if any(after.late_points.values()) else "none"
 
 
-def _ruled(tournament_id: str, code: str, outcome: str, tavla_id: str | None) -> outbox.Event:
+def _ruled(tournament_id: str, code: str, outcome: str, tavla_id: str | None) -> model.DomainEvent:
     """R6.3: "the referee is told" of a forfeit or of a match nobody came to, written with the ruling."""
     detail = {"tournament_id": tournament_id, "code": code, "outcome": outcome}
-    return outbox.Event(events.NOSHOW_RULED, {**detail, "tavla_id": tavla_id} if tavla_id else detail)
+    return model.DomainEvent(events.NOSHOW_RULED, {**detail, "tavla_id": tavla_id} if tavla_id else detail)
 
 
 def enforce(payload: Mapping[str, Any], now: datetime) -> Enforced:

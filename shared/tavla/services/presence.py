@@ -6,31 +6,30 @@ no-show deadline no longer touches them. Once nobody is awaited, the match's own
 deadline schedule is deleted. A player may mark only themself, and only in time: after the
 deadline only the referee can (their ruling wins, R6.3). Staff call or re-call a match to its
 table now: the clock starts again, and `MatchesCalled` brings the notices and deadlines.
+What each does to the match is the day's model (`rules.operations`: `Presence`, `Recall`, `Seat`).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime
 
 from tavla.caller import Caller
 from tavla.errors import (
     MatchNotFound,
-    MatchNotInPlay,
     NoFreeTable,
     NotInMatch,
     NotStaff,
     NotYourMatch,
-    TooLateToArrive,
 )
 from tavla.models.day import MatchView, PresenceRequest
+from tavla.rules import model, operations
+from tavla.rules.operations import Side
 from tavla.rules.states import State
 from tavla.services import day, noshow, progress
 from tavla.services.access import ORGANISER, REFEREE, player_actor, require_staff, role_in
 from tavla.store import matches as match_store
-from tavla.store.audit import entry as audit_entry
 from tavla.store.matches import MatchSnapshot
-from tavla.store.records import Actor, AuditRecord, FixtureRecord
+from tavla.store.records import Actor
 
 
 def _snapshot(match_id: str, sub: str) -> MatchSnapshot:
@@ -47,7 +46,8 @@ def mark(caller: Caller, match_id: str, body: PresenceRequest, now: datetime) ->
     tournament, match = snap.tournament, snap.match
     assert tournament is not None and match is not None
     staff = role_in(tournament, caller) in (REFEREE, ORGANISER) or caller.is_admin
-    players = {p: s for p, s in ((match.home, "home"), (match.away, "away")) if p is not None}
+    sides: tuple[tuple[str | None, Side], ...] = ((match.home, "home"), (match.away, "away"))
+    players = {p: s for p, s in sides if p is not None}
     if staff:
         actor = require_staff(tournament, caller)
         who = body.tavla_id or snap.tavla_id
@@ -61,30 +61,12 @@ def mark(caller: Caller, match_id: str, body: PresenceRequest, now: datetime) ->
             raise NotYourMatch("A player marks only themself present, on their own match.")
         actor = player_actor(caller, who)
     side = players[who]
-    if side in match.present or side in match.excused:
-        return day.match_view(tournament.id, match, day.names(snap.field))  # said already: no change
-    if not noshow.awaited(match):
-        raise MatchNotInPlay(f"Match {match_id} is not waiting for its players ({match.state}).")
-    policy = noshow.policy_of(tournament)
-    points = dict(match.late_points)
-    if body.present:
-        arrival = noshow.verdict(policy, match, now, arrived=True)
-        if arrival.forfeit and not staff:
-            raise TooLateToArrive("The deadline has passed: only the referee can mark you present now.")
-        if arrival.penalty_points:
-            points[side] = arrival.penalty_points
-        after = replace(match, present={**match.present, side: now.isoformat()}, late_points=points)
-        action = "present"
-    else:
-        points.pop(side, None)
-        after = replace(match, excused={**match.excused, side: now.isoformat()}, late_points=points)
-        action = "excused"
-    if len(noshow.absent_sides(after)) < len(noshow.SIDES):
-        after = replace(after, flags=tuple(f for f in after.flags if f != noshow.BOTH_ABSENT))
-    change = audit_entry(
-        actor, action, now, code=match.code, tavla_id=who, late_points=points.get(side) or None
-    )
-    saved = match_store.save(after, match.version, [change])
+    presence = operations.Presence(side, bool(body.present), staff, noshow.policy_of(tournament), actor, now)
+    try:
+        change = model.Day.of_match(match).apply(match.code, presence, now)
+    except operations.Unchanged:  # said already: no change
+        return day.match_view(tournament.id, match, day.names(snap.field))
+    saved = match_store.save(change.after(match.code) or match, match.version, change.audit)
     if not noshow.absent_sides(saved):
         noshow.cancel_if_alone(tournament, saved, now)
     return day.match_view(tournament.id, saved, day.names(snap.field))
@@ -98,36 +80,20 @@ def call(caller: Caller, match_id: str, now: datetime) -> MatchView:
     actor = require_staff(tournament, caller)
     if match.state == State.QUEUED:
         return _seat(actor, snap, now)
-    if match.state != State.CALLED:
-        raise MatchNotInPlay(f"Match {match_id} cannot be called ({match.state}).")
+    called = (model.called_event(tournament.id, [match.code], now),)
+    change = model.Day.of_match(match).apply(match.code, operations.Recall(actor, now, called), now)
     if match.called_at is not None:
         noshow.cancel_if_alone(tournament, match, now)  # the old clock's step, if the match's own
-    after = replace(
-        match,
-        called_at=now.isoformat(),
-        present={},
-        excused={},
-        late_points={},
-        flags=tuple(f for f in match.flags if f != noshow.BOTH_ABSENT),
-    )
-    change = audit_entry(actor, "match_called", now, code=match.code, table=match.table)
-    saved = match_store.save(
-        after, match.version, [change], [progress.called_event(tournament.id, [match.code], now)]
-    )
+    events = [progress.outbox_event(e) for e in change.events]
+    saved = match_store.save(change.after(match.code) or match, match.version, change.audit, events)
     return day.match_view(tournament.id, saved, day.names(snap.field))
 
 
 def _seat(actor: Actor, snap: MatchSnapshot, now: datetime) -> MatchView:
     """A queued match takes a free table if there is one (settle seats what it can)."""
-
-    def audit(before: FixtureRecord, after: FixtureRecord) -> list[AuditRecord]:
-        if after.state != State.CALLED:
-            return []
-        return [audit_entry(actor, "match_called", now, code=after.code, table=after.table)]
-
     assert snap.tournament is not None and snap.match is not None
     tournament_id = snap.tournament.id
-    settled = progress.settle(tournament_id, snap.match.code, lambda m, _: m, audit, now)
+    settled = progress.apply(tournament_id, snap.match.code, operations.Seat(actor, now), now)
     if settled.match.state != State.CALLED:
         raise NoFreeTable("Every table is taken: the match is called as soon as one frees up.")
     return day.match_view(tournament_id, settled.match, day.names(snap.field))

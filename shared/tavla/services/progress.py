@@ -28,13 +28,15 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from tavla import observability
-from tavla.errors import Busy, MatchNotFound, ResultLocked, StaleMatch, TournamentNotFound, TournamentOver
+from tavla.errors import Busy, MatchNotFound, StaleMatch, TournamentNotFound, TournamentOver
 from tavla.rules import model
 from tavla.rules.model import depends_on as depends_on
 from tavla.rules.model import forfeit_result as forfeit_result
 from tavla.rules.model import held as held
 from tavla.rules.model import locked as locked
 from tavla.rules.model import result_event as result_event
+from tavla.rules.operations import Operation
+from tavla.rules.operations import require_unlocked as require_unlocked
 from tavla.rules.states import State
 from tavla.services import day
 from tavla.store import draws as draw_store
@@ -71,6 +73,8 @@ class Settled:
     match: FixtureRecord
     confirmed: tuple[FixtureRecord, ...]
     called: tuple[FixtureRecord, ...]
+    tournament: TournamentRecord
+    field: FieldRecord | None
 
 
 def read_day(tournament_id: str) -> DayView:
@@ -92,13 +96,22 @@ def read_day(tournament_id: str) -> DayView:
     return DayView(current.tournament, aggregate)
 
 
-def read_part(tournament_id: str, code: str) -> DayView | None:
-    """The part of the day a change of match `code` touches, if reading it is enough (see the
-    module): the match, the tournament and the table plan in one BatchGetItem, then (when the
-    match feeds others) those and their other feeders. None: read the whole day."""
-    first = match_store.part(tournament_id, [code], with_day=True, with_field=False)
+def read_first(tournament_id: str, code: str, *, with_field: bool = False) -> match_store.Part:
+    """Match `code`, the tournament and the table plan (and the field when asked): one
+    BatchGetItem, what a change of one match reads first."""
+    first = match_store.part(tournament_id, [code], with_day=True, with_field=with_field)
     if first.tournament is None:
         raise TournamentNotFound(f"No tournament {tournament_id}.")
+    return first
+
+
+def read_part(tournament_id: str, code: str, first: match_store.Part | None = None) -> DayView | None:
+    """The part of the day a change of match `code` touches, if reading it is enough (see the
+    module): the match, the tournament and the table plan in one BatchGetItem (`first`, when read
+    already), then (when the match feeds others) those and their other feeders. None: read the
+    whole day."""
+    first = first or read_first(tournament_id, code)
+    assert first.tournament is not None
     before = first.matches.get(code)
     tables = first.tables
     if (
@@ -114,7 +127,7 @@ def read_part(tournament_id: str, code: str) -> DayView | None:
     aggregate = model.Day(
         tournament_id=tournament_id,
         table_count=tables.count,
-        field=None,
+        field=first.field,
         tables=tables,
         matches=first.matches,
         partial=True,
@@ -157,16 +170,17 @@ def _grown(view: DayView, fed: set[str], also: Collection[str] = ()) -> DayView 
     return DayView(view.tournament, aggregate)
 
 
-def _moved(view: DayView, code: str, change: Change, now: datetime) -> tuple[DayView, model.DayChange] | None:
+def _moved(
+    view: DayView, code: str, operation: Operation, now: datetime
+) -> tuple[DayView, model.DayChange] | None:
     """The day moved on from the change of match `code`; a partial day grows until the change
     reaches no match it did not read (a walkover or a forfeit moves on further). None: the
     whole day is needed after all."""
     grown: DayView | None = view
     while grown is not None:
-        before = grown.day.matches[code]
         played = {f.code for f in grown.day.fixtures}
         try:
-            moved = grown.day.settle(code, change(before, grown), now)
+            moved = grown.day.apply(code, operation, now)
         except model.Unread as unread:  # it calls queued matches not read yet
             grown = _grown(grown, played, unread.codes)
             continue
@@ -188,20 +202,74 @@ def settle(
     prepare: Callable[[DayView], DayView] | None = None,
     whole_day: bool = False,
 ) -> Settled:
-    """Apply `change` to match `code` and move the day on from it, atomically (see the module).
+    """`apply` with the match's change given as a function of the match and the day as read."""
+
+    def operation(tournament: TournamentRecord) -> Operation:
+        return _Callbacks(change, audit, tournament)
+
+    return _apply(tournament_id, code, operation, now, rng, extra, prepare, whole_day, None)
+
+
+@dataclass(frozen=True)
+class _Callbacks(Operation):
+    change: Change
+    record: Callable[[FixtureRecord, FixtureRecord], Iterable[AuditRecord]]
+    tournament: TournamentRecord
+
+    def after(self, before: FixtureRecord, day: model.Day) -> FixtureRecord:
+        return self.change(before, DayView(self.tournament, day))
+
+    def audit(self, before: FixtureRecord, after: FixtureRecord) -> list[AuditRecord]:
+        return list(self.record(before, after))
+
+
+def apply(
+    tournament_id: str,
+    code: str,
+    operation: Operation,
+    now: datetime,
+    rng: random.Random | None = None,
+    extra: Callable[[Transaction], None] | None = None,
+    prepare: Callable[[DayView], DayView] | None = None,
+    whole_day: bool = False,
+    first: match_store.Part | None = None,
+) -> Settled:
+    """Apply `operation` to match `code` and move the day on from it, atomically (see the module).
 
     `extra` writes what changes with the match in the same transaction (an appeal,
     `store.appeals`); `prepare` sees the day as read and returns it as `extra` will leave it
     (a player put out), so the day flows from that (it may also refuse the change, on every
-    attempt). `whole_day`: `change` looks at other matches than its own (`DayView.records`),
-    so the whole day is read; otherwise only the part it touches may be (see the module).
+    attempt). `whole_day`: the operation looks at other matches than its own (R9.4), so the
+    whole day is read; otherwise only the part it touches may be (see the module). `first`:
+    what the caller read already (`read_first`), used by the first attempt instead of reading it
+    again; later attempts read as it did (with the field if it has it).
     """
+    return _apply(tournament_id, code, lambda _: operation, now, rng, extra, prepare, whole_day, first)
+
+
+def _apply(
+    tournament_id: str,
+    code: str,
+    operation_for: Callable[[TournamentRecord], Operation],
+    now: datetime,
+    rng: random.Random | None,
+    extra: Callable[[Transaction], None] | None,
+    prepare: Callable[[DayView], DayView] | None,
+    whole_day: bool,
+    first: match_store.Part | None,
+) -> Settled:
     rng = rng or random.Random()
+    with_field = first is not None and first.field is not None
     for attempt in range(ATTEMPTS):
-        part = None if whole_day or prepare is not None else read_part(tournament_id, code)
+        read = first if attempt == 0 else None
+        part = None
+        if not whole_day and prepare is None:
+            part = read_part(
+                tournament_id, code, read or read_first(tournament_id, code, with_field=with_field)
+            )
         if part is not None and part.tournament.status == FINISHED:
             raise TournamentOver("The tournament is finished: its results are final.")
-        moving = _moved(part, code, change, now) if part is not None else None
+        moving = _moved(part, code, operation_for(part.tournament), now) if part is not None else None
         if moving is not None:
             view, moved = moving
             before = view.day.matches[code]
@@ -215,9 +283,8 @@ def settle(
             if found is None:
                 raise MatchNotFound(f"No match {code} in tournament {tournament_id}.")
             before = found
-            moved = view.day.settle(code, change(before, view), now)
+            moved = view.day.apply(code, operation_for(view.tournament), now)
         after = moved.after(code) or before
-        moved = moved.with_audit(audit(before, after))
         seen = next((v for r, v in moved.matches if r.code == code), None)
         try:
             if view.day.partial:
@@ -234,7 +301,13 @@ def settle(
         if moved.confirmed:
             observability.count(observability.RESULT_CONFIRMED, len(moved.confirmed))
         stored = replace(after, version=seen + 1) if seen is not None else after
-        return Settled(match=stored, confirmed=moved.confirmed, called=moved.called)
+        return Settled(
+            match=stored,
+            confirmed=moved.confirmed,
+            called=moved.called,
+            tournament=view.tournament,
+            field=view.field,
+        )
     raise Busy("Many changes to this tournament at once: try again.")  # pragma: no cover
 
 
@@ -245,11 +318,3 @@ def called_event(tournament_id: str, codes: list[str], now: datetime) -> outbox.
 
 def outbox_event(event: model.DomainEvent) -> outbox.Event:
     return outbox.Event(event.detail_type, dict(event.detail))
-
-
-def require_unlocked(target: FixtureRecord, records: Iterable[FixtureRecord]) -> None:
-    """Refuse to change a result that a started match depends on (R9.4)."""
-    if target.state == State.OFFICIAL and locked(target, records):
-        raise ResultLocked(
-            "A match that depends on this result has started: the result can no longer change (R9.4)."
-        )

@@ -13,58 +13,34 @@
   and MatchesCalled go on the bus). Changing an official result is refused once a dependent
   match has started (R9.4); confirming the same result again changes nothing.
 
-Every change writes an audit record in the same transaction.
+What each operation allows and does is the day's model (`rules.operations`: `Record`,
+`Declare`, `Confirm`); this module is the orchestration: read, authorise, apply, save. A change
+that stays on its match (a game, the first report) is saved on the match alone; one that moves
+the day on goes through `progress.apply`. Every change writes an audit record in the same
+transaction.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import replace
+from contextlib import suppress
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from tavla.caller import Caller
-from tavla.errors import (
-    AppealOpen,
-    DecisionNeeded,
-    ImpossibleFinalScore,
-    MatchNotFound,
-    MatchNotInPlay,
-    NotInMatch,
-    NotStaff,
-    NotYourMatch,
-    ResultMissing,
-    StaleMatch,
-)
-from tavla.models.matches import FinalScore, GameEntry, MatchDetail, Resignation, ScoreEntryView, ScoreUpdate
-from tavla.rules.disputes import Score, settle_dispute
-from tavla.rules.results import How, Result
-from tavla.rules.score_entries import EntryKind, GamePlayed, PenaltyPoints, ScoreEntry, TimeLoss
-from tavla.rules.states import CONFIRMING, REPORTING, SCORING, State
+from tavla.errors import MatchNotFound, NotStaff, NotYourMatch, StaleMatch, TournamentNotFound
+from tavla.models.matches import FinalScore, MatchDetail, ScoreEntryView, ScoreUpdate
+from tavla.rules import model, operations
+from tavla.rules.operations import EntryAsked, Operation, side_of
+from tavla.rules.score_entries import GamePlayed, PenaltyPoints
+from tavla.rules.states import SCORING, State
 from tavla.services import day, progress
 from tavla.services.access import player_actor, require_staff
 from tavla.store import matches as match_store
-from tavla.store.audit import entry as audit_entry
 from tavla.store.matches import MatchSnapshot
-from tavla.store.records import Actor, AuditRecord, FixtureRecord, TournamentRecord
+from tavla.store.records import Actor, FixtureRecord, TournamentRecord
 
 if TYPE_CHECKING:  # the rules of the match load with the first request that needs them
     from tavla.rules.match import MatchState
-
-Side = Literal["home", "away"]
-REPORTS_DIFFER = "reports_differ"
-LIVE_SCORE_DIFFERS = "live_score_differs"
-# the audit action of each kind of live-score entry
-_RECORDED = {
-    EntryKind.GAME: "game_recorded",
-    EntryKind.PENALTY: "penalty_points",
-    EntryKind.TIME: "time_loss",
-}
-
-
-class _Unchanged(Exception):
-    """The confirmation asks for the official result as it already is: nothing to write."""
-
 
 # --------------------------------------------------------------------------- reading
 
@@ -90,56 +66,35 @@ def _match(snap: MatchSnapshot) -> FixtureRecord:
     return snap.match
 
 
-def _rules(tournament: TournamentRecord) -> tuple[bool, bool]:
-    """Cube in use, Crawford rule: the tournament's effective rules (R2.2, R7.2)."""
-    return tournament.play.cube_used, tournament.play.crawford
-
-
-def _side_of(match: FixtureRecord, tavla_id: str | None) -> Side | None:
-    if tavla_id is None:
-        return None
-    if tavla_id == match.home:
-        return "home"
-    if tavla_id == match.away:
-        return "away"
-    return None
-
-
-def _other(side: str) -> Side:
-    return "away" if side == "home" else "home"
-
-
-def _player_of(match: FixtureRecord, side: str) -> str:
-    player = match.home if side == "home" else match.away
-    assert player is not None
-    return player
+def _on_match(
+    tournament_id: str, code: str, match: FixtureRecord, operation: Operation, now: datetime
+) -> None:
+    """Apply `operation` to the match as read: saved on the match alone when it stays there,
+    else (or when the match changed meanwhile) applied to the day (`progress.apply`)."""
+    try:
+        change = model.Day.of_match(match).apply(code, operation, now)
+    except model.MovesOn:
+        progress.apply(tournament_id, code, operation, now)
+        return
+    after = change.after(code) or match
+    try:
+        match_store.save(after, match.version, change.audit)
+    except StaleMatch:
+        if not isinstance(operation, operations.Declare):
+            raise
+        # the opponent reported at the same moment: settled with both reports
+        progress.apply(tournament_id, code, operation, now)
 
 
 # --------------------------------------------------------------------------- the live score
 
 
 def replay(tournament: TournamentRecord, match: FixtureRecord) -> tuple[MatchState, list[ScoreEntryView]]:
-    """The live score as the rules see it, and its entries as the public sees them.
-
-    Late-arrival penalty points (R7.6, written by the no-show schedule) come first: they are
-    given before the first game.
-    """
-    from tavla.rules.match import AwardPenalty, apply_action, start_match
-
-    cube_used, crawford = _rules(tournament)
-    assert match.home is not None and match.away is not None
-    state = start_match(match.length, (match.home, match.away), cube_used=cube_used, crawford_rule=crawford)
+    """The live score as the rules see it (`rules.operations.replayed`), and its entries as the
+    public sees them."""
     history: list[ScoreEntryView] = []
-    for side, points in sorted(match.late_points.items()):
-        if points < 1 or state.is_over:
-            continue
-        scorer = _player_of(match, _other(side))
-        state = apply_action(state, AwardPenalty(player=scorer, points=points, reason="late arrival"))
-        history.append(
-            _view(len(history) + 1, "penalty", scorer, state, points=points, reason="late arrival")
-        )
-    for entry in match.games:
-        state = apply_action(state, entry.action())
+    steps = operations.replayed(tournament.play, match)
+    for entry, state in steps:
         number = len(history) + 1
         if isinstance(entry, GamePlayed):
             game = state.games[-1]
@@ -165,57 +120,31 @@ def replay(tournament: TournamentRecord, match: FixtureRecord) -> tuple[MatchSta
         else:
             assert state.result is not None
             history.append(_view(number, "time", state.result.winner, state, reason="time"))
-    return state, history
+    return (steps[-1][1] if steps else operations.live_state(tournament.play, match)), history
 
 
 def _view(number: int, kind: str, winner: str, state: MatchState, **fields: Any) -> ScoreEntryView:
     return ScoreEntryView(number=number, kind=kind, winner=winner, score=list(state.score), **fields)
 
 
-def _final(match: FixtureRecord, state: MatchState) -> Score | None:
-    """The live result in its official form (winner at the match length), home first."""
-    if state.result is None:
-        return None
-    res = state.result
-    if res.winner == match.home:
-        return res.winner_points, res.loser_points
-    return res.loser_points, res.winner_points
-
-
-def _entry(body: ScoreUpdate, match: FixtureRecord, now: datetime) -> ScoreEntry:
-    """The log entry of an update; a player it names must be one of the two (else 422)."""
-
-    def side(player: str, what: str) -> Side:
-        found = _side_of(match, player)
-        if found is None:
-            raise NotInMatch(f"{player} is not playing this match ({what}).")
-        return found
-
-    at = now.isoformat()
-    if body.game is not None or body.resignation is not None:
-        # a resignation is a game the opponent wins (hbf 4.9, cnb 4.5)
-        played: GameEntry | Resignation
-        if body.game is not None:
-            side(body.game.winner, "winner")
-            winner, played, passed = body.game.winner, body.game, body.game.passed
-        else:
-            assert body.resignation is not None
-            played, passed = body.resignation, False
-            winner = _player_of(match, _other(side(body.resignation.player, "resigning player")))
-        resigned = body.resignation is not None
-        return GamePlayed(winner, played.result, played.cube, passed, resigned, at)
+def _asked(body: ScoreUpdate) -> EntryAsked:
+    """The entry the request asks for, not yet checked against the match."""
+    if body.game is not None:
+        g = body.game
+        return EntryAsked("game", g.winner, result=g.result, cube=g.cube, passed=g.passed)
+    if body.resignation is not None:
+        r = body.resignation
+        return EntryAsked("resignation", r.player, result=r.result, cube=r.cube)
     if body.penalty is not None:
         p = body.penalty
-        scorer = _player_of(match, _other(side(p.player, "penalised player")))
-        return PenaltyPoints(winner=scorer, points=p.points, reason=p.reason, offender=p.player, at=at)
+        return EntryAsked("penalty", p.player, points=p.points, reason=p.reason)
     assert body.time_loss is not None
-    side(body.time_loss.player, "player out of time")
-    return TimeLoss(loser=body.time_loss.player, at=at)
+    return EntryAsked("time", body.time_loss.player)
 
 
 def _actor(tournament: TournamentRecord, caller: Caller, match: FixtureRecord, tavla_id: str | None) -> Actor:
     """A player of this match, else this tournament's staff; anyone else 403."""
-    if _side_of(match, tavla_id) is not None:
+    if side_of(match, tavla_id) is not None:
         assert tavla_id is not None
         return player_actor(caller, tavla_id)
     try:
@@ -224,248 +153,70 @@ def _actor(tournament: TournamentRecord, caller: Caller, match: FixtureRecord, t
         raise NotYourMatch("Only this match's players and its tournament's staff may do that.") from None
 
 
-def _open(match: FixtureRecord, allowed: frozenset[str], what: str) -> None:
-    if match.appeal is not None:
-        raise AppealOpen("An appeal on this match is open: its result is frozen until it is decided (R9.2).")
-    if match.state not in allowed or match.home is None or match.away is None:
-        raise MatchNotInPlay(f"The match is {match.state}: {what} is not possible now.")
-
-
 def record_score(caller: Caller, match_id: str, body: ScoreUpdate, now: datetime) -> MatchDetail:
     """Add the next entry of the live score (R7.2-R7.5; penalty points and time losses R7.4, R7.6, R8.4)."""
-    from tavla.rules.match import apply_action
-
     tournament_id, code, snap = _read(match_id, caller.sub)
     tournament, match = _tournament(snap), _match(snap)
     if body.penalty is not None or body.time_loss is not None:
         actor = require_staff(tournament, caller)
     else:
         actor = _actor(tournament, caller, match, snap.tavla_id)
-    _open(match, SCORING, "recording the score")
-    if body.version != match.version:
-        raise StaleMatch(
-            f"The match is at version {match.version}, not {body.version}: reload it and try again."
-        )
-    entry = _entry(body, match, now)
-    state, _ = replay(tournament, match)
-    state = apply_action(state, entry.action())  # a RuleViolation is the API's 409 rule_violation
-    over = state.is_over
-    after = replace(
-        match,
-        games=(*match.games, entry),
-        score=state.score,
-        state=State.FINISHED if over else State.PLAYING,
-        started_at=match.started_at or now.isoformat(),
-        finished_at=now.isoformat() if over else match.finished_at,
-    )
-    action = _RECORDED[entry.kind]
-    audit = audit_entry(
-        actor,
-        action,
-        now,
-        match=code,
-        entry={k: v for k, v in entry.as_json().items() if k != "at"},
-        score=list(state.score),
-    )
-    if not over:
-        match_store.save(after, match.version, [audit])
-    else:
-
-        def finish(before: FixtureRecord, _: progress.DayView) -> FixtureRecord:
-            if before.version != match.version:
-                raise StaleMatch("The match changed meanwhile: reload it and try again.")
-            return after
-
-        # the match is over: its table is freed and the next queued match called (R6)
-        progress.settle(tournament_id, code, finish, lambda b, a: [audit], now)
+    record = operations.Record(_asked(body), tournament.play, actor, now, body.version)
+    # the entry that completes the match moves the day on: its table is freed (R6)
+    _on_match(tournament_id, code, match, record, now)
     return view(match_id)
 
 
 # --------------------------------------------------------------------------- reports
 
 
-def _score_of(data: Mapping[str, Any]) -> Score:
-    return int(data["home_points"]), int(data["away_points"])
-
-
-def _check_final(match: FixtureRecord, score: Score) -> None:
-    from tavla.rules.match import ImpossibleScore, check_final_score
-
-    try:
-        check_final_score(match.length, score[0], score[1])
-    except ImpossibleScore as impossible:
-        raise ImpossibleFinalScore(str(impossible)) from None
-
-
-def _result(match: FixtureRecord, score: Score, how: How) -> Result:
-    assert match.home is not None and match.away is not None
-    return Result.by_score(match.home, match.away, score, how)
-
-
-def _flags(match: FixtureRecord, add: tuple[str, ...] = (), drop: tuple[str, ...] = ()) -> tuple[str, ...]:
-    kept = [f for f in match.flags if f not in drop]
-    return tuple(kept + [f for f in add if f not in kept])
-
-
 def report(caller: Caller, match_id: str, body: FinalScore, now: datetime) -> MatchDetail:
     """A player declares the final score (R7.5); both alike -> finished (or official), else disputed."""
     tournament_id, code, snap = _read(match_id, caller.sub)
     tournament, match = _tournament(snap), _match(snap)
-    side = _side_of(match, snap.tavla_id)
+    side = side_of(match, snap.tavla_id)
     if side is None:
         raise NotYourMatch("Only the match's two players declare its final score.")
     assert snap.tavla_id is not None
     actor = player_actor(caller, snap.tavla_id)
-    _open(match, REPORTING, "declaring the final score")
     score = (body.home_points, body.away_points)
-    _check_final(match, score)
-    at_once = tournament.play.results_official_without_referee
-
-    def declare(before: FixtureRecord, _day: progress.DayView | None = None) -> FixtureRecord:
-        _open(before, REPORTING, "declaring the final score")
-        reports = {
-            **before.reports,
-            side: {"home_points": score[0], "away_points": score[1], "at": now.isoformat()},
-        }
-        after = replace(before, reports=reports)
-        other = reports.get(_other(side))
-        if other is None:
-            return after
-        if _score_of(other) != score:
-            return replace(after, state=State.DISPUTED, flags=_flags(before, add=(REPORTS_DIFFER,)))
-        state, _ = replay(tournament, before)
-        live = _final(before, state)
-        differs = (LIVE_SCORE_DIFFERS,) if live is not None and live != score else ()
-        flags = _flags(before, add=differs, drop=(REPORTS_DIFFER,))
-        finished_at = before.finished_at or now.isoformat()
-        if at_once:
-            how: How = (
-                "time"
-                if state.result is not None and state.result.how == "time" and live == score
-                else "score"
-            )
-            return replace(
-                after,
-                state=State.OFFICIAL,
-                result=_result(before, score, how),
-                official_at=now.isoformat(),
-                finished_at=finished_at,
-                flags=flags,
-            )
-        return replace(after, state=State.FINISHED, finished_at=finished_at, flags=flags)
-
-    def audit(before: FixtureRecord, after: FixtureRecord) -> list[AuditRecord]:
-        return [
-            audit_entry(
-                actor,
-                "score_reported",
-                now,
-                match=code,
-                side=side,
-                home_points=score[0],
-                away_points=score[1],
-                state=after.state,
-            )
-        ]
-
-    if _other(side) not in match.reports:
-        # the first report changes this match only: no need to read the whole day
-        first = declare(match)
-        try:
-            match_store.save(first, match.version, audit(match, first))
-            return view(match_id)
-        except StaleMatch:
-            pass  # the opponent reported at the same moment: settled below with both reports
-    progress.settle(tournament_id, code, declare, audit, now)
+    # the first report changes this match only: no need to read the day
+    _on_match(tournament_id, code, match, operations.Declare(side, score, tournament.play, actor, now), now)
     return view(match_id)
 
 
 # --------------------------------------------------------------------------- confirmation
 
 
-def decided_result(tournament: TournamentRecord, match: FixtureRecord, given: FinalScore | None) -> Result:
-    """The result staff confirm: the score they give (the referee's decision), else what prevails.
-
-    Without a score: a disputed match by the profile's rule (R7.5; else 409 decision_needed);
-    otherwise the players' agreed score, else the complete live score (else 409 result_missing).
-    """
-    state, _ = replay(tournament, match)
-    live = _final(match, state)
-    live_how: How = "time" if state.result is not None and state.result.how == "time" else "score"
-    reports = {side: _score_of(r) for side, r in match.reports.items() if side in ("home", "away")}
-    agreed = reports.get("home") if len(reports) == 2 and reports["home"] == reports["away"] else None
-    if given is not None:
-        score = (given.home_points, given.away_points)
-        _check_final(match, score)
-        if match.state == State.DISPUTED or score not in (agreed, live):
-            return _result(match, score, "decision")
-        return _result(match, score, live_how if score == live and agreed is None else "score")
-    if match.state == State.DISPUTED:
-        profile = tournament.play.rule_profile
-        prevails = settle_dispute(profile, reports, state.score, live)
-        if prevails is None:
-            raise DecisionNeeded(
-                "The players' reports differ: under this tournament's rules the referee decides; "
-                "confirm with the score (R7.5)."
-            )
-        return _result(match, prevails, live_how if prevails == live else "score")
-    if agreed is not None:
-        return _result(match, agreed, "score")
-    if live is not None:
-        return _result(match, live, live_how)
-    raise ResultMissing("No complete live score and no agreed report: confirm with the score.")
-
-
 def confirm(caller: Caller, match_id: str, body: FinalScore | None, now: datetime) -> MatchDetail:
-    """Staff make the result official (R7.5); the bracket moves on; R9.4 locks a started dependency."""
-    tournament_id, code, snap = _read(match_id, caller.sub)
-    tournament, match = _tournament(snap), _match(snap)
-    actor = require_staff(tournament, caller)
-    _open(match, CONFIRMING, "confirming a result")
-    if match.state == State.OFFICIAL and (
-        body is None or decided_result(tournament, match, body).same_outcome(match.result)
-    ):
-        return view(match_id)  # official already, as asked: nothing changes
+    """Staff make the result official (R7.5); the bracket moves on; R9.4 locks a started dependency.
 
-    def make_official(before: FixtureRecord, current: progress.DayView) -> FixtureRecord:
-        _open(before, CONFIRMING, "confirming a result")
-        if before.state == State.OFFICIAL and body is None:
-            raise _Unchanged
-        result = decided_result(current.tournament, before, body)
-        if before.state == State.OFFICIAL:
-            if result.same_outcome(before.result):
-                raise _Unchanged
-            progress.require_unlocked(before, current.records.values())
-        return replace(
-            before,
-            state=State.OFFICIAL,
-            result=result,
-            official_at=now.isoformat(),
-            finished_at=before.finished_at or now.isoformat(),
-            flags=_flags(before, drop=(REPORTS_DIFFER,)),
-        )
-
-    def audit(before: FixtureRecord, after: FixtureRecord) -> list[AuditRecord]:
-        assert after.result is not None
-        result = after.result.as_json()
-        changed = before.state == State.OFFICIAL
-        return [
-            audit_entry(
-                actor,
-                "result_changed" if changed else "result_confirmed",
-                now,
-                match=code,
-                previous=before.result.as_json() if changed and before.result else None,
-                **{k: result[k] for k in ("winner", "home_points", "away_points", "how")},
-            )
-        ]
-
+    The match, the tournament, the table plan and the field are read once, in one BatchGetItem;
+    the change goes on from that read, and the answer is built from it and what was written."""
+    where = day.split_match_id(match_id)
+    if where is None:
+        raise MatchNotFound(f"No match {match_id}.")
+    tournament_id, code = where
     try:
-        settled = progress.settle(tournament_id, code, make_official, audit, now)
-    except _Unchanged:  # confirmed meanwhile, as asked
-        return view(match_id)
+        first = progress.read_first(tournament_id, code, with_field=True)
+    except TournamentNotFound:
+        raise MatchNotFound(f"No match {match_id}.") from None
+    tournament, match = first.tournament, first.matches.get(code)
+    if tournament is None or match is None or match.draw > tournament.draws:
+        raise MatchNotFound(f"No match {match_id}.")
+    actor = require_staff(tournament, caller)
+    given = (body.home_points, body.away_points) if body is not None else None
+    confirming = operations.Confirm(given, tournament.play, actor, now)
+    as_read = MatchSnapshot(tournament, match, None, first.field)
+    try:
+        if match.state == State.OFFICIAL:  # official already as asked: nothing more to read
+            with suppress(model.MovesOn):
+                model.Day.of_match(match).apply(code, confirming, now)
+        settled = progress.apply(tournament_id, code, confirming, now, first=first)
+    except operations.Unchanged:
+        return detail(tournament, as_read)
     # the match as written, shown with the tournament and field already read: no read again
-    return detail(tournament, replace(snap, match=settled.match))
+    return detail(settled.tournament, MatchSnapshot(settled.tournament, settled.match, None, settled.field))
 
 
 # --------------------------------------------------------------------------- the public view

@@ -5,25 +5,17 @@ from __future__ import annotations
 import base64
 import json
 import uuid
-from datetime import datetime
 from typing import Any
 
 from tavla.errors import InvalidCursor
+from tavla.rules.model import audit_entry
 from tavla.store import keys
 from tavla.store.dynamo import client, deserialize, table_name
 from tavla.store.records import Actor, AuditRecord
 from tavla.store.schema import MAIN
 from tavla.store.transactions import Transaction
 
-
-def entry(actor: Actor, action: str, at: datetime, **details: Any) -> AuditRecord:
-    """An audit record to write with a change (details that are None are left out)."""
-    return AuditRecord(
-        at=at.isoformat(),
-        action=action,
-        actor=actor,
-        details={k: v for k, v in details.items() if v is not None},
-    )
+entry = audit_entry  # an audit record to write with a change (the day's model builds them)
 
 
 def record(tx: Transaction, tournament_id: str, audit: AuditRecord) -> None:
