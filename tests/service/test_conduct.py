@@ -57,16 +57,6 @@ def _penalise_home(api: Api, kind: str, reason: str) -> tuple[str, FixtureRecord
     return tournament_id, match, reply
 
 
-def test_the_loss_of_a_game_scores_one_point_for_the_opponent(api: Api) -> None:
-    """R8.4: a game penalty: the opponent scores one game at cube 1 in the match being played."""
-    tournament_id, _, reply = _penalise_home(api, "game", "Repeated illegal moves")
-    assert reply.body["match_id"] == day.match_id(tournament_id, "main.R1.1")
-    assert reply.body["score"] == [0, 1]
-    assert records(tournament_id)["main.R1.1"].score == (0, 1)
-    penalty = next(e for e in audit_trail(api, tournament_id) if e["action"] == "penalty")
-    assert penalty["details"]["score"] == [0, 1]
-
-
 def test_the_loss_of_the_match_forfeits_it_and_the_opponent_advances(api: Api) -> None:
     """R8.4, R8.1: a match penalty: length to nil for the opponent, who goes on in the bracket."""
     tournament_id, match, _ = _penalise_home(api, "match", "Serious misconduct")

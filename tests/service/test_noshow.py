@@ -237,16 +237,6 @@ def test_a_schedule_delivered_twice_forfeits_once(day: Any) -> None:
     assert [r["action"] for r in records].count("noshow_forfeit") == 1
 
 
-def test_a_referees_decision_before_the_deadline_wins(day: Any) -> None:
-    """R6.3: the referee excuses the absent player at 9:00: at 10:00 nobody is forfeited."""
-    d = day()
-    assert d.presence("home", {"present": True}).status == 200
-    d.at(9)
-    assert d.presence("away", {"excused": True}).status == 200
-    d.at(10)
-    assert d.match().state == "called" and d.match().result is None
-
-
 def test_matches_called_together_share_one_schedule_and_a_later_call_gets_its_own(day: Any) -> None:
     """R6.3: 8 players on 2 tables: the 2 first matches share a deadline; the next one called
     from the queue when a table frees up gets its own; delivering an event twice adds nothing."""

@@ -1,10 +1,10 @@
 """The day moves on: a change to one match, and everything that follows from it, written at once.
 
 Every change that can decide a match (a confirmed result, a forfeit at the no-show deadline,
-an appeal decision, a withdrawal) goes through `settle`: it loads the day, lets the use case
-say what becomes of the match, has the day aggregate (`rules.model.Day`) move the day on from
-it, and saves the one `DayChange` in one transaction, each match on the version it was read
-at, its events with it (`store.outbox`: `ResultConfirmed` for every result that became
+an appeal decision, a withdrawal) goes through `apply`: it loads the day, has the day aggregate
+run the use case's operation on the match (`rules.model.Day.apply`, `rules.operations`) and
+move the day on from it, and saves the one `DayChange` in one transaction, each match on the
+version it was read at, its events with it (`store.outbox`: `ResultConfirmed` for every result that became
 official, `MatchesCalled` for every match put on a table). A concurrent change makes it read
 again and retry.
 
