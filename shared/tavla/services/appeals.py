@@ -5,7 +5,7 @@
   still be corrected, i.e. before a match that depends on it has started (R9.4). An appeal
   on a match still being played is within the window (R9.2: play stops).
 - While open, the match's `appeal` holds its id: the result is frozen (confirming it is
-  refused) and the matches that depend on it are not called (`progress.settle`, R9.2). One
+  refused) and the matches that depend on it are not called (`progress.apply`, R9.2). One
   open appeal per match: lodging writes the match on the version it was read at.
 - Decided with reasoning (R9.3). `platform`: by the referee (the tournament's staff), final.
   `hbf`: a committee of three impartial players overturns only unanimously; `cnb`: three or
@@ -19,9 +19,9 @@ saves the appeal with the match.
 - A decision ends the grievance (R9.3, R9.5; `rules.grievances`): the match records who has
   been heard on which result (`appeals_heard`), written with the decision; a later appeal by
   the same side on the same result is refused (`AppealExhausted`). Both checks run inside
-  `progress.settle`, whose match write is conditioned on the version read, so of two
+  `progress.apply`, whose match write is conditioned on the version read, so of two
   concurrent appeals (or an appeal racing a decision) at most one passes.
-- A decision that sets a new result goes through `progress.settle`: the bracket re-advances
+- A decision that sets a new result goes through `progress.apply`: the bracket re-advances
   from it (unless a dependent match has started, R9.4). Both players are told in-app.
 
 The appeal item is written in the same transaction as the match it freezes or frees.

@@ -8,7 +8,7 @@ The ladder (R8.4; seed 002 section 9, the same steps under every profile):
   "penalty"), and the day moves on from it.
 Withdrawal (R8.2: staff, or the player themself) and disqualification (R8.3: staff) put the
 player on the field's `withdrawn` / `disqualified` list; the day forfeits the match they are
-in now and every later one as it comes due (`progress.settle`). There is no refund after the
+in now and every later one as it comes due (`progress.apply`). There is no refund after the
 draw (R3.5). A disqualified player gets no place, prize or season points (the standings
 leave them out). What a penalty does to the match is the day's model (`rules.operations.Penalty`),
 and so is putting a player out (`Day.put_out`). Everything goes into the audit trail (actions

@@ -5,7 +5,7 @@ schedule per lateness step of those matches, shared by the matches called togeth
 called later from the table queue gets its own). `platform`: one step, the call + 10 minutes,
 when an absent player forfeits. `hbf` and `cnb`: the penalty-point steps (hbf +15, +20, ...;
 cnb +5, +10, ...) up to the one where the points exceed half the match length and the absent
-player forfeits (through `progress.settle`, so the bracket moves on). All steps are scheduled
+player forfeits (through `progress.apply`, so the bracket moves on). All steps are scheduled
 at the call rather than each by the one before: the `noshow` function would otherwise have to
 know its own ARN, which CloudFormation cannot give a function (a circular dependency).
 

@@ -9,7 +9,7 @@
 - Each player declares the final score. Alike -> `finished` (staff confirm), or official at
   once when the tournament says `results_official_without_referee`. Different -> `disputed`,
   flagged `reports_differ`, settled by the profile's rule (`tavla.rules.disputes`, R7.5).
-- Staff confirm -> official through `progress.settle` (the bracket moves on, ResultConfirmed
+- Staff confirm -> official through `progress.apply` (the bracket moves on, ResultConfirmed
   and MatchesCalled go on the bus). Changing an official result is refused once a dependent
   match has started (R9.4); confirming the same result again changes nothing.
 
