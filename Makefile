@@ -26,7 +26,7 @@ run: setup web ## start the whole platform on localhost (DynamoDB Local, demo da
 
 test: setup lint ci-lint web ## every test: rules, services, infrastructure, end to end
 	$(BIN)/python -m infra.openapi --check
-	$(BIN)/pytest -p no:cacheprovider -n auto --dist worksteal --cov=tavla.rules --cov-branch --cov-report=term:skip-covered --cov-fail-under=95 tests
+	$(BIN)/pytest -p no:cacheprovider -n auto --dist worksteal --cov=tavla.rules --cov-branch --cov-report=term:skip-covered --cov-fail-under=95 --durations=25 tests
 
 test-fast: setup ## rules and services only
 	$(BIN)/pytest -n auto --dist worksteal tests/unit tests/service
