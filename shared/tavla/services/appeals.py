@@ -12,10 +12,6 @@
   five, simple majority (R9.5; `rules.profiles.decide_committee_appeal`). Staff record the
   members and their votes; no player of the match and no staff member of the tournament sits
   on it. "upheld" means the appellant is right (the referee's decision is overturned).
-What may be lodged and what a decision does to the match is the day's model
-(`rules.operations`: `Lodge`, `Decide`); this module reads, authorises, checks the committee and
-saves the appeal with the match.
-
 - A decision ends the grievance (R9.3, R9.5; `rules.grievances`): the match records who has
   been heard on which result (`appeals_heard`), written with the decision; a later appeal by
   the same side on the same result is refused (`AppealExhausted`). Both checks run inside
@@ -24,7 +20,9 @@ saves the appeal with the match.
 - A decision that sets a new result goes through `progress.apply`: the bracket re-advances
   from it (unless a dependent match has started, R9.4). Both players are told in-app.
 
-The appeal item is written in the same transaction as the match it freezes or frees.
+The appeal item is written in the same transaction as the match it freezes or frees. What may
+be lodged and what a decision does to the match is the day's model (`rules.operations`: `Lodge`,
+`Decide`); this module reads, authorises, checks the committee and saves the appeal with the match.
 """
 
 from __future__ import annotations
