@@ -121,6 +121,30 @@ def calendar(
     return found, (_cursor(which, last["gsi1sk"]["S"]) if last else None)
 
 
+def of_season(season_id: str, start: datetime, end: datetime) -> list[TournamentRecord]:
+    """The tournaments declaring `season_id` that start in [start, end), by start time: the
+    calendar index read over the season's span only (a season's tournaments start within it)."""
+    found: list[TournamentRecord] = []
+    query: dict[str, Any] = {
+        "TableName": table_name(MAIN),
+        "IndexName": MAIN.index("gsi1").name,
+        "KeyConditionExpression": "gsi1pk = :cal AND gsi1sk BETWEEN :start AND :end",
+        "FilterExpression": "season_id = :season",
+        "ExpressionAttributeValues": {
+            ":cal": {"S": keys.CALENDAR},
+            ":start": {"S": start.astimezone(UTC).isoformat()},
+            ":end": {"S": end.astimezone(UTC).isoformat()},
+            ":season": {"S": season_id},
+        },
+    }
+    while True:
+        response = client().query(**query)
+        found.extend(TournamentRecord.from_item(deserialize(i)) for i in response.get("Items", []))
+        if "LastEvaluatedKey" not in response:
+            return found
+        query["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+
+
 def update_settings(current: TournamentRecord, settings: Mapping[str, Any], change: AuditRecord) -> None:
     """Write new settings if nobody changed the tournament since `current` was read, and
     never below the registered count."""
