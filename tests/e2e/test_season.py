@@ -18,7 +18,7 @@ from local.aws import client as aws_client
 from local.env import SCHEDULER_GROUP
 from tests.e2e.client import Client, until
 from tests.e2e.conftest import Stack
-from tests.e2e.day import TournamentDay
+from tests.e2e.day import played_in_season
 
 ATHENS = ZoneInfo("Europe/Athens")
 ADMIN = ("admins",)
@@ -68,13 +68,7 @@ def test_a_season_opens_is_played_closes_by_its_schedule_and_crowns_its_super_fi
     assert season in [s["id"] for s in listed]
 
     # Played: one knockout of four, its season points counted off the bus.
-    day = TournamentDay(client, f"e2e-season-{run}", 4, season_id=season)
-    day.enter_field()
-    day.run()
-    day.finish()
-    rows = lambda: client.call("GET", f"/seasons/{season}/standings").body["rows"]  # noqa: E731
-    standings = until(lambda: len(rows()) == 4 and rows())
-    assert standings, rows()
+    day, standings = played_in_season(client, f"e2e-season-{run}", season)
     order = [r["tavla_id"] for r in standings]
     assert all(r["by_tournament"] == {day.id: r["points"]} for r in standings)
     user = day.players

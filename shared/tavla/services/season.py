@@ -423,6 +423,10 @@ def calendar(season_id: str) -> SeasonCalendar:
     start = datetime.combine(date.fromisoformat(record.starts_on), time(0), ZoneInfo(SEASON_TIME_ZONE))
     head = store.snapshot(season_id)
     counted = set(head.counted) if head else set()
+    found = tournament_store.of_season(season_id, start - CALENDAR_LEAD, closes_at(record))
+    # a counted tournament listed to start outside the span (its page's date moved) is listed too
+    found += tournament_store.several(sorted(counted - {t.id for t in found}))
+    found.sort(key=lambda t: (datetime.fromisoformat(t.starts_at).astimezone(UTC), t.id))
     return SeasonCalendar(
         season_id=season_id,
         tournaments=[
@@ -435,7 +439,7 @@ def calendar(season_id: str) -> SeasonCalendar:
                 level=str(t.settings.get("level") or TournamentLevel.LOCAL.value),
                 counted=t.id in counted,
             )
-            for t in tournament_store.of_season(season_id, start - CALENDAR_LEAD, closes_at(record))
+            for t in found
         ],
     )
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from tavla.errors import Conflict, InvalidCursor, TournamentNotFound
 from tavla.store import audit, keys
-from tavla.store.dynamo import client, deserialize, table_name
+from tavla.store.dynamo import batch_get, client, deserialize, table_name
 from tavla.store.records import AuditRecord, RegistrationRecord, StaffMember, TournamentRecord
 from tavla.store.registrations import to_item as registration_item
 from tavla.store.schema import MAIN
@@ -143,6 +143,12 @@ def of_season(season_id: str, start: datetime, end: datetime) -> list[Tournament
         if "LastEvaluatedKey" not in response:
             return found
         query["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+
+
+def several(tournament_ids: Sequence[str]) -> list[TournamentRecord]:
+    """The tournaments of these ids that exist, in no particular order (batched reads)."""
+    wanted = [keys.tournament(t) for t in dict.fromkeys(tournament_ids)]
+    return [TournamentRecord.from_item(i) for i in batch_get(MAIN, wanted)] if wanted else []
 
 
 def update_settings(current: TournamentRecord, settings: Mapping[str, Any], change: AuditRecord) -> None:
