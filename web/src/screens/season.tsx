@@ -126,10 +126,20 @@ export function Ratings() {
   );
 }
 
-/** #/player/<id>: the player's rating and its history, as a chart and as a list. */
+/** #/player/<id>: the player's rating and its history, as a chart and as a list (newest
+ * first, older pages on request with the API's cursor). */
 export function PlayerScreen({ id }: { id: string }) {
   const player = useLoad(() => api.GET("/players/{tavla_id}", { params: { path: { tavla_id: id } } }), [id]);
-  const p = player.data;
+  const [older, setOlder] = useState<{ lines: Schemas["RatingLine"][]; next?: string | null }>({ lines: [] });
+  useEffect(() => setOlder({ lines: [] }), [id]);
+  const loaded = player.data;
+  const p = loaded && { ...loaded, history: [...loaded.history, ...older.lines] };
+  const cursor = older.next === undefined ? loaded?.history_next : older.next;
+  async function more() {
+    if (!cursor) return;
+    const answer = await api.GET("/players/{tavla_id}", { params: { path: { tavla_id: id }, query: { before: cursor } } });
+    if (answer.data) setOlder((o) => ({ lines: [...o.lines, ...answer.data.history], next: answer.data.history_next ?? null }));
+  }
   return (
     <section>
       <Status loading={player.loading && !p} error={player.error} />
@@ -163,6 +173,11 @@ export function PlayerScreen({ id }: { id: string }) {
               ))}
             </ol>
           )}
+          {cursor && (
+            <button type="button" class="secondary" onClick={() => void more()}>
+              {t("more")}
+            </button>
+          )}
         </>
       )}
     </section>
@@ -171,7 +186,8 @@ export function PlayerScreen({ id }: { id: string }) {
 
 /** The rating after each match as a line: an inline SVG, its numbers in the accessible name. */
 export function HistoryChart({ history }: { history: Schemas["RatingLine"][] }) {
-  const values = [history[0]?.before ?? 0, ...history.map((h) => h.after)];
+  const inOrder = [...history].reverse(); // the API lists the newest first; the line runs in time
+  const values = [inOrder[0]?.before ?? 0, ...inOrder.map((h) => h.after)];
   const W = 320;
   const H = 140;
   const pad = 24;
