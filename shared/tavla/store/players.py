@@ -57,7 +57,8 @@ def create(sub: str, profile: ProfileRecord, contacts: ContactsRecord) -> None:
     tavla_id = profile.tavla_id
     tx = Transaction()
     identity = {**keys.plain(keys.identity(sub)), "tavla_id": tavla_id}
-    tx.put("identity", MAIN, identity, condition="attribute_not_exists(pk)")
+    # an erased account's tombstone does not stop the same sign-in starting afresh
+    tx.put("identity", MAIN, identity, condition="attribute_not_exists(pk) OR attribute_exists(erased_at)")
     tx.put(
         "profile",
         MAIN,
@@ -87,8 +88,10 @@ def tavla_id_of(sub: str) -> str:
 
 
 def tavla_id_or_none(sub: str) -> str | None:
+    """The sign-in's Tavla ID; None without one, or once its account was erased (a tombstone)."""
     response = client().get_item(TableName=table_name(MAIN), Key=keys.identity(sub))
-    return str(deserialize(response["Item"])["tavla_id"]) if "Item" in response else None
+    found = deserialize(response["Item"]) if "Item" in response else {}
+    return str(found["tavla_id"]) if found and "erased_at" not in found else None
 
 
 def get_profile(tavla_id: str) -> ProfileRecord:
