@@ -15,7 +15,7 @@ from tavla.store.dynamo import client, deserialize, table_name
 from tavla.store.records import BankLineRecord
 from tavla.store.schema import CONTACTS, MAIN
 from tavla.store.transactions import Transaction
-from tests.service.conftest import Api
+from tests.service.conftest import Api, LambdaContext
 from tests.service.helpers import create_player, create_tournament, register
 
 PERIODS = privacy.Periods(inactive_contacts=1000, matched_payer=0, notifications=365, audit_details=730)
@@ -124,3 +124,52 @@ def test_the_purge_at_today_keeps_everything_still_within_its_period(api: Api) -
     kept = [v for k, v in after.items() if "|AUDIT#" in k and v["action"] == "new"]
     assert kept[0]["details"] == {"a": 1}
     assert keys.NOTE_PREFIX == "NOTE#"
+
+
+def test_the_privacy_notice_states_each_period_as_the_purge_applies_it(api: Api, monkeypatch: Any) -> None:
+    """R12.2, GDPR Art. 13: `GET /privacy` (public) states every period from the one place the
+    purge reads, a deployment's override included, and the money periods with their law."""
+    monkeypatch.setenv("RETENTION_NOTIFICATIONS", "30")
+    reply = api.call("GET", "/privacy")
+    assert reply.status == 200
+    days = {p["data"]: p["days"] for p in reply.body["retention"]}
+    assert days["your notices (the in-app feed)"] == 30
+    assert set(days.values()) >= {privacy.Periods().inactive_contacts, 0, privacy.Periods().audit_details}
+    money = [p for p in reply.body["retention"] if p["data"].startswith("money records")]
+    assert {(p["years"], "4308/2014" in p["source"] or "2220" in p["source"]) for p in money} == {
+        (5, True),
+        (10, True),
+    }
+
+
+def test_consents_are_recorded_with_their_time_and_my_data_returns_them(api: Api) -> None:
+    """R12.2, GDPR Art. 7, 15, 20: choosing or withdrawing SMS or e-mail records when; `GET
+    /me/data` returns the consents with their times, entries, money records and notices."""
+    tavla_id = create_player(api, "u1", name="Eleni", phone="+306970000009", sms_opt_in=True)
+    first = api.call("GET", "/me", user="u1").body
+    assert first["sms_opt_in"] is True and first["sms_opt_in_at"] and first["notify_by_email_at"] is None
+    assert api.call("PATCH", "/me", body={"notify_by_email": True}, user="u1").status == 200
+    assert api.call("PATCH", "/me", body={"sms_opt_in": False}, user="u1").status == 200
+    notification_store.add(tavla_id, "n1", "promoted", "You are in", datetime.now(UTC), {})
+    data = api.call("GET", "/me/data", user="u1").body
+    consents = {c["channel"]: c for c in data["consents"]}
+    assert consents["sms"]["given"] is False and consents["sms"]["at"] >= first["sms_opt_in_at"]
+    assert consents["email"]["given"] is True and consents["email"]["at"]
+    assert [n["message"] for n in data["notifications"]] == ["You are in"]
+    assert data["payments"] == [] and data["privacy_notice"]["retention"]
+
+
+def test_the_schedule_runs_the_purge_and_nothing_else_does(api: Api) -> None:
+    """The registry's daily cron tick runs the purge with the platform clock; any other event
+    is ignored."""
+    from functions.retention.handler import handler
+
+    create_player(api, "u1", name="Eleni")
+    tick = {"detail-type": "Scheduled Event", "source": "aws.scheduler", "detail": {}}
+    assert handler(tick, LambdaContext("retention")) == {
+        "contacts": 0,
+        "payers": 0,
+        "notices": 0,
+        "audit_details": 0,
+    }
+    assert handler({"detail-type": "Something"}, LambdaContext("retention")) == {"outcome": "ignored"}

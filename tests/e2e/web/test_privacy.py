@@ -58,3 +58,5 @@ def test_consent_is_one_tap_and_erasure_is_asked_twice(phone: Phone, stack: Stac
     public = client.call("GET", f"/players/{tavla_id}").body
     assert public["name"] == pseudonym.group(0) and public["club"] is None
     assert client.call("GET", "/me", user=user).status == 404
+    done.get_by_role("button", name="Αποσύνδεση").click()
+    expect(page.get_by_role("link", name="Σύνδεση")).to_be_visible()

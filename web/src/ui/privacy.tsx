@@ -57,7 +57,8 @@ export function Consents({ me, saved }: { me: MyProfile; saved: () => void }) {
   );
 }
 
-/** Delete my account: the first tap says what goes and what stays, the second needs my Tavla ID. */
+/** Delete my account: the first tap says what goes and what stays, the second needs my Tavla ID;
+ * then what was kept, and signing out. */
 export function Erasure({ tavlaId }: { tavlaId: string }) {
   const [asked, setAsked] = useState(false);
   const [typed, setTyped] = useState("");
@@ -71,8 +72,7 @@ export function Erasure({ tavlaId }: { tavlaId: string }) {
       setError(problem(answer.error) || t("failed"));
       return;
     }
-    setDone(answer.data);
-    signOut();
+    setDone(answer.data); // read first; signing out would leave this screen
   }
   if (done)
     return (
@@ -85,6 +85,9 @@ export function Erasure({ tavlaId }: { tavlaId: string }) {
               <li key={k.what}>{t("erase_kept", { what: k.what, until: k.until ?? "" })}</li>
             ))}
         </ul>
+        <button type="button" onClick={() => signOut()}>
+          {t("sign_out")}
+        </button>
       </section>
     );
   return (
