@@ -12,6 +12,7 @@ from typing import Any
 
 from tavla.rules import privacy
 from tavla.store import audit, keys
+from tavla.store import players as player_store
 from tavla.store.dynamo import Item, batch_write, client, deserialize, query_all, table_name
 from tavla.store.records import AuditRecord
 from tavla.store.schema import CONTACTS, MAIN
@@ -50,13 +51,7 @@ def erase_account(
     )
     tx.delete("contacts", CONTACTS, keys.contacts(tavla_id))
     if phone:
-        tx.delete(
-            "phone claim",
-            CONTACTS,
-            keys.phone_claim(phone),
-            condition="attribute_not_exists(pk) OR tavla_id = :me",
-            values={"me": tavla_id},
-        )
+        player_store.forget_claim(tx, phone, tavla_id)
     tx.update(
         "identity",
         MAIN,

@@ -46,6 +46,18 @@ def _release(tx: Transaction, phone: str, tavla_id: str) -> None:
     )
 
 
+def forget_claim(tx: Transaction, phone: str, tavla_id: str) -> None:
+    """Delete the player's claim on this number with their contacts (erasure, retention): a
+    claim already gone is fine, another account's is never touched."""
+    tx.delete(
+        "phone claim",
+        CONTACTS,
+        keys.phone_claim(phone),
+        condition="attribute_not_exists(pk) OR tavla_id = :me",
+        values={"me": tavla_id},
+    )
+
+
 def _raise_phone_taken(cancelled: Cancelled) -> None:
     if cancelled.failed("phone claim"):
         raise PhoneTaken(PHONE_TAKEN) from cancelled

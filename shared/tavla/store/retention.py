@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tavla.store import keys
+from tavla.store import players as player_store
 from tavla.store.dynamo import Item, batch_write, client, deserialize, table_name
 from tavla.store.records import ContactsRecord
 from tavla.store.schema import CONTACTS, MAIN
@@ -75,13 +76,7 @@ def delete_contacts(contacts: ContactsRecord) -> bool:
         values=None if phone is None else {"phone": phone},
     )
     if phone:
-        tx.delete(
-            "claim",
-            CONTACTS,
-            keys.phone_claim(phone),
-            condition="attribute_not_exists(pk) OR tavla_id = :me",
-            values={"me": contacts.tavla_id},
-        )
+        player_store.forget_claim(tx, phone, contacts.tavla_id)
     try:
         tx.run()
     except Cancelled as cancelled:
