@@ -18,6 +18,8 @@ from tavla.caller import ADMINS, ORGANISERS, USER_POOL_ENV
 GROUPS = (ORGANISERS, ADMINS)
 # all a function that changes platform roles may do to the user pool (R1.3)
 ROLE_ACTIONS = ("cognito-idp:AdminAddUserToGroup", "cognito-idp:AdminRemoveUserFromGroup")
+# all a function that erases accounts may do to the user pool (R12, GDPR Art. 17)
+ERASE_ACTIONS = ("cognito-idp:AdminDeleteUser",)
 
 
 class Auth(Construct):
@@ -100,5 +102,12 @@ class Auth(Construct):
         """Adding users to and removing them from this pool's groups, nothing else, nowhere else."""
         function.add_to_role_policy(
             iam.PolicyStatement(actions=list(ROLE_ACTIONS), resources=[self.user_pool.user_pool_arn])
+        )
+        function.add_environment(USER_POOL_ENV, self.user_pool.user_pool_id)
+
+    def grant_erasure(self, function: lambda_.Function) -> None:
+        """Deleting a user of this pool, nothing else, nowhere else."""
+        function.add_to_role_policy(
+            iam.PolicyStatement(actions=list(ERASE_ACTIONS), resources=[self.user_pool.user_pool_arn])
         )
         function.add_environment(USER_POOL_ENV, self.user_pool.user_pool_id)

@@ -91,6 +91,8 @@ class Function:
     reads_pass_key: bool = False
     # changes the user pool's platform groups (AdminAdd/RemoveUserFromGroup; env USER_POOL_ID)
     manages_roles: bool = False
+    # deletes an erased player's user (AdminDeleteUser on the pool only; env USER_POOL_ID)
+    erases_users: bool = False
     card_payments: bool = False  # reads the card payment provider's secret
     idempotent: bool = False  # uses the Powertools idempotency table
     timeout_seconds: int = 10
@@ -139,9 +141,11 @@ FUNCTIONS: tuple[Function, ...] = (
     Function(
         name="players",
         module="functions.players.handler",
-        description="Player accounts: Tavla ID, profile, check-in pass, notifications, my data, merge",
+        description="Player accounts: Tavla ID, profile, check-in pass, notifications, my data, "
+        "erasure, merge",
         tables={MAIN.name: "read_write", CONTACTS.name: "read_write"},
         reads_pass_key=True,
+        erases_users=True,
     ),
     Function(
         name="federation",
@@ -324,6 +328,16 @@ FUNCTIONS: tuple[Function, ...] = (
         scheduled=True,
         card_payments=True,  # R3.5: retries a card refund through the provider
         timeout_seconds=29,
+    ),
+    Function(
+        name="retention",
+        module="functions.retention.handler",
+        description="The retention periods (R12): contacts of inactive players, matched payers' "
+        "names, old notices and audit details purged daily",
+        tables={MAIN.name: "read_write", CONTACTS.name: "read_write"},
+        http=False,
+        cron="cron(45 3 * * ? *)",  # daily, after the nightly ratings compare at 02:30
+        timeout_seconds=900,
     ),
     # --- ratings, the season, the Super Final (R10.3-R10.5, R1.1)
     Function(

@@ -80,6 +80,8 @@ class TavlaStack(Stack):
         for spec in functions:
             if spec.manages_roles:
                 self.auth.grant_role_changes(by_name[spec.name])
+            if spec.erases_users:
+                self.auth.grant_erasure(by_name[spec.name])
         self.sign_in = self.auth.user_pool.add_domain(
             "SignIn", cognito_domain=cognito.CognitoDomainOptions(domain_prefix=stage.sign_in_domain_prefix)
         )

@@ -1,4 +1,5 @@
-"""Player accounts: POST /players, /me, check-in pass, notifications, my data, public profile, merge."""
+"""Player accounts: POST /players, /me, check-in pass, notifications, my data, erasure, public
+profile, merge."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from tavla import clock, params
 from tavla.contract import errors
 from tavla.errors import (
     Conflict,
+    EntriesOpen,
+    ErasureNotConfirmed,
     Forbidden,
     Invalid,
     InvalidCursor,
@@ -15,10 +18,13 @@ from tavla.errors import (
     PlayerNotFound,
     ProfileExists,
     ProfileMissing,
+    RolesHeld,
 )
 from tavla.http import SIGNED_IN, caller, make_resolver
 from tavla.models.players import (
     CheckinPass,
+    Erasure,
+    ErasureRequest,
     MergeRequest,
     MyData,
     MyProfile,
@@ -29,7 +35,7 @@ from tavla.models.players import (
 )
 from tavla.models.season import PlayerPage
 from tavla.observability import entry
-from tavla.services import players
+from tavla.services import erasure, players
 
 app = make_resolver()
 
@@ -100,13 +106,32 @@ def get_my_data() -> MyData:
     return players.my_data(caller(app))
 
 
+@app.post(
+    "/me/erasure",
+    security=SIGNED_IN,
+    tags=["players"],
+    responses=errors(ProfileMissing, ErasureNotConfirmed, EntriesOpen, RolesHeld),
+)
+def erase_me(body: ErasureRequest) -> Erasure:
+    """Erase my account (GDPR Art. 17).
+
+    Confirmed by typing my Tavla ID back. Contacts, consents, notices, push subscriptions,
+    payer names and the sign-in are deleted; results and ratings stay under a pseudonym, so
+    nobody else's rating or standing changes; money records stay, without contact data, for as
+    long as the law keeps them (`kept` says until when). Refused while I am entered in a
+    tournament that is not over, or hold a platform role. Asking again answers the same.
+    """
+    return erasure.erase_me(caller(app), body.confirm, clock.now())
+
+
 @app.get("/privacy", tags=["players"])
 def get_privacy_notice() -> PrivacyNotice:
     """The data protection notice.
 
-    What is public, what is private, who sees it and why (R12.2).
+    What is public, what is private, who sees it and why, and how long each kind of personal
+    data is kept (R12.2, GDPR Art. 13).
     """
-    return players.PRIVACY_NOTICE
+    return players.privacy_notice()
 
 
 @app.get("/players/<tavla_id>", tags=["players"], responses=errors(PlayerNotFound, InvalidCursor))

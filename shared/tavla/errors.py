@@ -466,3 +466,19 @@ class ClubNotFound(Invalid):
 
 class ErasureNotConfirmed(Invalid):
     """An erasure without the player's own Tavla ID typed back."""
+
+    code = "erasure_not_confirmed"
+
+
+class EntriesOpen(Conflict):
+    """An erasure while the player is still entered in a tournament that is not over: the
+    withdrawal (and its refund) comes first."""
+
+    code = "entries_open"
+
+
+class RolesHeld(Conflict):
+    """An erasure of a user who still holds a platform role: an admin revokes it first, so the
+    federation is never left without an admin by a deletion."""
+
+    code = "roles_held"

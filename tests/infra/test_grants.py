@@ -166,16 +166,21 @@ def test_functions_have_no_managed_policies_and_no_unexpected_services(each_stac
 def test_only_role_managing_functions_touch_the_user_pool_and_only_its_groups(
     each_stack: Synthesized,
 ) -> None:
-    """R1.3: the function that grants platform roles may add users to and remove them from the
-    pool's groups, on that pool alone; no function may do anything else to it."""
-    from infra.auth import ROLE_ACTIONS
+    """R1.3, R12: the function that grants platform roles may add users to and remove them from
+    the pool's groups, the one that erases accounts may delete a user, each on that pool alone;
+    no function may do anything else to it."""
+    from infra.auth import ERASE_ACTIONS, ROLE_ACTIONS
     from tavla.caller import USER_POOL_ENV
 
     pool = f"<{each_stack.logical_id(each_stack.stack.auth.user_pool)}.Arn>"
     for spec in each_stack.functions:
         granted = actions_on(each_stack, spec.name, "cognito-idp:")
-        if spec.manages_roles:
-            assert granted == {pool: set(ROLE_ACTIONS)}, spec.name
+        expected = {
+            *(ROLE_ACTIONS if spec.manages_roles else ()),
+            *(ERASE_ACTIONS if spec.erases_users else ()),
+        }
+        if expected:
+            assert granted == {pool: expected}, spec.name
             assert USER_POOL_ENV in environment(each_stack, spec.name)
         else:
             assert granted == {}, spec.name

@@ -54,6 +54,9 @@ PATCH  /me                                                      401  200   200  
 GET    /me/checkin-pass                                         401  200   200  200  200  200  200  200
 GET    /me/notifications                                        401  200   200  200  200  200  200  200
 GET    /me/data                                                 401  200   200  200  200  200  200  200
+# erasure (R12): the body types back `other`'s Tavla ID; `self` is entered in T (409 entries_open),
+# organisers and admins hold a role (409 roles_held), the referees typed a Tavla ID not theirs (422)
+POST   /me/erasure                                              401  409   200  422  422  409  409  409
 POST   /admin/players/merge                                     401  403   403  403  403  403  403  200
 POST   /tournaments                                             401  403   403  403  403  201  201  201
 PATCH  /tournaments/{tournament_id}                             401  403   403  403  403  200  403  200
@@ -435,6 +438,7 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     "GET /me/checkin-pass": lambda w: Request(),
     "GET /me/notifications": lambda w: Request(),
     "GET /me/data": lambda w: Request(),
+    "POST /me/erasure": lambda w: Request(body={"confirm": w.tavla_ids["other"]}),
     "POST /admin/players/merge": lambda w: Request(
         body={"keep": w.tavla_ids["self"], "merge": w.tavla_ids["duplicate"]}
     ),

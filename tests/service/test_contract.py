@@ -43,6 +43,8 @@ BODY_ROUTES = [
     ("POST", "/seasons/{season_id}/super-final"),
     # R11.4: category-prize eligibility
     ("PUT", "/tournaments/{tournament_id}/prizes/eligibility/{tavla_id}"),
+    # erasure of my account (R12)
+    ("POST", "/me/erasure"),
     # the federation: requests to organise (R1.3)
     ("POST", "/me/organiser-request"),
     ("POST", "/admin/organiser-requests/{tavla_id}/approve"),

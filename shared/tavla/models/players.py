@@ -65,6 +65,9 @@ class MyProfile(PublicProfile):
     language: Language | None = None
     sms_opt_in: bool | None = None
     sms_opt_in_at: str | None = Field(default=None, description="when SMS was last chosen or refused")
+    notify_by_email_at: str | None = Field(
+        default=None, description="when e-mail notices were last chosen or refused"
+    )
 
 
 class CheckinPass(ApiModel):
@@ -82,6 +85,17 @@ class Notification(ApiModel):
     data: dict[str, str] = Field(default_factory=dict)
 
 
+class RetentionPeriod(ApiModel):
+    """How long one kind of personal data is kept, and what happens then (R12)."""
+
+    data: str
+    days: int | None = Field(default=None, description="kept this many days (None: see `years`)")
+    years: int | None = None
+    after: str = Field(description="from when the period runs")
+    then: str = Field(description="what happens at its end")
+    source: str | None = Field(default=None, description="the law or decision the period comes from")
+
+
 class PrivacyNotice(ApiModel):
     """The data protection notice (R12.2)."""
 
@@ -91,6 +105,37 @@ class PrivacyNotice(ApiModel):
     who_sees_private_data: str
     why: str
     your_rights: str
+    retention: list[RetentionPeriod] = Field(default_factory=list)
+
+
+class Consent(ApiModel):
+    """A channel the player chose or refused for notices, and when (GDPR Art. 7)."""
+
+    channel: Literal["sms", "email"]
+    given: bool
+    at: str | None = None
+
+
+class ErasureRequest(StrictModel):
+    """The second confirmation of an erasure: the player's own Tavla ID, typed back."""
+
+    confirm: str = Field(min_length=1, max_length=32, description="my Tavla ID, typed back")
+
+
+class KeptRecord(ApiModel):
+    what: str
+    why: str
+    until: str | None = Field(default=None, description="the last day it is kept (UTC date)")
+
+
+class Erasure(ApiModel):
+    """What an erasure did (GDPR Art. 17): the results stay under `pseudonym`."""
+
+    tavla_id: str
+    pseudonym: str
+    erased_at: str
+    erased: list[str]
+    kept: list[KeptRecord]
 
 
 class MyData(ApiModel):
@@ -99,6 +144,8 @@ class MyData(ApiModel):
     profile: MyProfile
     registrations: list[dict[str, Any]]
     notifications: list[Notification]
+    consents: list[Consent] = Field(default_factory=list)
+    payments: list[dict[str, Any]] = Field(default_factory=list)
     privacy_notice: PrivacyNotice
 
 

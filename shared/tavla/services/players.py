@@ -14,6 +14,7 @@ from tavla.caller import Caller
 from tavla.errors import Conflict, Forbidden, Invalid, InvalidCursor
 from tavla.models.players import (
     CheckinPass,
+    Consent,
     MyData,
     MyProfile,
     Notification,
@@ -21,11 +22,14 @@ from tavla.models.players import (
     ProfileCreate,
     ProfileUpdate,
     PublicProfile,
+    RetentionPeriod,
 )
 from tavla.models.season import PlayerPage, RatingLine
+from tavla.rules import privacy
 from tavla.rules.rating import PROVISIONAL_MATCHES, START_RATING
 from tavla.store import notifications as notification_store
 from tavla.store import outbox
+from tavla.store import payments as payment_store
 from tavla.store import players as player_store
 from tavla.store import ratings as rating_store
 from tavla.store import registrations as registration_store
@@ -33,6 +37,9 @@ from tavla.store.records import ContactsRecord, ProfileRecord
 
 PUBLIC = ("name", "club", "city")
 PRIVATE = ("phone", "email", "gender", "birth_year", "notify_by_email", "language", "sms_opt_in")
+# the channels a player consents to (GDPR Art. 7): the choice -> when it was made
+CONSENT_TIMES = {"sms_opt_in": "sms_opt_in_at", "notify_by_email": "notify_by_email_at"}
+_CHANNELS = {"sms_opt_in": "sms", "notify_by_email": "email"}
 _system_random = random.SystemRandom()
 HISTORY_SHOWN = 100  # the latest official matches on a player's page
 
@@ -42,7 +49,7 @@ def _public(profile: ProfileRecord) -> PublicProfile:
 
 
 def _mine(profile: ProfileRecord, contacts: ContactsRecord) -> MyProfile:
-    private = {k: getattr(contacts, k) for k in (*PRIVATE, "sms_opt_in_at")}
+    private = {k: getattr(contacts, k) for k in (*PRIVATE, *CONSENT_TIMES.values())}
     return MyProfile.model_validate({**asdict(profile), **private})
 
 
@@ -50,8 +57,9 @@ def _private_fields(body: ProfileCreate | ProfileUpdate, now: datetime) -> dict[
     given = body.model_dump(include=set(PRIVATE), exclude_unset=True)
     if given.get("phone"):
         given["phone"] = phones.normalise(given["phone"])
-    if "sms_opt_in" in given:  # the choice is recorded with its time (consent to SMS)
-        given["sms_opt_in_at"] = now.isoformat()
+    for choice, at in CONSENT_TIMES.items():  # each choice is recorded with its time (consent)
+        if choice in given:
+            given[at] = now.isoformat()
     return given
 
 
@@ -141,29 +149,91 @@ def notifications(caller: Caller, limit: int = 50) -> list[Notification]:
     return [Notification.model_validate(asdict(n)) for n in notification_store.latest(tavla_id, limit)]
 
 
-PRIVACY_NOTICE = PrivacyNotice(
-    controller="The federation or club running the tournament, through the Tavla platform.",
-    public=["name", "club", "city", "results", "ranking", "rating"],
-    private=list(PRIVATE),
-    who_sees_private_data="Phone and e-mail are shown only to the organisers and referees of a "
-    "tournament you entered (R12.1); gender and birth year only decide category-prize eligibility, "
-    "which is the only thing shown about them.",
-    why="To run the tournaments you enter: registration, check-in, table calls, results, "
-    "ratings, season points and prizes.",
-    your_rights="GET /me/data shows everything held about you; PATCH /me corrects it.",
-)
+def _retention() -> list[RetentionPeriod]:
+    """Each period as `rules.privacy` sets it: the notice states what the purge job does."""
+    periods = privacy.Periods.from_env()
+    money = [
+        RetentionPeriod(
+            data=f"money records of tournaments under {federation} rules (entry fees, refunds, prizes), "
+            "without contact data",
+            years=kept.years,
+            after="the year of the payment",
+            then="may be deleted; the platform keeps them until the federation does",
+            source=kept.source,
+        )
+        for federation, kept in privacy.MONEY_RECORDS.items()
+    ]
+    return [
+        RetentionPeriod(
+            data="phone, e-mail, gender, birth year and message consents",
+            days=periods.inactive_contacts,
+            after="your last tournament entry",
+            then="deleted; your profile, results and rating stay",
+        ),
+        RetentionPeriod(
+            data="the payer's name and text of a bank transfer",
+            days=periods.matched_payer,
+            after="the transfer is matched to your entry",
+            then="deleted; the amount and date stay as a money record",
+        ),
+        RetentionPeriod(
+            data="your notices (the in-app feed)",
+            days=periods.notifications,
+            after="the notice was sent",
+            then="deleted",
+        ),
+        RetentionPeriod(
+            data="details of the audit trail (what a change said, the sign-in that made it)",
+            days=periods.audit_details,
+            after="the change",
+            then="deleted; who did what and when stays",
+        ),
+        *money,
+        RetentionPeriod(
+            data="name, club, city, results and rating",
+            after="your account is erased",
+            then="results and rating stay under a pseudonym; name, club and city are deleted",
+            source="GDPR Art. 17(3)(d) and the federations' archives of official results",
+        ),
+    ]
+
+
+def privacy_notice() -> PrivacyNotice:
+    return PrivacyNotice(
+        controller="The federation or club running the tournament, through the Tavla platform.",
+        public=["name", "club", "city", "results", "ranking", "rating"],
+        private=list(PRIVATE),
+        who_sees_private_data="Phone and e-mail are shown only to the organisers and referees of a "
+        "tournament you entered (R12.1); gender and birth year only decide category-prize eligibility, "
+        "which is the only thing shown about them.",
+        why="To run the tournaments you enter: registration, check-in, table calls, results, "
+        "ratings, season points and prizes. SMS and e-mail only with your consent, which you "
+        "withdraw with one tap on your profile.",
+        your_rights="GET /me/data shows everything held about you, as JSON; PATCH /me corrects it; "
+        "POST /me/erasure deletes your account (your results stay under a pseudonym).",
+        retention=_retention(),
+    )
 
 
 def my_data(caller: Caller) -> MyData:
-    """Everything held about the caller (R12.2): profile, private fields, entries, messages."""
+    """Everything held about the caller (GDPR Art. 15 and 20, R12.2): profile, private fields,
+    consents with their times, entries, money records, messages."""
     tavla_id = player_store.tavla_id_of(caller.sub)
     profile, contacts = player_store.get_profile_and_contacts(tavla_id)
     entries = registration_store.of_player(tavla_id)
+    consents = [
+        Consent(channel=_CHANNELS[choice], given=bool(getattr(contacts, choice)), at=getattr(contacts, at))
+        for choice, at in CONSENT_TIMES.items()
+    ]
     return MyData(
         profile=_mine(profile, contacts),
         registrations=[{k: v for k, v in asdict(e).items() if v is not None} for e in entries],
         notifications=notifications(caller, limit=1000),
-        privacy_notice=PRIVACY_NOTICE,
+        consents=consents,
+        payments=[
+            {k: v for k, v in asdict(e).items() if v is not None} for e in payment_store.of_payer(tavla_id)
+        ],
+        privacy_notice=privacy_notice(),
     )
 
 

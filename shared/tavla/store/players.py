@@ -46,6 +46,18 @@ def _release(tx: Transaction, phone: str, tavla_id: str) -> None:
     )
 
 
+def forget_claim(tx: Transaction, phone: str, tavla_id: str) -> None:
+    """Delete the player's claim on this number with their contacts (erasure, retention): a
+    claim already gone is fine, another account's is never touched."""
+    tx.delete(
+        "phone claim",
+        CONTACTS,
+        keys.phone_claim(phone),
+        condition="attribute_not_exists(pk) OR tavla_id = :me",
+        values={"me": tavla_id},
+    )
+
+
 def _raise_phone_taken(cancelled: Cancelled) -> None:
     if cancelled.failed("phone claim"):
         raise PhoneTaken(PHONE_TAKEN) from cancelled
@@ -57,7 +69,8 @@ def create(sub: str, profile: ProfileRecord, contacts: ContactsRecord) -> None:
     tavla_id = profile.tavla_id
     tx = Transaction()
     identity = {**keys.plain(keys.identity(sub)), "tavla_id": tavla_id}
-    tx.put("identity", MAIN, identity, condition="attribute_not_exists(pk)")
+    # an erased account's tombstone does not stop the same sign-in starting afresh
+    tx.put("identity", MAIN, identity, condition="attribute_not_exists(pk) OR attribute_exists(erased_at)")
     tx.put(
         "profile",
         MAIN,
@@ -87,8 +100,10 @@ def tavla_id_of(sub: str) -> str:
 
 
 def tavla_id_or_none(sub: str) -> str | None:
+    """The sign-in's Tavla ID; None without one, or once its account was erased (a tombstone)."""
     response = client().get_item(TableName=table_name(MAIN), Key=keys.identity(sub))
-    return str(deserialize(response["Item"])["tavla_id"]) if "Item" in response else None
+    found = deserialize(response["Item"]) if "Item" in response else {}
+    return str(found["tavla_id"]) if found and "erased_at" not in found else None
 
 
 def get_profile(tavla_id: str) -> ProfileRecord:

@@ -214,6 +214,7 @@ class ProfileRecord(_Record):
     user_sub: str | None = None  # internal: whose sign-in this profile is
     merged_into: str | None = None
     merged_at: str | None = None
+    erased_at: str | None = None  # erased (R12): `name` is the pseudonym its results keep
     # bumped by every ratings write: the full rebuild writes a player only if it is unchanged
     rating_seq: int = 0
 
@@ -231,6 +232,7 @@ class ContactsRecord(_Record):
     language: str | None = None  # el, en or it; None: the tournament's federation's
     sms_opt_in: bool | None = None  # notices by SMS (only then), recorded with its time
     sms_opt_in_at: str | None = None
+    notify_by_email_at: str | None = None  # when e-mail notices were chosen or refused
 
 
 FINISHED = "finished"  # a tournament's status once its final standings are stored

@@ -4,6 +4,7 @@ import { Alert, NeedSignIn, Status } from "../ui/widgets";
 import { getToken } from "../auth";
 import { t } from "../i18n";
 import { useLoad } from "../load";
+import { Consents, Erasure } from "../ui/privacy";
 
 interface Form {
   name: string;
@@ -11,9 +12,8 @@ interface Form {
   city: string;
   phone: string;
   email: string;
-  notify_by_email: boolean;
 }
-const EMPTY: Form = { name: "", club: "", city: "", phone: "", email: "", notify_by_email: false };
+const EMPTY: Form = { name: "", club: "", city: "", phone: "", email: "" };
 
 export function Profile() {
   const me = useLoad(() => api.GET("/me"), []);
@@ -28,12 +28,11 @@ export function Profile() {
         city: me.data.city ?? "",
         phone: me.data.phone ?? "",
         email: me.data.email ?? "",
-        notify_by_email: me.data.notify_by_email ?? false,
       });
   }, [me.data]);
   if (!getToken()) return <NeedSignIn />;
   const creating = me.status === 404;
-  const field = (name: keyof Omit<Form, "notify_by_email">, label: string, type = "text", auto = "off") => (
+  const field = (name: keyof Form, label: string, type = "text", auto = "off") => (
     <label>
       {label}
       <input
@@ -56,7 +55,6 @@ export function Profile() {
       city: form.city.trim() || null,
       phone: form.phone.trim() || null,
       email: form.email.trim() || null,
-      notify_by_email: form.notify_by_email,
     };
     const answer = creating ? await api.POST("/players", { body }) : await api.PATCH("/me", { body });
     if (answer.error) {
@@ -88,19 +86,13 @@ export function Profile() {
           {field("city", t("field_city"), "text", "address-level2")}
           {field("phone", t("field_phone"), "tel", "tel")}
           {field("email", t("field_email"), "email", "email")}
-          <label class="check">
-            <input
-              type="checkbox"
-              checked={form.notify_by_email}
-              onChange={(e) => setForm({ ...form, notify_by_email: e.currentTarget.checked })}
-            />
-            {t("field_notify_email")}
-          </label>
           <button type="submit">{creating ? t("profile_create") : t("save")}</button>
           {saved && <p role="status">{saved}</p>}
           <Alert text={error} />
         </form>
       )}
+      {me.data && <Consents me={me.data} saved={me.reload} />}
+      {me.data && <Erasure tavlaId={me.data.tavla_id} />}
     </section>
   );
 }
