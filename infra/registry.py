@@ -59,6 +59,7 @@ __all__ = [
 OUTBOX_TABLE = MAIN
 PASS_KEY_SECRET = "pass-signing-key"  # logical name of the check-in pass signing secret
 PAYMENT_PROVIDER_SECRET = "payment-provider"  # the card provider's API key and webhook secret
+PUSH_KEY_SECRET = "push-key"  # the Web Push (VAPID) key pair's seed (tavla.webpush)
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,8 @@ class Function:
     publishes_live: bool = False  # posts change hints on the live channel (AppSync Events)
     authorizes_live: bool = False  # the live channel's authorizer for staff channels
     reads_pass_key: bool = False
+    # reads the Web Push key pair's secret: to send notices by push, or to give its public half
+    reads_push_key: bool = False
     # changes the user pool's platform groups (AdminAdd/RemoveUserFromGroup; env USER_POOL_ID)
     manages_roles: bool = False
     card_payments: bool = False  # reads the card payment provider's secret
@@ -142,6 +145,7 @@ FUNCTIONS: tuple[Function, ...] = (
         description="Player accounts: Tavla ID, profile, check-in pass, notifications, my data, merge",
         tables={MAIN.name: "read_write", CONTACTS.name: "read_write"},
         reads_pass_key=True,
+        reads_push_key=True,  # GET /push/key
     ),
     Function(
         name="federation",
@@ -205,6 +209,8 @@ FUNCTIONS: tuple[Function, ...] = (
         ),
         sends_sms=True,
         sends_email=True,
+        reads_push_key=True,
+        timeout_seconds=29,  # a round's table calls: every player's browsers by push
     ),
     # the venue's live channel: change hints to the screens (docs/live.md)
     Function(
@@ -288,7 +294,11 @@ FUNCTIONS: tuple[Function, ...] = (
         name="appeal",
         module="functions.appeal.handler",
         description="Appeals: lodged by a player within the window, decided by the referee or a committee",
-        tables={MAIN.name: "read_write"},
+        # the decision told to both players in their language (push, SMS if chosen)
+        tables={MAIN.name: "read_write", CONTACTS.name: "read"},
+        sends_sms=True,
+        sends_email=True,
+        reads_push_key=True,
     ),
     Function(
         name="conduct",
@@ -319,9 +329,13 @@ FUNCTIONS: tuple[Function, ...] = (
         module="functions.unpaid.handler",
         description="A payment deadline: unpaid players told, then their places released to the "
         "waiting list; card refunds the provider did not take retried",
-        tables={MAIN.name: "read_write"},
+        # the reminder told to each player in their language (push, SMS if chosen)
+        tables={MAIN.name: "read_write", CONTACTS.name: "read"},
         http=False,
         scheduled=True,
+        sends_sms=True,
+        sends_email=True,
+        reads_push_key=True,
         card_payments=True,  # R3.5: retries a card refund through the provider
         timeout_seconds=29,
     ),

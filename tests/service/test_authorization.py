@@ -30,9 +30,11 @@ from moto.dynamodb.models import dynamodb_backends
 from infra.registry import FUNCTIONS, Route
 from tavla import clock
 from tavla.rules.season_table import SeasonRow
+from tests.push_browser import Browser
 from tests.service.conftest import REGION, Api, Reply, mocked_aws
 from tests.service.helpers import tournament_body
 
+PUSH_SUBSCRIPTION = Browser("https://fcm.googleapis.com/fcm/send/self-browser").subscription()
 ROLES = ("anon", "self", "other", "ref", "ref'", "org", "org'", "admin")
 
 # One row per route (and per body variant where the body changes who may learn what), one
@@ -54,6 +56,10 @@ PATCH  /me                                                      401  200   200  
 GET    /me/checkin-pass                                         401  200   200  200  200  200  200  200
 GET    /me/notifications                                        401  200   200  200  200  200  200  200
 GET    /me/data                                                 401  200   200  200  200  200  200  200
+PUT    /me/push-subscriptions                                   401  200   200  200  200  200  200  200
+# a browser's subscription is its player's alone: another's is not found, whoever asks
+DELETE /me/push-subscriptions/{subscription_id}                 401  200   404  404  404  404  404  404
+GET    /push/key                                                200  200   200  200  200  200  200  200
 POST   /admin/players/merge                                     401  403   403  403  403  403  403  200
 POST   /tournaments                                             401  403   403  403  403  201  201  201
 PATCH  /tournaments/{tournament_id}                             401  403   403  403  403  200  403  200
@@ -211,6 +217,7 @@ class World:
     drawn: str = ""  # tournament D: organised by `org`, refereed by `ref`, `self` v `opponent` drawn
     match: str = ""  # D's one match: `self` against `opponent`
     match_length: int = 0  # its length in points
+    push_subscription: str = ""  # the id of `self`'s browser for push notices
 
 
 def _ok(reply: Reply, status: int = 200) -> Reply:
@@ -255,6 +262,9 @@ def build_world(api: Api) -> World:
         201,
     )
     _build_drawn(api, world)
+    world.push_subscription = _ok(
+        api.call("PUT", "/me/push-subscriptions", body=PUSH_SUBSCRIPTION, user=USERS["self"][0])
+    ).body["id"]
     return world
 
 
@@ -434,6 +444,11 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     "GET /me/checkin-pass": lambda w: Request(),
     "GET /me/notifications": lambda w: Request(),
     "GET /me/data": lambda w: Request(),
+    "PUT /me/push-subscriptions": lambda w: Request(body=PUSH_SUBSCRIPTION),
+    "DELETE /me/push-subscriptions/{subscription_id}": lambda w: Request(
+        {"subscription_id": w.push_subscription}
+    ),
+    "GET /push/key": lambda w: Request(),
     "POST /admin/players/merge": lambda w: Request(
         body={"keep": w.tavla_ids["self"], "merge": w.tavla_ids["duplicate"]}
     ),

@@ -41,6 +41,7 @@ def test_unpaid_places_go_to_the_waiting_list_at_the_deadline_once(api: Api, mon
     _fire(notice)  # delivered twice: one notification
     notes = api.call("GET", "/me/notifications", user="debtor").body
     assert [n["kind"] for n in notes].count("payment_due") == 1
+    assert "πληρώστε τη συμμετοχή σας" in notes[0]["message"]  # the federation's Greek
     release = next(p for p in planned.values() if p["step"] == "release")
     assert "skipped" in _fire(release)  # never before the deadline
     clock.advance(timedelta(days=3, seconds=1))

@@ -231,6 +231,7 @@ class ContactsRecord(_Record):
     language: str | None = None  # el, en or it; None: the tournament's federation's
     sms_opt_in: bool | None = None  # notices by SMS (only then), recorded with its time
     sms_opt_in_at: str | None = None
+    push_subs: frozenset[str] | None = None  # ids of the browsers' push subscriptions (store.push)
 
 
 FINISHED = "finished"  # a tournament's status once its final standings are stored
