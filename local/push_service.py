@@ -1,13 +1,14 @@
 """A stand-in push service (what FCM or Mozilla's autopush is to a browser) on a free localhost
 port: it takes each encrypted notice the platform posts, keeps it, and answers 201; a path
 that ends in `/gone` answers 410, as a service does for a browser that unsubscribed. `GET /`
-lists what it took (headers and body length: the body is encrypted for the browser alone).
+lists what it took (headers, and the body as base64: it is encrypted for the browser alone).
 
 The platform is told to post here by `PUSH_EXTRA_ORIGINS` (no real push service is reached
 from a developer's machine)."""
 
 from __future__ import annotations
 
+import base64
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -36,7 +37,7 @@ class FakePushService:
                             "encoding": self.headers.get("content-encoding"),
                             "ttl": self.headers.get("ttl"),
                             "vapid": (self.headers.get("authorization") or "").startswith("vapid "),
-                            "length": len(body),
+                            "body": base64.b64encode(body).decode(),
                             "status": 410 if gone else 201,
                         }
                     )
