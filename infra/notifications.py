@@ -37,9 +37,7 @@ class Notifications(Construct):
                 self._allow_sms(spec.name, by_name[spec.name])
             if spec.sends_email:
                 self._allow_email(spec.name, by_name[spec.name])
-        pushing = [by_name[spec.name] for spec in functions if spec.reads_push_key]
-        if pushing:
-            self._push_key(pushing)
+        self._push_key([by_name[spec.name] for spec in functions if spec.reads_push_key])
 
     def _push_key(self, functions: list[lambda_.Function]) -> None:
         self.push_key = secretsmanager.Secret(

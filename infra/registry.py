@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from tavla.events import (
+    ENTRIES_CHANGED,
     EVENT_SOURCE,
     MATCH_CHANGED,
     MATCHES_CALLED,
@@ -224,9 +225,15 @@ FUNCTIONS: tuple[Function, ...] = (
             RESULT_CONFIRMED,
             NOSHOW_RULED,
             REGISTRATION_PROMOTED,
+            ENTRIES_CHANGED,
             TOURNAMENT_FINISHED,
         ),
         publishes_live=True,
+        # a tournament channel's hints at most once per window: its gate item, and a one-off
+        # schedule of its own that posts the hint held for the window's end
+        tables={MAIN.name: "read_write"},
+        scheduled=True,
+        schedules=("live",),
         memory_mb=256,
     ),
     Function(
