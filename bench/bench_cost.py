@@ -33,6 +33,8 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, replace
 
+from tavla.live import TOURNAMENT_WINDOW
+
 GOAL_USD = 0.05
 MILLION = 1_000_000
 GB = 1024**3
@@ -52,6 +54,8 @@ class Prices:
     lambda_per_gb_second: float = 0.0000166667  # x86; arm64 is 20 % less
 
     dynamodb_per_million_rru: float = 0.25  # on-demand reads
+    dynamodb_per_million_wru: float = 1.25  # on-demand writes
+    scheduler_per_million: float = 1.00  # EventBridge Scheduler invocations
 
     # AppSync Events: each published event and each delivery is an operation
     appsync_per_million_operations: float = 1.00
@@ -177,11 +181,16 @@ class LiveDay:
     hints_per_match: float = 4.0
     match_listeners: float = 2.0  # the two players' phones on the match's channel
     staff_listeners: int = 3  # organiser and referees on the staff channel
-    # the tournament channel's hints held to one per this many seconds (0: one per change)
+    # the tournament channel's hints held to one per this many seconds (0: one per change);
+    # as built: 180 (tavla.live.TOURNAMENT_WINDOW)
     board_window_s: float = 0.0
     edges: int = 2  # a refetch with the hint's version is one origin request per edge
     notices_per_player: float = 8.0  # table calls (6), a result or two: Web Push, no AWS price
     lambda_ms: float = 50.0  # the live function per event (256 MB)
+    # notify per event (512 MB): the feed's writes, then each browser's push over HTTPS
+    # (~0.1 s each, 16 at once); a round's calls are one event per table call
+    notify_ms_per_push: float = 100.0 / 16
+    notify_wru_per_notice: float = 4.0  # the feed item and its once-marker (a transaction: x2)
 
     @property
     def matches(self) -> int:
@@ -206,6 +215,13 @@ def live_items(d: LiveDay, p: Prices = LIST_PRICES, board: Scenario = BOARD) -> 
     origin = (d.board_hints + match_hints) * d.edges
     events = d.matches * d.hints_per_match + d.rounds
     lambda_gb_s = events * 0.25 * d.lambda_ms / 1000
+    # the gate: one conditional write per tournament-channel hint, a second when it is held;
+    # one schedule (and one live invocation) per window that held any
+    board_events = d.matches * d.hints_per_match + d.rounds
+    gate_wru = board_events + max(0.0, board_events - d.board_hints) if d.board_window_s > 0 else 0.0
+    releases = d.board_hints if d.board_window_s > 0 else 0.0
+    pushes = d.players * d.notices_per_player
+    notify_gb_s = pushes * 0.5 * d.notify_ms_per_push / 1000
     return [
         (
             "AppSync connections",
@@ -240,9 +256,17 @@ def live_items(d: LiveDay, p: Prices = LIST_PRICES, board: Scenario = BOARD) -> 
             f"{events:,.0f} events, {lambda_gb_s:,.1f} GB-s",
         ),
         (
+            "tournament gate",
+            gate_wru / MILLION * p.dynamodb_per_million_wru
+            + releases / MILLION * (p.scheduler_per_million + p.lambda_per_million),
+            f"{gate_wru:,.0f} conditional writes, {releases:,.0f} one-off schedules",
+        ),
+        (
             "Web Push notices",
-            0.0,
-            f"{d.players * d.notices_per_player:,.0f} pushes: no AWS price beyond notify",
+            pushes / MILLION * p.lambda_per_million
+            + notify_gb_s * p.lambda_per_gb_second
+            + pushes * d.notify_wru_per_notice / MILLION * p.dynamodb_per_million_wru,
+            f"{pushes:,.0f} pushes (the feed's writes, notify's time; push services charge nothing)",
         ),
     ]
 
@@ -285,11 +309,18 @@ def main() -> int:
     print("The same day on the live channel (AppSync Events), hints instead of polls")
     day = LiveDay()
     report_live("a hint per change on every channel", day)
-    for window in (60.0, 120.0, 180.0):
+    for window in (60.0, 120.0):
         report_live(
             f"the tournament channel's hints held to one per {window:g} s",
             replace(day, board_window_s=window),
         )
+    built = replace(day, board_window_s=TOURNAMENT_WINDOW.total_seconds())
+    total = report_live(
+        f"AS BUILT: the tournament channel's hints held to one per {built.board_window_s:g} s, "
+        "match and staff hints at once, notices by Web Push",
+        built,
+    )
+    print(f"-- the watched day as built: USD {total:.4f} (goal USD {GOAL_USD})")
     print(
         f"-- SMS, priced apart: USD {day.notices_per_player * LIST_PRICES.sms_each:.2f} a day for each "
         f"player who opted in and has no working push subscription ({day.notices_per_player:g} notices "

@@ -36,6 +36,9 @@ PLATFORM = "manylinux2014_aarch64"  # Lambda arm64 (Graviton), glibc 2.17+ wheel
 # The Lambda Python runtime ships the AWS SDK; a copy in the layer would pair the runtime's
 # boto3 with a botocore of another version.
 RUNTIME_PROVIDED = ("boto3", "botocore", "s3transfer")
+# Pure-Python dependencies published as source only (pywebpush's http-ece): built here into a
+# platform-free wheel first, since pip installs for another platform from wheels alone.
+SOURCE_ONLY = ("http-ece",)
 
 _IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc")
 # Where a Python of the runtime's version is looked for, after $LAMBDA_PYTHON and the PATH.
@@ -99,11 +102,17 @@ def _install_dependencies(python_version: str) -> Path:
     if done.exists():
         return target
     shutil.rmtree(target, ignore_errors=True)
+    wheels = target / "wheels"
+    pinned = [r for r in runtime_dependencies() if r.split("==")[0] in SOURCE_ONLY]
+    if pinned:
+        built = [sys.executable, "-m", "pip", "wheel", "-qq", "--disable-pip-version-check", "--no-deps"]
+        subprocess.run([*built, "--wheel-dir", str(wheels), *pinned], check=True)
     command = [
         sys.executable, "-m", "pip", "install", "-qq",
         "--disable-pip-version-check", "--no-warn-conflicts", "--no-compile",
         "--platform", PLATFORM, "--implementation", "cp",
         "--python-version", python_version, "--only-binary=:all:",
+        *(["--find-links", str(wheels)] if pinned else []),
         "--target", str(target / "python"),
         *runtime_dependencies(),
     ]  # fmt: skip

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from tavla.events import (
+    ENTRIES_CHANGED,
     EVENT_SOURCE,
     MATCH_CHANGED,
     MATCHES_CALLED,
@@ -59,6 +60,7 @@ __all__ = [
 OUTBOX_TABLE = MAIN
 PASS_KEY_SECRET = "pass-signing-key"  # logical name of the check-in pass signing secret
 PAYMENT_PROVIDER_SECRET = "payment-provider"  # the card provider's API key and webhook secret
+PUSH_KEY_SECRET = "push-key"  # the Web Push (VAPID) key pair's seed (tavla.webpush)
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,8 @@ class Function:
     publishes_live: bool = False  # posts change hints on the live channel (AppSync Events)
     authorizes_live: bool = False  # the live channel's authorizer for staff channels
     reads_pass_key: bool = False
+    # reads the Web Push key pair's secret: to send notices by push, or to give its public half
+    reads_push_key: bool = False
     # changes the user pool's platform groups (AdminAdd/RemoveUserFromGroup; env USER_POOL_ID)
     manages_roles: bool = False
     # deletes an erased player's user (AdminDeleteUser on the pool only; env USER_POOL_ID)
@@ -146,6 +150,7 @@ FUNCTIONS: tuple[Function, ...] = (
         tables={MAIN.name: "read_write", CONTACTS.name: "read_write"},
         reads_pass_key=True,
         erases_users=True,
+        reads_push_key=True,  # GET /push/key
     ),
     Function(
         name="federation",
@@ -209,6 +214,8 @@ FUNCTIONS: tuple[Function, ...] = (
         ),
         sends_sms=True,
         sends_email=True,
+        reads_push_key=True,
+        timeout_seconds=29,  # a round's table calls: every player's browsers by push
     ),
     # the venue's live channel: change hints to the screens (docs/live.md)
     Function(
@@ -222,9 +229,15 @@ FUNCTIONS: tuple[Function, ...] = (
             RESULT_CONFIRMED,
             NOSHOW_RULED,
             REGISTRATION_PROMOTED,
+            ENTRIES_CHANGED,
             TOURNAMENT_FINISHED,
         ),
         publishes_live=True,
+        # a tournament channel's hints at most once per window: its gate item, and a one-off
+        # schedule of its own that posts the hint held for the window's end
+        tables={MAIN.name: "read_write"},
+        scheduled=True,
+        schedules=("live",),
         memory_mb=256,
     ),
     Function(
@@ -292,7 +305,11 @@ FUNCTIONS: tuple[Function, ...] = (
         name="appeal",
         module="functions.appeal.handler",
         description="Appeals: lodged by a player within the window, decided by the referee or a committee",
-        tables={MAIN.name: "read_write"},
+        # the decision told to both players in their language (push, SMS if chosen)
+        tables={MAIN.name: "read_write", CONTACTS.name: "read"},
+        sends_sms=True,
+        sends_email=True,
+        reads_push_key=True,
     ),
     Function(
         name="conduct",
@@ -323,9 +340,13 @@ FUNCTIONS: tuple[Function, ...] = (
         module="functions.unpaid.handler",
         description="A payment deadline: unpaid players told, then their places released to the "
         "waiting list; card refunds the provider did not take retried",
-        tables={MAIN.name: "read_write"},
+        # the reminder told to each player in their language (push, SMS if chosen)
+        tables={MAIN.name: "read_write", CONTACTS.name: "read"},
         http=False,
         scheduled=True,
+        sends_sms=True,
+        sends_email=True,
+        reads_push_key=True,
         card_payments=True,  # R3.5: retries a card refund through the provider
         timeout_seconds=29,
     ),

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import boto3
 
-from infra.registry import EVENT_SOURCE, FUNCTIONS, PASS_KEY_SECRET, PAYMENT_PROVIDER_SECRET
+from infra.registry import EVENT_SOURCE, FUNCTIONS, PASS_KEY_SECRET, PAYMENT_PROVIDER_SECRET, PUSH_KEY_SECRET
 from local.env import ACCOUNT, DEAD_LETTER_QUEUE, EVENT_BUS, REGION, SCHEDULER_GROUP, function_name
 
 if TYPE_CHECKING:
@@ -92,14 +92,24 @@ def client(service: str, endpoint_url: str) -> Any:
     )
 
 
-def pass_key(data_dir: Path) -> str:
-    """The check-in pass signing key: random on first start, then kept so passes survive restarts."""
-    path = data_dir / "pass-key"
+def _kept_random(data_dir: Path, name: str) -> str:
+    """A random key made on first start, then kept in the data folder (owner-readable only)."""
+    path = data_dir / name
     if not path.exists():
         data_dir.mkdir(parents=True, exist_ok=True)
         path.write_text(secrets.token_hex(32))
         path.chmod(0o600)
     return path.read_text().strip()
+
+
+def pass_key(data_dir: Path) -> str:
+    """The check-in pass signing key: kept, so passes survive restarts."""
+    return _kept_random(data_dir, "pass-key")
+
+
+def push_key(data_dir: Path) -> str:
+    """The Web Push key's seed: kept, so browsers stay subscribed across restarts."""
+    return _kept_random(data_dir, "push-key")
 
 
 def provider_secret(data_dir: Path) -> str:
@@ -138,6 +148,7 @@ def provision(moto_url: str, data_dir: Path) -> dict[str, str]:
     client("scheduler", moto_url).create_schedule_group(Name=SCHEDULER_GROUP)
     sqs.create_queue(QueueName=DEAD_LETTER_QUEUE)  # what schedules' DeadLetterConfig names
     client("secretsmanager", moto_url).create_secret(Name=PASS_KEY_SECRET, SecretString=pass_key(data_dir))
+    client("secretsmanager", moto_url).create_secret(Name=PUSH_KEY_SECRET, SecretString=push_key(data_dir))
     client("secretsmanager", moto_url).create_secret(
         Name=PAYMENT_PROVIDER_SECRET, SecretString=provider_secret(data_dir)
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from infra.registry import FUNCTIONS, PASS_KEY_SECRET, PAYMENT_PROVIDER_SECRET
+from infra.registry import FUNCTIONS, PASS_KEY_SECRET, PAYMENT_PROVIDER_SECRET, PUSH_KEY_SECRET
 from local.auth import AUDIENCE, ISSUER
 from local.dynamodb import physical_name
 from tavla import live
@@ -52,6 +52,7 @@ def handler_environment(dynamodb_url: str, moto_url: str) -> dict[str, str]:
         ROLE_ENV: SCHEDULER_ROLE_ARN,
         DEAD_LETTER_ENV: DEAD_LETTER_QUEUE_ARN,
         "PASS_KEY_SECRET_ID": PASS_KEY_SECRET,
+        "PUSH_KEY_SECRET_ID": PUSH_KEY_SECRET,
         "PAYMENT_PROVIDER_SECRET_ID": PAYMENT_PROVIDER_SECRET,  # the fake provider's keys
         "POWERTOOLS_SERVICE_NAME": "tavla",
         # Each AWS call's timing line at DEBUG: not shown unless POWERTOOLS_LOG_LEVEL=DEBUG.

@@ -5,7 +5,8 @@ Lambda environments (`local.lambdas`). Local-only routes: `POST /dev/token` (min
 `POST /dev/tick` (fire due schedules), `POST /dev/clock` (advance the platform's clock, then
 tick and deliver), `POST /dev/drain` (publish the outbox, deliver pending bus events),
 `POST /dev/bus` (the fault switch: the bus refuses every put), `GET /dev/sms` (what SNS sent),
-`GET /config.json` (the local sign-in and the live channel's URL, `local.live`),
+`GET /config.json` (the local sign-in, the live channel's URL, `local.live`, the push key
+and the stand-in push service, `local.push_service`),
 `GET /dev/dead-letters` (schedules and events parked after their retries), `POST /dev/faults`
 and `GET /dev/faults` (DynamoDB write faults, `local.faults`), `GET /docs`
 (Swagger UI from node_modules) and the JWKS of the local token issuer. `GET /` and the built
@@ -63,6 +64,8 @@ class Platform:
     scheduler: Scheduler
     bus: Bus
     live_url: str | None = None  # the live channel's WebSocket endpoint
+    push_service: str | None = None  # the stand-in push service (`local.push_service`)
+    push_key: str | None = None  # the stage's VAPID public key
 
 
 def _json(status: int, value: Any) -> HttpResponse:
@@ -88,8 +91,16 @@ class Gateway:
             ("GET", "/dev/faults"): lambda _: _json(200, self._switch().describe()),
             ("GET", "/.well-known/jwks.json"): lambda _: _json(200, platform.authority.jwks()),
             # what the deployment's /config.json tells the web in the cloud: here the local sign-in
-            # and the local live channel
-            ("GET", "/config.json"): lambda _: _json(200, {"mode": "local", "live": platform.live_url}),
+            # and the local live channel; the push key too (the cloud's comes from GET /push/key)
+            ("GET", "/config.json"): lambda _: _json(
+                200,
+                {
+                    "mode": "local",
+                    "live": platform.live_url,
+                    "push_key": platform.push_key,
+                    "push_service": platform.push_service,
+                },
+            ),
             ("GET", "/docs"): lambda _: self._file(DOCS_PAGE),
             ("GET", "/"): lambda _: self._site("index.html"),
         }

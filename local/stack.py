@@ -87,6 +87,14 @@ def start(
     provider.start()
     cleanups.append(provider.stop)
 
+    # browsers' push service, played locally: notices are posted there, never to the internet
+    from local.push_service import FakePushService
+    from tavla.models.push import EXTRA_ORIGINS_ENV
+
+    push_service = FakePushService()
+    push_service.start()
+    cleanups.append(push_service.stop)
+
     # the live channel's ports are bound now: the handlers' environment names its publish URL
     from local.auth import Authority, role_records
     from local.live import LiveChannel, through
@@ -99,6 +107,7 @@ def start(
     # (the Lambda environments are spawned with this environment).
     os.environ.update(handler_environment(dynamodb.url, moto.url))
     os.environ.update({API_BASE_ENV: provider.url, RETURN_URL_ENV: f"http://127.0.0.1:{args.port}"})
+    os.environ[EXTRA_ORIGINS_ENV] = push_service.url
     os.environ.update(live_environment(live_channel.publish_url, authority.write_jwks(data_dir)))
 
     from local.apigw import RouteTable
@@ -108,6 +117,7 @@ def start(
     from local.lambdas import Environments
     from local.scheduler import Scheduler
     from local.server import Gateway, LocalServer, Platform
+    from tavla import webpush
 
     environments = Environments(args.workers, FaultSwitch())
     cleanups.append(environments.stop)
@@ -130,7 +140,16 @@ def start(
     live_channel.authorize = through(environments)
     live_channel.start()
     cleanups.append(live_channel.stop)
-    platform = Platform(routes, authority, environments, scheduler, bus, live_url=live_channel.url)
+    platform = Platform(
+        routes,
+        authority,
+        environments,
+        scheduler,
+        bus,
+        live_url=live_channel.url,
+        push_service=push_service.url,
+        push_key=webpush.public_key_of(aws.push_key(data_dir)),
+    )
     try:
         server = LocalServer(args.port, Gateway(platform))
     except OSError as error:

@@ -14,6 +14,7 @@ from tavla.errors import (
     Forbidden,
     Invalid,
     InvalidCursor,
+    NotFound,
     PhoneTaken,
     PlayerNotFound,
     ProfileExists,
@@ -33,9 +34,10 @@ from tavla.models.players import (
     ProfileCreate,
     ProfileUpdate,
 )
+from tavla.models.push import PushKey, PushSubscriptionBody, PushSubscriptionId
 from tavla.models.season import PlayerPage
 from tavla.observability import entry
-from tavla.services import erasure, players
+from tavla.services import erasure, players, push
 
 app = make_resolver()
 
@@ -95,6 +97,47 @@ def get_notifications() -> list[Notification]:
     The in-app feed, newest first: promotions from a waiting list and the like.
     """
     return players.notifications(caller(app))
+
+
+@app.put(
+    "/me/push-subscriptions",
+    security=SIGNED_IN,
+    tags=["players"],
+    responses=errors(ProfileMissing, Invalid),
+)
+def put_push_subscription(body: PushSubscriptionBody) -> PushSubscriptionId:
+    """Take my notices in this browser.
+
+    The browser's Web Push subscription (`PushSubscription.toJSON()`); table calls, promotions,
+    appeal decisions and payment reminders then reach it in my language. Saving the same one
+    again changes nothing; at most 10 browsers per player.
+    """
+    return push.subscribe(caller(app), body, clock.now())
+
+
+@app.delete(
+    "/me/push-subscriptions/<subscription_id>",
+    security=SIGNED_IN,
+    tags=["players"],
+    responses=errors(ProfileMissing, NotFound),
+)
+def delete_push_subscription(
+    subscription_id: Annotated[str, params.Path(pattern=r"^[0-9a-f]{32}$")],
+) -> PushSubscriptionId:
+    """Take no more notices in that browser.
+
+    Removing one already removed is done; another player's is not found.
+    """
+    return push.unsubscribe(caller(app), subscription_id)
+
+
+@app.get("/push/key", tags=["players"])
+def get_push_key() -> PushKey:
+    """The stage's Web Push key.
+
+    The VAPID public key a browser subscribes with (`applicationServerKey`).
+    """
+    return push.key()
 
 
 @app.get("/me/data", security=SIGNED_IN, tags=["players"], responses=errors(ProfileMissing))

@@ -39,6 +39,9 @@ SEASON_CHANGED = "SeasonChanged"
 # a player asked to become an organiser (the admins are told), and an admin decided (the player is)
 ORGANISER_REQUESTED = "OrganiserRequested"
 ORGANISER_REQUEST_DECIDED = "OrganiserRequestDecided"
+# an entry list changed (a registration, a withdrawal, a promotion, an approval or refusal):
+# open tournament pages and the desk hear a live hint
+ENTRIES_CHANGED = "EntriesChanged"
 
 
 @cache

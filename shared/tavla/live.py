@@ -16,14 +16,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from tavla import events
 
-PUBLIC_NAMESPACES = ("tournament", "match")
+TOURNAMENT_NAMESPACE = "tournament"
+PUBLIC_NAMESPACES = (TOURNAMENT_NAMESPACE, "match")
 STAFF_NAMESPACE = "staff"
 NAMESPACES = (*PUBLIC_NAMESPACES, STAFF_NAMESPACE)
 PUBLISH_BATCH = 5  # AppSync Events takes at most five events per publish request
+# a tournament channel's hints go out at most once per window (services.live holds the rest)
+TOURNAMENT_WINDOW = timedelta(seconds=180)
 
 # the environment of the functions that publish and authorize (infra and the local stack set it)
 HTTP_URL_ENV = "LIVE_HTTP_URL"  # https://<id>.appsync-api.<region>.amazonaws.com
@@ -81,7 +85,7 @@ def hints(detail_type: str, detail: Mapping[str, Any]) -> list[Hint]:
         channels = [board, *(f"match/{_match_id(detail, str(c))}" for c in detail.get("codes") or ())]
     elif detail_type in (events.RESULT_CONFIRMED, events.MATCH_CHANGED, events.NOSHOW_RULED):
         channels = [board, f"match/{_match_id(detail, str(detail.get('code', '')))}", staff]
-    elif detail_type == events.REGISTRATION_PROMOTED:
+    elif detail_type in (events.REGISTRATION_PROMOTED, events.ENTRIES_CHANGED):
         channels = [board, staff]  # the entry list and the desk's lists
     elif detail_type == events.TOURNAMENT_FINISHED:
         channels = [board]

@@ -63,6 +63,9 @@ def screens(stack: Stack) -> Iterator[Any]:
 
 
 def test_screens_hear_a_report_and_a_confirmation_within_two_seconds(stack: Stack, screens: Any) -> None:
+    """R-live: the match's screens hear each change within 2 s; the tournament's (every phone
+    and the TV) at most once per window: the entries and the draw took this one, so the
+    report and the confirmation are held and heard, as one hint, when the window opens."""
     client = Client(stack)
     organiser = f"live-org-{uuid.uuid4().hex[:6]}"
     tid, users = checked_in_field(client, organiser, f"live-{uuid.uuid4().hex[:6]}", 2)
@@ -76,14 +79,15 @@ def test_screens_hear_a_report_and_a_confirmation_within_two_seconds(stack: Stac
     score = {"home_points": match["length"], "away_points": 0}
     reported = time.monotonic()
     assert client.call("POST", f"/matches/{match['id']}/report", score, user=home).status == 200
-    for screen, channel in ((board, f"tournament/{tid}"), (table, f"match/{match['id']}")):
-        hint, _ = screen.hint("MatchChanged", reported)
-        assert hint["channel"] == channel and set(hint) == {"channel", "type", "version"}
+    hint, _ = table.hint("MatchChanged", reported)
+    assert hint["channel"] == f"match/{match['id']}" and set(hint) == {"channel", "type", "version"}
 
     confirmed = time.monotonic()
     assert client.call("POST", f"/matches/{match['id']}/confirm", score, user=organiser).status == 200
-    for screen in (board, table):
-        screen.hint("ResultConfirmed", confirmed)
+    table.hint("ResultConfirmed", confirmed)
+    stack.advance(180)  # the tournament's window opens: its one-off schedule posts the held hint
+    hint, _ = board.hint("ResultConfirmed", time.monotonic())
+    assert hint["channel"] == f"tournament/{tid}"
     # the match's ETag moved with the hint: the screen's refetch is a full answer, a second a 304
     fetched = client.call("GET", f"/matches/{match['id']}")
     again = client.call("GET", f"/matches/{match['id']}", headers={"If-None-Match": fetched.headers["etag"]})

@@ -115,9 +115,11 @@ def test_only_sms_senders_may_publish_and_only_pass_key_readers_read_the_secret(
     each_stack: Synthesized,
 ) -> None:
     """R12: each secret is readable by the functions the registry says, and by nothing else
-    (the pass key by `reads_pass_key`, the card provider's keys by `card_payments`)."""
+    (the pass key by `reads_pass_key`, the card provider's keys by `card_payments`, the push
+    key by `reads_push_key`)."""
     secret_id = each_stack.logical_id(each_stack.stack.pass_key.secret)
     provider_id = each_stack.logical_id(each_stack.stack.card_payments.secret)
+    push_id = each_stack.logical_id(each_stack.stack.notifications.push_key)
     read = {"secretsmanager:GetSecretValue", "secretsmanager:DescribeSecret"}
     for spec in each_stack.functions:
         sns = actions_on(each_stack, spec.name, "sns:")
@@ -128,6 +130,8 @@ def test_only_sms_senders_may_publish_and_only_pass_key_readers_read_the_secret(
             expected[f"<{secret_id}>"] = read
         if spec.card_payments:
             expected[f"<{provider_id}>"] = read
+        if spec.reads_push_key:
+            expected[f"<{push_id}>"] = read
         assert secrets == expected, spec.name
         variables = environment(each_stack, spec.name)
         if spec.reads_pass_key:
@@ -138,6 +142,7 @@ def test_only_sms_senders_may_publish_and_only_pass_key_readers_read_the_secret(
             assert variables["PAYMENT_PROVIDER_SECRET_ID"] == {"Ref": provider_id}
         else:
             assert "PAYMENT_PROVIDER_SECRET_ID" not in variables
+        assert ("PUSH_KEY_SECRET_ID" in variables) == spec.reads_push_key, spec.name
 
 
 def test_functions_have_no_managed_policies_and_no_unexpected_services(each_stack: Synthesized) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -16,14 +17,17 @@ from typing import Any
 
 import boto3
 import pytest
+import responses
 from moto import mock_aws
 
 from infra.registry import FUNCTIONS, Function
 from tavla import clock, schedules
+from tavla.rules.push import PUSH_SERVICES as PUSH_SERVICE_HOSTS
 from tavla.store.schema import MAIN, TABLES, create_table_args
 from tavla.store.transactions import Transaction
 
 PASS_KEY = "test-pass-signing-key"
+PUSH_KEY = "test-push-key-seed"
 PAYMENT_PROVIDER_SECRET = '{"api_key": "sk_test_tavla", "webhook_secret": "whsec_test_tavla"}'
 REGION = "eu-central-1"
 ACCOUNT = "123456789012"
@@ -48,6 +52,7 @@ def mocked_aws(setenv: Callable[[str, str], None]) -> Iterator[None]:
         "EVENT_BUS_NAME": "tavla-test-bus",
         "PASS_KEY_SECRET_ID": "tavla-test-pass-key",
         "PAYMENT_PROVIDER_SECRET_ID": "tavla-test-payment-provider",
+        "PUSH_KEY_SECRET_ID": "tavla-test-push-key",
         schedules.GROUP_ENV: SCHEDULER_GROUP,
         schedules.ROLE_ENV: SCHEDULER_ROLE_ARN,
         schedules.DEAD_LETTER_ENV: DEAD_LETTER_QUEUE_ARN,
@@ -65,6 +70,7 @@ def mocked_aws(setenv: Callable[[str, str], None]) -> Iterator[None]:
         boto3.client("secretsmanager").create_secret(  # the card provider's keys
             Name="tavla-test-payment-provider", SecretString=PAYMENT_PROVIDER_SECRET
         )
+        boto3.client("secretsmanager").create_secret(Name="tavla-test-push-key", SecretString=PUSH_KEY)
         boto3.client("scheduler").create_schedule_group(Name=SCHEDULER_GROUP)
         yield
         reset_clients()
@@ -75,6 +81,19 @@ def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     with mocked_aws(monkeypatch.setenv):
         yield
     clock.reset()
+
+
+_PUSH_HOSTS = r"^https://([^/]*\.)?(" + "|".join(re.escape(h) for h in PUSH_SERVICE_HOSTS) + r")/"
+
+
+@pytest.fixture(autouse=True)
+def push_service() -> Iterator[responses.RequestsMock]:
+    """Browsers' push services, faked at HTTP: every notice posted is taken (201) unless a test
+    says otherwise; nothing else that speaks HTTP is touched, and nothing leaves the machine."""
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        mock.add_passthru(re.compile(f"^(?!{_PUSH_HOSTS.removeprefix('^')})"))
+        mock.add(responses.POST, re.compile(_PUSH_HOSTS), status=201)
+        yield mock
 
 
 class Stream:

@@ -98,7 +98,7 @@ def test_a_frozen_result_holds_the_dependent_match_until_the_decision(api: Api) 
 def test_the_referee_upholds_an_appeal_and_the_bracket_moves_on_from_the_new_result(api: Api) -> None:
     """R9.3, R9.4, R9.5 (platform): the referee gives R1.1 to the appellant: the final, called
     already but not started, goes back to the queue on appeal, then gets the appellant; both
-    players are told, with the reasoning."""
+    players are told, with the reasoning, each in their language."""
     tournament_id, ids = _day(api, 4)
     semi = official(tournament_id, "main.R1.1")
     official(tournament_id, "main.R1.2")
@@ -106,6 +106,7 @@ def test_the_referee_upholds_an_appeal_and_the_bracket_moves_on_from_the_new_res
     assert records(tournament_id)["main.R2.1"].state == "called"
     appeal = _appeal(api, tournament_id, "main.R1.1", _user(ids, semi.away)).body
     assert records(tournament_id)["main.R2.1"].state == "queued"
+    assert api.call("PATCH", "/me", body={"language": "it"}, user=_user(ids, semi.home)).status == 200
     refused = _decide(api, appeal["id"], {"outcome": "upheld"}, user=_user(ids, semi.away))
     assert (refused.status, refused.error) == (403, "not_staff")
     reply = _decide(api, appeal["id"], {"outcome": "upheld", "new_result": {"winner": semi.away}})
@@ -115,9 +116,10 @@ def test_the_referee_upholds_an_appeal_and_the_bracket_moves_on_from_the_new_res
     assert after["main.R1.1"].result is not None and after["main.R1.1"].result.winner == semi.away
     assert after["main.R1.1"].result.how == "decision"
     assert after["main.R2.1"].home == semi.away and after["main.R2.1"].state == "called"
-    for player in (semi.home, semi.away):
+    for player, words in ((semi.home, "Il ricorso"), (semi.away, "ένσταση")):
         notes = api.call("GET", "/me/notifications", user=_user(ids, player)).body
-        assert any("score sheet decides" in n["message"] for n in notes), notes
+        # each in their own language: Italian chosen, else the federation's Greek
+        assert any("score sheet decides" in n["message"] and words in n["message"] for n in notes), notes
     again = _decide(api, appeal["id"], {"outcome": "dismissed"})
     assert (again.status, again.error) == (409, "appeal_decided")
 

@@ -30,9 +30,11 @@ from moto.dynamodb.models import dynamodb_backends
 from infra.registry import FUNCTIONS, Route
 from tavla import clock
 from tavla.rules.season_table import SeasonRow
+from tests.push_browser import Browser
 from tests.service.conftest import REGION, Api, Reply, mocked_aws
 from tests.service.helpers import tournament_body
 
+PUSH_SUBSCRIPTION = Browser("https://fcm.googleapis.com/fcm/send/self-browser").subscription()
 ROLES = ("anon", "self", "other", "ref", "ref'", "org", "org'", "admin")
 
 # One row per route (and per body variant where the body changes who may learn what), one
@@ -57,6 +59,10 @@ GET    /me/data                                                 401  200   200  
 # erasure (R12): the body types back `other`'s Tavla ID; `self` is entered in T (409 entries_open),
 # organisers and admins hold a role (409 roles_held), the referees typed a Tavla ID not theirs (422)
 POST   /me/erasure                                              401  409   200  422  422  409  409  409
+PUT    /me/push-subscriptions                                   401  200   200  200  200  200  200  200
+# a browser's subscription is its player's alone: another's is not found, whoever asks
+DELETE /me/push-subscriptions/{subscription_id}                 401  200   404  404  404  404  404  404
+GET    /push/key                                                200  200   200  200  200  200  200  200
 POST   /admin/players/merge                                     401  403   403  403  403  403  403  200
 POST   /tournaments                                             401  403   403  403  403  201  201  201
 PATCH  /tournaments/{tournament_id}                             401  403   403  403  403  200  403  200
@@ -215,6 +221,7 @@ class World:
     drawn: str = ""  # tournament D: organised by `org`, refereed by `ref`, `self` v `opponent` drawn
     match: str = ""  # D's one match: `self` against `opponent`
     match_length: int = 0  # its length in points
+    push_subscription: str = ""  # the id of `self`'s browser for push notices
 
 
 def _ok(reply: Reply, status: int = 200) -> Reply:
@@ -259,6 +266,9 @@ def build_world(api: Api) -> World:
         201,
     )
     _build_drawn(api, world)
+    world.push_subscription = _ok(
+        api.call("PUT", "/me/push-subscriptions", body=PUSH_SUBSCRIPTION, user=USERS["self"][0])
+    ).body["id"]
     return world
 
 
@@ -439,6 +449,11 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     "GET /me/notifications": lambda w: Request(),
     "GET /me/data": lambda w: Request(),
     "POST /me/erasure": lambda w: Request(body={"confirm": w.tavla_ids["other"]}),
+    "PUT /me/push-subscriptions": lambda w: Request(body=PUSH_SUBSCRIPTION),
+    "DELETE /me/push-subscriptions/{subscription_id}": lambda w: Request(
+        {"subscription_id": w.push_subscription}
+    ),
+    "GET /push/key": lambda w: Request(),
     "POST /admin/players/merge": lambda w: Request(
         body={"keep": w.tavla_ids["self"], "merge": w.tavla_ids["duplicate"]}
     ),

@@ -18,7 +18,7 @@ from websockets.typing import Subprotocol
 from functions.liveauth import handler as liveauth
 from local.auth import Authority
 from local.live import SUBPROTOCOL, LiveChannel
-from tavla import events, live
+from tavla import clock, events, live
 from tavla.services import live as live_service
 from tavla.services import live_access
 from tests.service.conftest import Api
@@ -79,12 +79,13 @@ def test_a_written_match_reaches_its_listeners_as_a_small_hint(listen: Listen) -
     match, ok_match = listen(live.path(f"match/{tid}.main.R1.1"))
     assert ok["type"] == ok_match["type"] == "subscribe_success"
     event = _bus_event(events.MATCH_CHANGED, {"tournament_id": tid, "code": "main.R1.1", "version": 4})
-    assert live_service.deliver(event) == 3  # board, match, staff
+    assert live_service.deliver(event, clock.now()) == 3  # board, match, staff
     for socket, name in ((board, f"tournament/{tid}"), (match, f"match/{tid}.main.R1.1")):
         data = json.loads(socket.recv(timeout=2))
         assert data["type"] == "data"
         assert json.loads(data["event"]) == {"channel": name, "type": "MatchChanged", "version": 4}
-    assert live_service.deliver(event) == 3  # at least once: a second copy is one more refetch
+    # at least once: a second copy is one more refetch of the match now; the board's waits
+    assert live_service.deliver(event, clock.now()) == 2
 
 
 def test_a_staff_channel_refuses_a_player_and_a_stranger_and_admits_the_organiser(
@@ -104,11 +105,44 @@ def test_a_staff_channel_refuses_a_player_and_a_stranger_and_admits_the_organise
     socket, organiser = listen(staff_path, authority.mint(ORGANISER, ["organisers"]))
     _, admin = listen(staff_path, authority.mint("admin-1", ["admins"]))
     assert organiser["type"] == admin["type"] == "subscribe_success"
-    live_service.deliver(_bus_event(events.NOSHOW_RULED, {"tournament_id": tid, "code": "main.R1.2"}))
+    live_service.deliver(
+        _bus_event(events.NOSHOW_RULED, {"tournament_id": tid, "code": "main.R1.2"}), clock.now()
+    )
     assert json.loads(json.loads(socket.recv(timeout=2))["event"])["channel"] == f"staff/{tid}"
 
 
 def test_a_stage_without_a_live_channel_posts_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(live.HTTP_URL_ENV, raising=False)
     event = _bus_event(events.MATCH_CHANGED, {"tournament_id": "t", "code": "main.R1.1", "version": 1})
-    assert live_service.deliver(event) == 0
+    assert live_service.deliver(event, clock.now()) == 0
+
+
+def test_a_tournaments_hints_go_out_once_per_window_and_a_held_one_when_it_opens(
+    listen: Listen, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R-live, cost: the tournament channel (every phone and the TV) hears at most one hint per
+    180 s; a burst of entries in that window is one hint, held and posted by a one-off schedule
+    when the window opens (never lost), while the staff channel hears each at once."""
+    from tests.service.payment_helpers import planned_schedules
+
+    tid = "fedcba9876543210"
+    board, _ = listen(f"/tournament/{tid}")
+    entries = [
+        _bus_event(events.ENTRIES_CHANGED, {"tournament_id": tid, "at": f"2026-12-01T10:00:0{i}"})
+        for i in range(3)
+    ]
+    assert live_service.deliver(entries[0], clock.now()) == 2  # board and staff
+    assert json.loads(json.loads(board.recv(timeout=2))["event"])["type"] == "EntriesChanged"
+    assert live_service.deliver(entries[1], clock.now()) == 1  # staff only: the board's is held
+    assert live_service.deliver(entries[2], clock.now()) == 1
+    (release,) = [p for p in planned_schedules().values() if "release_tournament" in p]
+    assert live_service.deliver(release, clock.now()) == 1  # the window opened: the held one
+    held = json.loads(json.loads(board.recv(timeout=2))["event"])
+    assert held == {
+        "channel": f"tournament/{tid}",
+        "type": "EntriesChanged",
+        "version": "2026-12-01T10:00:02",
+    }
+    assert live_service.deliver(release, clock.now()) == 0  # the schedule again: nothing held
+    clock.advance(live.TOURNAMENT_WINDOW)
+    assert live_service.deliver(entries[0], clock.now()) == 2  # a quiet window: at once again

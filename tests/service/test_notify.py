@@ -65,15 +65,17 @@ def test_withdrawal_puts_the_promotion_on_the_bus(api: Api, monkeypatch: Any) ->
     api.call(
         "DELETE", "/tournaments/{tournament_id}/registrations/me", params={"tournament_id": tid}, user="u0"
     )
-    assert published == [
+    assert [p for p in published if p[0] != events.ENTRIES_CHANGED] == [  # the rest: live hints
         (
             "RegistrationPromoted",
             {
                 "tournament_id": tid,
                 "tournament_name": "Athens Open",
                 "tavla_id": ids[2],
-                "promoted_at": published[0][1]["promoted_at"],
-                "event_id": published[0][1]["event_id"],  # written with the withdrawal, for consumers
+                "promoted_at": next(d for k, d in published if k == "RegistrationPromoted")["promoted_at"],
+                "event_id": next(d for k, d in published if k == "RegistrationPromoted")[
+                    "event_id"
+                ],  # written with the withdrawal, for consumers
             },
         )
     ]

@@ -18,7 +18,7 @@ export interface CloudConfig {
   live_host?: string;
   live_key?: string;
 }
-export type Config = CloudConfig | { mode: "local"; live?: string };
+export type Config = CloudConfig | { mode: "local"; live?: string; push_key?: string };
 
 const PENDING = "tavla.pkce";
 let config: Config = { mode: "local" };
@@ -28,7 +28,11 @@ export async function loadConfig(): Promise<Config> {
     const response = await fetch("/config.json", { cache: "no-cache" });
     const body = response.ok ? ((await response.json()) as Partial<CloudConfig>) : {};
     if (body.mode === "cognito" && body.sign_in && body.client_id && body.api) config = body as CloudConfig;
-    else if (typeof body.live === "string") config = { mode: "local", live: body.live }; // the local stack
+    else if (typeof body.live === "string") {
+      // the local stack: its live channel, and the push key it signs notices with
+      const local = body as { live: string; push_key?: unknown };
+      config = { mode: "local", live: local.live, ...(typeof local.push_key === "string" && { push_key: local.push_key }) };
+    }
   } catch {
     // offline or not deployed: the local sign-in
   }

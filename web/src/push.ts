@@ -1,7 +1,8 @@
 // Notices by Web Push: the browser asks the person, subscribes with the stage's VAPID public key
-// (GET /push/key) and gives the subscription to the API (POST /me/push-subscriptions), which
-// sends each notice there in the person's language; SMS only for those who chose it and have no
-// working push subscription. The service worker (web/sw.js) shows the notice and opens its page.
+// (the local stack's /config.json names it; a cloud stage answers GET /push/key) and gives the
+// subscription to the API (PUT /me/push-subscriptions, the same one again changes nothing),
+// which sends each notice there in the person's language; SMS only for those who chose it and
+// whom no browser of theirs reached. The service worker (web/sw.js) shows the notice and opens its page.
 import { getToken } from "./auth";
 import { currentConfig } from "./cloud";
 
@@ -19,6 +20,14 @@ function keyBytes(key: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
+/** The key browsers subscribe with: the local stack's config, else the API's. */
+async function pushKey(): Promise<string | undefined> {
+  const config = currentConfig();
+  if (config.mode === "local" && config.push_key) return config.push_key;
+  const reply = await fetch(apiUrl("/push/key"));
+  return reply.ok ? ((await reply.json()) as { public_key: string }).public_key : undefined;
+}
+
 /** Ask for notices by push; "unsupported" where the browser has no Push API (or no sign-in). */
 export async function askForPush(): Promise<"granted" | "denied" | "unsupported"> {
   if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
@@ -29,15 +38,14 @@ export async function askForPush(): Promise<"granted" | "denied" | "unsupported"
   const permission = await Notification.requestPermission();
   if (permission !== "granted") return "denied";
   try {
-    const keyReply = await fetch(apiUrl("/push/key"));
-    if (!keyReply.ok) return "unsupported";
-    const { public_key } = (await keyReply.json()) as { public_key: string };
+    const public_key = await pushKey();
+    if (!public_key) return "unsupported";
     const registration = await navigator.serviceWorker.ready;
     const subscription =
       (await registration.pushManager.getSubscription()) ??
       (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(public_key) }));
     const saved = await fetch(apiUrl("/me/push-subscriptions"), {
-      method: "POST",
+      method: "PUT",
       headers: { "content-type": "application/json", Authorization: `Bearer ${token}` },
       body: JSON.stringify(subscription.toJSON()),
     });

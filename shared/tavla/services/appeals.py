@@ -50,7 +50,6 @@ from tavla.services import day, progress
 from tavla.services.access import player_actor, require_staff, role_in
 from tavla.store import appeals as appeal_store
 from tavla.store import matches as match_store
-from tavla.store import notifications
 from tavla.store.audit import entry as audit_entry
 from tavla.store.records import AppealRecord, FixtureRecord, TournamentRecord
 
@@ -249,14 +248,23 @@ def decide(caller: Caller, appeal_id: str, body: DecisionBody, now: datetime) ->
 
 
 def _tell_players(appeal: AppealRecord, match_id: str, now: datetime, rule_profile: str) -> None:
-    """R9.3: the decision and its reasoning go to both players (their in-app feed), in the
-    tournament's federation's language (this function reads no player's private choices)."""
+    """R9.3: the decision and its reasoning go to both players, each in their own language
+    (else the tournament's federation's), by the feed and push as every notice goes."""
+    from tavla.services import notify
+
     fields = {"match": match_id, "outcome": appeal.outcome or "", "reasoning": appeal.reasoning or ""}
-    message = notices.render(notices.APPEAL_DECIDED, notices.federation_language(rule_profile), fields)
-    data = {"appeal_id": appeal.id, "match_id": match_id, "outcome": appeal.outcome or ""}
-    for player in (appeal.appellant, appeal.opponent):
-        if player:
-            notifications.add(player, f"{appeal.id}.decided", "appeal_decided", message, now, data)
+    data = {
+        "appeal_id": appeal.id,
+        "match_id": match_id,
+        "outcome": appeal.outcome or "",
+        "tournament_id": appeal.tournament_id,
+    }
+    told = [
+        notify.Notice(player, notices.APPEAL_DECIDED, fields, data, rule_profile)
+        for player in (appeal.appellant, appeal.opponent)
+        if player
+    ]
+    notify.tell(told, f"{appeal.id}.decided", now)
 
 
 def get(caller: Caller, appeal_id: str) -> AppealView:

@@ -6,6 +6,12 @@ Delivering an event twice posts its hints twice, which costs a screen one condit
 refetch answered 304: hints are idempotent by nature, so no record of sent ones is kept.
 Late or reordered delivery is harmless too: a hint only says "refetch", never what changed.
 
+A tournament's channel is watched by every phone at the venue and the TV, so each hint there
+costs a hundred refetches: its hints go out at most once per `live.TOURNAMENT_WINDOW`
+(`store.live_gate`); one that comes sooner is held and posted by a one-off schedule when the
+window opens (docs/decisions: live hints held per tournament). Match and staff hints, each
+watched by two players or a few staff, go out at once.
+
 The publish is AppSync Events' HTTP endpoint (`POST /event`), signed with the function's
 role (SigV4, service `appsync`); the local stack serves the same endpoint.
 """
@@ -17,10 +23,14 @@ import os
 import urllib.request
 from collections import defaultdict
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
-from tavla import aws, live
-from tavla.store import outbox
+from tavla import aws, live, schedules
+from tavla.store import live_gate, outbox
+
+TARGET = "live"  # this function, as its own schedules' target
+RELEASE = "release_tournament"  # a schedule's payload: post the tournament's held hint
 
 
 def hints_of(batch: Iterable[dict[str, Any]]) -> list[live.Hint]:
@@ -63,8 +73,40 @@ def publish(hints: Iterable[live.Hint]) -> int:
     return posted
 
 
-def deliver(event: dict[str, Any]) -> int:
-    """One bus event -> its hints posted; how many. `event_id` names it in the log only."""
+def _gated(hints: list[live.Hint], now: datetime) -> list[live.Hint]:
+    """The hints to post now: match and staff hints all; a tournament's hint only when its
+    window is open, else it is held and a one-off schedule posts it when the window opens."""
+    passed: list[live.Hint] = []
+    for hint in hints:
+        if live.namespace(hint.channel) != live.TOURNAMENT_NAMESPACE:
+            passed.append(hint)
+            continue
+        tournament_id = live.tournament_of(hint.channel)
+        opens = live_gate.admit(
+            tournament_id, now, live.TOURNAMENT_WINDOW, live_gate.Held(hint.type, hint.version)
+        )
+        if opens is None:
+            passed.append(hint)
+        else:  # one schedule per window, whatever number of hints it holds
+            name = schedules.schedule_name(TARGET, tournament_id, opens.strftime("%Y%m%dT%H%M%S"))
+            schedules.create_once(name, opens, TARGET, {RELEASE: tournament_id})
+    return passed
+
+
+def release(tournament_id: str, now: datetime) -> int:
+    """The window opened: the hint held for it is posted (nothing held: nothing posted)."""
+    held = live_gate.release(tournament_id, now, live.TOURNAMENT_WINDOW)
+    if held is None:
+        return 0
+    return publish([live.Hint(f"{live.TOURNAMENT_NAMESPACE}/{tournament_id}", held.type, held.version)])
+
+
+def deliver(event: dict[str, Any], now: datetime) -> int:
+    """One bus event -> its hints posted (or held); how many posted now. A schedule's event
+    releases the tournament hint it was made for."""
+    if RELEASE in event:
+        return release(str(event[RELEASE]), now)
     detail = event.get("detail") or {}
     _ = detail.get(outbox.ID_FIELD)
-    return publish(hints_of([event]))
+    hints = hints_of([event])
+    return publish(_gated(hints, now))

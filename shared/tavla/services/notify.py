@@ -1,6 +1,8 @@
 """Domain events become what a player reads, in the player's language (`tavla.notices`): the
-in-app feed, an SMS only where the player opted in (`sms_opt_in`) and has a phone, and an
-e-mail (SES) where the player chose e-mail (`notify_by_email`).
+in-app feed, Web Push to each browser the player gave (`store.push`), an SMS only where the
+player opted in (`sms_opt_in`), has a phone and no browser took the notice, and an e-mail
+(SES) where the player chose e-mail (`notify_by_email`). Services that tell players of a
+decision of their own (appeals, payment reminders) call `tell` the same way.
 
 Safe to deliver twice: a notice's id is the event's id (the outbox's `event_id`, the same on
 every delivery) and the player's; a notice already given is neither stored nor sent again.
@@ -9,27 +11,31 @@ every delivery) and the player's; a notice already given is neither stored nor s
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from tavla import aws, events, notices
+from tavla import aws, events, notices, webpush
+from tavla.rules import push as push_rules
 from tavla.rules.states import State
 from tavla.store import matches as match_store
 from tavla.store import notifications as notification_store
 from tavla.store import outbox
 from tavla.store import players as player_store
+from tavla.store import push as push_store
 
 if TYPE_CHECKING:
     from mypy_boto3_ses import SESClient
     from mypy_boto3_sns import SNSClient
 
-    from tavla.store.records import FieldRecord, FixtureRecord
+    from tavla.store.records import ContactsRecord, FieldRecord, FixtureRecord
 
 EMAIL_FROM_ENV = "NOTIFY_EMAIL_FROM"  # SES verified sender; without it no e-mail is sent
 SMS_SENDER_ID_ENV = "NOTIFY_SMS_SENDER_ID"  # the stage's alphanumeric sender id
+PUSH_THREADS = 16  # push services answer in ~0.1 s each: a round's calls go out together
 
 
 @cache
@@ -225,24 +231,80 @@ def deliver(event: dict[str, Any]) -> bool:
     at = datetime.fromisoformat(str(event.get("time", "")).replace("Z", "+00:00"))
     detail = event.get("detail") or {}
     # the outbox's id: a repeat put on the bus again has another EventBridge id, but this one
-    event_id = str(detail.get(outbox.ID_FIELD) or event.get("id"))
+    tell(found, str(detail.get(outbox.ID_FIELD) or event.get("id")), at)
+    return True
+
+
+def _page(n: Notice) -> str:
+    """Where a tap on the notice opens the site: the player's match, the tournament, the feed."""
+    tournament_id = n.data.get("tournament_id")
+    if tournament_id and n.kind in (notices.TABLE_CALL, notices.APPEAL_DECIDED, notices.NOSHOW):
+        return f"/#/t/{tournament_id}/match"
+    return f"/#/t/{tournament_id}" if tournament_id else "/#/notifications"
+
+
+@dataclass(frozen=True)
+class _Given:
+    """A notice stored in the feed now (not before): what still goes out by push, SMS, e-mail."""
+
+    notice: Notice
+    note_id: str
+    text: str
+    contacts: ContactsRecord | None
+
+
+def tell(found: Sequence[Notice], event_id: str, at: datetime) -> int:
+    """Each notice in its player's language: the feed, then every browser of theirs by push, an
+    SMS only where they chose it and no browser took the notice, an e-mail where they chose it.
+    `event_id` names the occasion: a notice given already for it is not sent again by any way.
+    Returns how many were given now."""
     contacts = player_store.get_contacts([n.tavla_id for n in found])
+    given: list[_Given] = []
     for n in found:
-        note_id = event_id if n.kind == "promoted" else f"{event_id}.{n.tavla_id}"
+        note_id = event_id if n.kind == notices.PROMOTED else f"{event_id}.{n.tavla_id}"
         mine = contacts.get(n.tavla_id)
         text = n.text(mine.language if mine is not None else None)
-        if not notification_store.add(n.tavla_id, note_id, n.kind, text, at, dict(n.data)):
-            continue  # given already: no second SMS or e-mail either
-        if mine is not None and mine.phone and mine.sms_opt_in:
-            _sns().publish(PhoneNumber=mine.phone, Message=f"Tavla: {text}", **_sms_attributes())
+        if notification_store.add(n.tavla_id, note_id, n.kind, text, at, dict(n.data)):
+            given.append(_Given(n, note_id, text, mine))
+    pushed = _push(given)
+    for g in given:
+        mine = g.contacts
+        if mine is None:
+            continue
+        if push_rules.wants_sms(bool(mine.sms_opt_in), mine.phone, g.note_id in pushed):
+            _sns().publish(PhoneNumber=str(mine.phone), Message=f"Tavla: {g.text}", **_sms_attributes())
         sender = os.environ.get(EMAIL_FROM_ENV)
-        if mine is not None and mine.email and mine.notify_by_email and sender:
+        if mine.email and mine.notify_by_email and sender:
             _ses().send_email(
                 Source=sender,
                 Destination={"ToAddresses": [mine.email]},
                 Message={
-                    "Subject": {"Data": f"Tavla: {n.kind.replace('_', ' ')}"},
-                    "Body": {"Text": {"Data": text}},
+                    "Subject": {"Data": f"Tavla: {g.notice.kind.replace('_', ' ')}"},
+                    "Body": {"Text": {"Data": g.text}},
                 },
             )
-    return True
+    return len(given)
+
+
+def _push(given: Sequence[_Given]) -> set[str]:
+    """Every browser of each player told, several at once (a round's calls are many players);
+    a subscription its push service has forgotten (404/410) is deleted. Returns the note ids
+    at least one browser took."""
+    listed = {g.notice.tavla_id: sorted(g.contacts.push_subs or ()) for g in given if g.contacts is not None}
+    if not any(listed.values()):
+        return set()
+    browsers = push_store.of_players(listed)
+    jobs = [
+        (g.note_id, sub, {"title": "Tavla", "body": g.text, "url": _page(g.notice), "tag": g.note_id})
+        for g in given
+        for sub in browsers.get(g.notice.tavla_id, ())
+    ]
+    if not jobs:
+        return set()
+    key = webpush.signing_key()
+    with ThreadPoolExecutor(max_workers=min(PUSH_THREADS, len(jobs))) as pool:
+        answers = list(pool.map(lambda job: webpush.send(job[1], job[2], key), jobs))
+    for (_, sub, _), sent in zip(jobs, answers, strict=True):
+        if sent.gone:
+            push_store.forget(sub)
+    return {note_id for (note_id, _, _), sent in zip(jobs, answers, strict=True) if sent.delivered}

@@ -2,7 +2,7 @@
 still owes its fee is released to the waiting list, whose first player is promoted.
 
 Two one-time EventBridge Scheduler schedules per deadline, named by the deadline: a notice
-a day before (an in-app notification to each unpaid player, stored once per deadline), and
+a day before (to each unpaid player, in their language, by feed and push, once per deadline), and
 the release. Both re-read everything and are idempotent: the release takes only entries
 listed before the deadline that still owe (players promoted by the release are not touched
 when it fires again), and does nothing if the deadline was moved or the draw made.
@@ -19,7 +19,6 @@ from tavla.errors import Invalid, RegistrationClosed, TournamentNotFound
 from tavla.models.payments import Ledger, PaymentDeadline, PaymentDeadlineSet
 from tavla.services import payments, registrations
 from tavla.services.access import require_organiser
-from tavla.store import notifications
 from tavla.store import payments as payment_store
 from tavla.store import registrations as registration_store
 from tavla.store.records import TournamentRecord
@@ -89,19 +88,17 @@ def enforce(payload: dict[str, Any], now: datetime) -> dict[str, Any]:
         if lg.outstanding.amount > 0 and datetime.fromisoformat(listed) < at
     ]
     if step == "notice":
-        for tavla_id in unpaid:
-            notifications.add(
-                tavla_id,
-                f"unpaid-{tournament_id}-{deadline}",
-                notices.PAYMENT_DUE,
-                notices.render(
-                    notices.PAYMENT_DUE,
-                    notices.federation_language(tournament.play.rule_profile),
-                    {"tournament": tournament.name, "deadline": deadline},
-                ),
-                at - NOTICE_BEFORE,  # the notice's own moment: delivered twice, stored once
-                {"tournament_id": tournament_id, "deadline": deadline},
-            )
+        from tavla.services import notify
+
+        fields = {"tournament": tournament.name, "deadline": deadline}
+        data = {"tournament_id": tournament_id, "deadline": deadline}
+        profile = tournament.play.rule_profile
+        # the notice's own moment and name: delivered twice, stored and sent once
+        notify.tell(
+            [notify.Notice(t, notices.PAYMENT_DUE, fields, data, profile) for t in unpaid],
+            f"unpaid-{tournament_id}-{deadline}",
+            at - NOTICE_BEFORE,
+        )
         return {"notified": len(unpaid)}
     if now < at:
         return {"skipped": "the deadline is still to come"}

@@ -51,6 +51,8 @@ Main table:
 Contacts table (private, R12):
 - a player's contacts .............. CONTACTS#<tavla_id>
 - a phone number's owner (unique) .. PHONE#<e164>  (one account per phone number)
+- a browser's push subscription .... PUSH#<id>  (its endpoint, keys and owner; the owner's
+                                       contacts list the ids in `push_subs`)
 """
 
 from __future__ import annotations
@@ -217,6 +219,10 @@ def contacts(tavla_id: str) -> dict[str, Any]:
 
 def phone_claim(phone: str) -> dict[str, Any]:
     return {"pk": {"S": f"PHONE#{phone}"}}
+
+
+def push_subscription(subscription_id: str) -> dict[str, Any]:
+    return {"pk": {"S": f"PUSH#{subscription_id}"}}
 
 
 # -- ratings and the season -------------------------------------------------------

@@ -233,6 +233,7 @@ class ContactsRecord(_Record):
     sms_opt_in: bool | None = None  # notices by SMS (only then), recorded with its time
     sms_opt_in_at: str | None = None
     notify_by_email_at: str | None = None  # when e-mail notices were chosen or refused
+    push_subs: frozenset[str] | None = None  # ids of the browsers' push subscriptions (store.push)
 
 
 FINISHED = "finished"  # a tournament's status once its final standings are stored

@@ -14,6 +14,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
+from tavla import events
 from tavla.errors import AlreadyRegistered, NotRegistered, RegistrationClosed
 from tavla.store import audit, keys, outbox
 from tavla.store.dynamo import Item, client, deserialize, table_name
@@ -86,6 +87,16 @@ def from_item(item: Item) -> RegistrationRecord:
     if "waited_q" in item:
         found["waited_seq"] = int(item["waited_q"])
     return RegistrationRecord.from_item(found)
+
+
+def _recorded(tx: Transaction, tournament_id: str, changes: Sequence[AuditRecord]) -> None:
+    """The change's audit entries, and `EntriesChanged` for the screens that show the lists
+    (written with the change: a retried change writes the same event, not a second)."""
+    for change in changes:
+        audit.record(tx, tournament_id, change)
+    if changes:
+        at = max(c.at for c in changes)
+        outbox.add(tx, [outbox.Event(events.ENTRIES_CHANGED, {"tournament_id": tournament_id, "at": at})])
 
 
 def _open_condition() -> str:
@@ -179,8 +190,7 @@ def add_registered(
         return_old=True,
     )
     _add_entry(tx, replace(registration, status=REGISTERED), approving)
-    for change in changes:
-        audit.record(tx, registration.tournament_id, change)
+    _recorded(tx, registration.tournament_id, changes)
     try:
         tx.run()
     except Cancelled as cancelled:
@@ -230,8 +240,7 @@ def add_waiting(
         return_old=True,
     )
     _add_entry(tx, replace(registration, status=WAITLISTED, wait_seq=sequence + 1), approving)
-    for change in changes:
-        audit.record(tx, registration.tournament_id, change)
+    _recorded(tx, registration.tournament_id, changes)
     try:
         tx.run()
     except Cancelled as cancelled:
@@ -262,8 +271,7 @@ def add_pending(
         return_old=True,
     )
     _add_entry(tx, replace(registration, status=PENDING), approving=False)
-    for change in changes:
-        audit.record(tx, registration.tournament_id, change)
+    _recorded(tx, registration.tournament_id, changes)
     try:
         tx.run()
     except Cancelled as cancelled:
@@ -284,7 +292,7 @@ def refuse(tournament_id: str, tavla_id: str, now: datetime, change: AuditRecord
         names={"#status": "status"},
         values={"refused": REFUSED, "pending": PENDING, "now": now.isoformat()},
     )
-    audit.record(tx, tournament_id, change)
+    _recorded(tx, tournament_id, [change])
     try:
         tx.run()
     except Cancelled as cancelled:
@@ -311,8 +319,7 @@ def withdraw_pending(
     )
     if extra is not None:
         extra(tx)
-    for change in changes:
-        audit.record(tx, tournament_id, change)
+    _recorded(tx, tournament_id, changes)
     try:
         tx.run()
     except Cancelled as cancelled:
@@ -378,8 +385,7 @@ def promote(
             "capacity": seen.capacity,
         },
     )
-    for change in changes:
-        audit.record(tx, seen.id, change)
+    _recorded(tx, seen.id, changes)
     outbox.add(tx, events)
     try:
         tx.run()
@@ -439,8 +445,7 @@ def withdraw(
     )
     if extra is not None:
         extra(tx)
-    for change in changes:
-        audit.record(tx, tournament_id, change)
+    _recorded(tx, tournament_id, changes)
     outbox.add(tx, events)
     try:
         tx.run()
@@ -487,8 +492,7 @@ def withdraw_waiting(
     )
     if extra is not None:
         extra(tx)
-    for change in changes:
-        audit.record(tx, tournament_id, change)
+    _recorded(tx, tournament_id, changes)
     try:
         tx.run()
     except Cancelled as cancelled:

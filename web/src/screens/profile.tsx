@@ -2,7 +2,8 @@ import { useEffect, useState } from "preact/hooks";
 import { api, problem } from "../api/client";
 import { Alert, NeedSignIn, Status } from "../ui/widgets";
 import { getToken } from "../auth";
-import { t } from "../i18n";
+import { language, LANGUAGES, setLang, t, type Lang } from "../i18n";
+import { useSignal } from "../signal";
 import { useLoad } from "../load";
 import { Consents, Erasure } from "../ui/privacy";
 
@@ -13,6 +14,8 @@ interface Form {
   phone: string;
   email: string;
 }
+// each language named in itself, as a person looking for theirs reads it
+const NAMES: Record<Lang, string> = { el: "Ελληνικά", en: "English", it: "Italiano" };
 const EMPTY: Form = { name: "", club: "", city: "", phone: "", email: "" };
 
 export function Profile() {
@@ -20,6 +23,7 @@ export function Profile() {
   const [form, setForm] = useState<Form>(EMPTY);
   const [saved, setSaved] = useState("");
   const [error, setError] = useState("");
+  const current = useSignal(language);
   useEffect(() => {
     if (me.data)
       setForm({
@@ -31,6 +35,19 @@ export function Profile() {
       });
   }, [me.data]);
   if (!getToken()) return <NeedSignIn />;
+  /** The profile's language (its notices too) and this device's screens follow the choice. */
+  async function chooseLanguage(chosen: Lang) {
+    setError("");
+    setSaved("");
+    setLang(chosen);
+    if (creating) return; // sent with the new profile
+    const answer = await api.PATCH("/me", { body: { language: chosen } });
+    if (answer.error) setError(problem(answer.error) || t("failed"));
+    else {
+      setSaved(t("language_saved"));
+      me.reload();
+    }
+  }
   const creating = me.status === 404;
   const field = (name: keyof Form, label: string, type = "text", auto = "off") => (
     <label>
@@ -56,7 +73,10 @@ export function Profile() {
       phone: form.phone.trim() || null,
       email: form.email.trim() || null,
     };
-    const answer = creating ? await api.POST("/players", { body }) : await api.PATCH("/me", { body });
+    // a new profile takes the screens' language; later the picker alone changes it
+    const answer = creating
+      ? await api.POST("/players", { body: { ...body, language: current } })
+      : await api.PATCH("/me", { body });
     if (answer.error) {
       setError(problem(answer.error) || t("failed"));
       return;
@@ -78,6 +98,23 @@ export function Profile() {
           {t("rating")}: <strong>{Math.round(me.data.rating ?? 1500)}</strong> ·{" "}
           {t("rated_matches", { n: me.data.rated_matches ?? 0 })}
         </p>
+      )}
+      {(me.data || creating) && (
+        <label>
+          {t("field_language")}
+          <select
+            name="language"
+            data-testid="language"
+            value={current}
+            onChange={(e) => void chooseLanguage(e.currentTarget.value as Lang)}
+          >
+            {LANGUAGES.map((l) => (
+              <option key={l} value={l} lang={l}>
+                {NAMES[l]}
+              </option>
+            ))}
+          </select>
+        </label>
       )}
       {(me.data || creating) && (
         <form onSubmit={submit}>
