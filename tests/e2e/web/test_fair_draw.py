@@ -1,7 +1,7 @@
 """The console's part of a draw nobody can shop (R5.1) in a real browser at a phone's size, on
 the local stack: the organiser commits to the seed, previews round 1 (the draw then publishes
 exactly those boards), draws it, and redraws it with a reason after a confirmation; the API
-then shows the first draw and the reason."""
+then shows the first draw and the reason, and the public page "redrawn: reason"."""
 
 from __future__ import annotations
 
@@ -49,3 +49,7 @@ def test_the_organiser_commits_previews_draws_and_redraws_with_a_reason(phone: P
     again = client.call("GET", f"/tournaments/{tid}/rounds/1").body
     assert again["attempt"] == 2 and again["redraws"][0]["reason"] == "Λάθος τραπέζι στον πίνακα"
     assert [m["code"] for m in again["earlier"][0]["pairings"]] == [m["code"] for m in drawn["pairings"]]
+    page.goto(f"/#/t/{tid}")  # the public page: the hash, and "redrawn: reason"
+    facts = page.get_by_test_id("fair-draw-facts")
+    expect(facts).to_contain_text(committed)
+    expect(facts.get_by_test_id("redrawn")).to_have_text("νέα κλήρωση: Λάθος τραπέζι στον πίνακα")
