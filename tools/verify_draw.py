@@ -10,6 +10,10 @@ seed, digest, inputs, pairings) and checks:
 3. the inputs agree with the rest of the public record: every draw's field comes from the
    first draw's field (side brackets: from its losers), and the earlier results a Swiss or
    lives round was paired from are the official results published on the earlier rounds.
+4. the seed was committed to (R5.1): the tournament page's `draw_commitment.hash` is the
+   SHA-256 of the secret the draw reveals, and the seed follows from that secret, the draw's
+   number and its attempt (a redraw is attempt 2..; each draw it replaced is checked so too);
+   a late entrant in the field is one the draw's inputs name as late.
 It prints `round n: identical` or each difference, and exits 1 when any round differs.
 """
 
@@ -21,6 +25,7 @@ import urllib.request
 from collections.abc import Sequence
 from typing import Any
 
+from tavla.rules.commitment import draw_seed, matches
 from tavla.rules.day import DrawInputs, compute_draw, digest
 from tavla.rules.entrants import MatchRecord
 
@@ -58,9 +63,29 @@ def _published_records(rounds: Sequence[dict[str, Any]]) -> set[MatchRecord]:
     return records
 
 
-def check_round(published: dict[str, Any], earlier: Sequence[dict[str, Any]]) -> list[str]:
-    """Every difference between a published draw and its recomputation (empty: identical)."""
-    problems: list[str] = []
+def check_commitment(published: dict[str, Any], committed: str | None) -> list[str]:
+    """The draw's seed came from the secret the page committed to before the draw (R5.1)."""
+    secret = published.get("revealed_seed")
+    if secret is None:
+        return [] if committed is None else ["the page committed to a seed this draw does not reveal"]
+    if committed is None:
+        return ["the draw reveals a seed the page never committed to"]
+    problems = [] if matches(secret, committed) else [f"the revealed seed's SHA-256 is not {committed}"]
+    number = published["number"]
+    for shown in [*published.get("earlier", []), published]:
+        attempt = shown.get("attempt", 1)
+        if int(shown["seed"]) != draw_seed(secret, number, attempt):
+            problems.append(f"attempt {attempt}'s seed does not follow from the committed seed")
+    return problems
+
+
+def check_round(
+    published: dict[str, Any], earlier: Sequence[dict[str, Any]], committed: str | None = None
+) -> list[str]:
+    """Every difference between a published draw and its recomputation (empty: identical);
+    given `committed` (the page's commitment hash, "" when the page shows none), its seed is
+    checked against it too."""
+    problems: list[str] = [] if committed is None else check_commitment(published, committed or None)
     inputs = DrawInputs.model_validate(published["inputs"])
     if digest(inputs) != published["digest"]:
         problems.append(f"digest {published['digest']} is not the digest of the inputs ({digest(inputs)})")
@@ -81,7 +106,10 @@ def check_round(published: dict[str, Any], earlier: Sequence[dict[str, Any]]) ->
     if earlier:
         first = DrawInputs.model_validate(earlier[0]["inputs"])
         field = {e.player_id: e for e in first.field}
-        strangers = [e.player_id for e in inputs.field if field.get(e.player_id) != e]
+        late = {e.player_id for e in inputs.late}
+        strangers = [
+            e.player_id for e in inputs.field if field.get(e.player_id) != e and e.player_id not in late
+        ]
         if strangers:
             problems.append(f"players not in the first draw's field (or with other ratings): {strangers}")
         if inputs.history:
@@ -99,14 +127,18 @@ def verify(base: str, tournament_id: str, numbers: Sequence[int] = ()) -> dict[i
     summary = _get(base, f"/tournaments/{tournament_id}/rounds")["rounds"]
     wanted = set(numbers) or {r["number"] for r in summary}
     rounds = [_get(base, f"/tournaments/{tournament_id}/rounds/{r['number']}") for r in summary]
-    return {n: problems for n, problems in check_rounds(rounds).items() if n in wanted}
+    page = _get(base, f"/tournaments/{tournament_id}")
+    committed = (page.get("draw_commitment") or {}).get("hash") or ""
+    return {n: problems for n, problems in check_rounds(rounds, committed).items() if n in wanted}
 
 
-def check_rounds(rounds: Sequence[dict[str, Any]]) -> dict[int, list[str]]:
+def check_rounds(rounds: Sequence[dict[str, Any]], committed: str | None = None) -> dict[int, list[str]]:
     """Every published draw against its recomputation and the earlier draws of its division
-    (R3.7: a division's field is its own), by number."""
+    (R3.7: a division's field is its own), and against the page's commitment, by number."""
     return {
-        r["number"]: check_round(r, [e for e in rounds[:i] if e.get("division") == r.get("division")])
+        r["number"]: check_round(
+            r, [e for e in rounds[:i] if e.get("division") == r.get("division")], committed
+        )
         for i, r in enumerate(rounds)
     }
 

@@ -9,19 +9,34 @@ from tavla.contract import errors
 from tavla.errors import (
     AppealOpen,
     DrawInProgress,
+    DrawnWithoutCommitment,
     Invalid,
+    LateEntryClosed,
+    LateEntryRefused,
+    NotCommitted,
     NotEnoughPlayers,
     NothingToDraw,
     NotOrganiser,
+    PlayerNotFound,
     RoundInProgress,
     RoundNotFound,
+    RoundPlayed,
     RuleBroken,
     TournamentNotFound,
 )
-from tavla.http import LIVE_MAX_AGE, SIGNED_IN, cached, caller, make_resolver
-from tavla.models.day import Rounds, RoundView
+from tavla.http import LIVE_MAX_AGE, SIGNED_IN, cached, caller, make_resolver, revalidated
+from tavla.models.day import (
+    DrawPreview,
+    LateEntryPolicyBody,
+    LateEntryRequest,
+    LateEntryView,
+    RedrawRequest,
+    Rounds,
+    RoundView,
+)
+from tavla.models.tournaments import DrawCommitment
 from tavla.observability import entry
-from tavla.services import draw
+from tavla.services import commitment, draw, late_entries, redraw
 
 app = make_resolver()
 
@@ -88,6 +103,110 @@ def round_view(tournament_id: TournamentId, number: RoundNumber) -> RoundView:
     it with `make verify-draw` (R5.1; public).
     """
     return draw.round_view(tournament_id, number)
+
+
+@app.post(
+    "/tournaments/<tournament_id>/draw-commitment",
+    security=SIGNED_IN,
+    tags=["draws"],
+    responses=errors(TournamentNotFound, NotOrganiser, DrawnWithoutCommitment),
+)
+def commit_seed(tournament_id: TournamentId) -> DrawCommitment:
+    """Commit to the draw's seed now (its organisers; R5.1).
+
+    Any time before the first draw: from then on the tournament page shows the seed's SHA-256
+    (`draw_commitment`), and the first draw reveals the seed. The first draw commits by
+    itself when nobody did (so check-in never closes without a commitment); asked again, the
+    same commitment is returned.
+    """
+    return commitment.commit(caller(app), tournament_id, clock.now())
+
+
+@app.get(
+    "/tournaments/<tournament_id>/draw-preview",
+    security=SIGNED_IN,
+    tags=["draws"],
+    responses=errors(
+        TournamentNotFound,
+        NotOrganiser,
+        NotCommitted,
+        RoundInProgress,
+        NothingToDraw,
+        NotEnoughPlayers,
+        Invalid,
+        AppealOpen,
+        DrawInProgress,
+        RuleBroken,
+    ),
+    middlewares=revalidated(),
+)
+def preview(tournament_id: TournamentId, division: Division = None) -> DrawPreview:
+    """The next draw's pairings, computed from the committed seed (its organisers only; R5.1).
+
+    Exactly what `POST .../rounds` will publish as long as nothing changes meanwhile (a
+    result, a withdrawal, a late entry); nothing is written, and the seed is not shown.
+    """
+    return draw.preview(caller(app), tournament_id, clock.now(), division=division)
+
+
+@app.post(
+    "/tournaments/<tournament_id>/rounds/<number>/redraw",
+    security=SIGNED_IN,
+    tags=["draws"],
+    responses=errors(
+        TournamentNotFound,
+        RoundNotFound,
+        NotOrganiser,
+        RoundPlayed,
+        RoundInProgress,
+        NothingToDraw,
+        NotEnoughPlayers,
+        AppealOpen,
+        DrawInProgress,
+        RuleBroken,
+    ),
+)
+def redraw_round(tournament_id: TournamentId, number: RoundNumber, body: RedrawRequest) -> RoundView:
+    """Draw a published round again, with a reason (its organisers only; R5.1).
+
+    The new draw's seed is the committed secret's next attempt; the draw it replaces stays
+    public under `earlier`, and the round shows "redrawn: reason". 409 once a result of the
+    round is entered or a later draw depends on it, and when a result lands meanwhile.
+    """
+    return redraw.redraw(caller(app), tournament_id, number, body.reason, clock.now())
+
+
+@app.put(
+    "/tournaments/<tournament_id>/late-entry",
+    security=SIGNED_IN,
+    tags=["draws"],
+    responses=errors(TournamentNotFound, NotOrganiser, LateEntryRefused),
+)
+def late_entry_policy(tournament_id: TournamentId, body: LateEntryPolicyBody) -> LateEntryPolicyBody:
+    """Open or close late entry.
+
+    Swiss and lives only, its organisers (R5.5, R5.7): `points` and `lives` say what a late
+    player starts with; closed again, nobody else enters.
+    """
+    return late_entries.set_policy(caller(app), tournament_id, body, clock.now())
+
+
+@app.post(
+    "/tournaments/<tournament_id>/late-entries",
+    security=SIGNED_IN,
+    tags=["draws"],
+    status_code=201,
+    responses=errors(
+        TournamentNotFound, PlayerNotFound, NotOrganiser, LateEntryClosed, LateEntryRefused, Invalid
+    ),
+)
+def enter_late(tournament_id: TournamentId, body: LateEntryRequest) -> tuple[LateEntryView, int]:
+    """Enter a player late while late entry is open (its organisers; R5.5, R5.7).
+
+    They are paired from the next round drawn, starting with the points or lives the policy
+    gives; the standings mark them as late.
+    """
+    return late_entries.enter(caller(app), tournament_id, body, clock.now()), 201
 
 
 handler = entry(app)

@@ -482,3 +482,33 @@ class RolesHeld(Conflict):
     federation is never left without an admin by a deletion."""
 
     code = "roles_held"
+
+
+class NotCommitted(Conflict):
+    """The draw's seed is not committed yet: nothing can be previewed from it (R5.1)."""
+
+    code = "not_committed"
+
+
+class DrawnWithoutCommitment(Conflict):
+    """The tournament was drawn before seeds were committed: there is nothing left to commit (R5.1)."""
+
+    code = "drawn_without_commitment"
+
+
+class RoundPlayed(Conflict):
+    """A round cannot be redrawn once a result of it is entered or a later draw depends on it (R5.1)."""
+
+    code = "round_played"
+
+
+class LateEntryClosed(Conflict):
+    """Late entry is not open for this tournament (R5.5, R5.7)."""
+
+    code = "late_entry_closed"
+
+
+class LateEntryRefused(Conflict):
+    """This event takes no late entry (format, first round not drawn, or already in the field)."""
+
+    code = "late_entry_refused"

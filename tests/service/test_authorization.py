@@ -89,6 +89,16 @@ GET    /tournaments/{tournament_id}/placements                  401  403   403  
 POST   /tournaments/{tournament_id}/rounds                      401  403   403  403  403  409  403  409
 GET    /tournaments/{tournament_id}/rounds                      200  200   200  200  200  200  200  200
 GET    /tournaments/{tournament_id}/rounds/{number}             200  200   200  200  200  200  200  200
+# a draw nobody can shop (R5.1): T's organisers commit to its seed; nobody has checked in to
+# T, so the preview's 409 not_committed ... means the organiser got past authorization
+POST   /tournaments/{tournament_id}/draw-commitment             401  403   403  403  403  200  403  200
+GET    /tournaments/{tournament_id}/draw-preview                401  403   403  403  403  409  403  409
+# D's round 1 has no result yet: its organisers redraw it (with a reason)
+POST   /tournaments/{tournament_id}/rounds/{number}/redraw      401  403   403  403  403  200  403  200
+# late entries (R5.5, R5.7): T is single elimination (409 late_entry_refused), and late
+# entry is not open (409 late_entry_closed), past authorization
+PUT    /tournaments/{tournament_id}/late-entry                  401  403   403  403  403  409  403  409
+POST   /tournaments/{tournament_id}/late-entries                401  403   403  403  403  409  403  409
 # live score and result: `self` plays D's match; `org` and `ref` run D
 GET    /matches/{match_id}                                      200  200   200  200  200  200  200  200
 PUT    /matches/{match_id}/score                     game       401  200   403  200  403  200  403  200
@@ -485,6 +495,13 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     "GET /tournaments/{tournament_id}/rounds/{number}": lambda w: Request(
         {"tournament_id": w.drawn, "number": "1"}
     ),
+    "POST /tournaments/{tournament_id}/draw-commitment": _in_t(),
+    "GET /tournaments/{tournament_id}/draw-preview": _in_t(),
+    "POST /tournaments/{tournament_id}/rounds/{number}/redraw": lambda w: Request(
+        {"tournament_id": w.drawn, "number": "1"}, {"reason": "The wrong field was checked in."}
+    ),
+    "PUT /tournaments/{tournament_id}/late-entry": _in_t({"open": True}),
+    "POST /tournaments/{tournament_id}/late-entries": _in_t(lambda w: {"tavla_id": w.tavla_ids["other"]}),
     "GET /matches/{match_id}": _on_match(),
     "PUT /matches/{match_id}/score game": _on_match(
         lambda w: {"version": 0, "game": {"winner": w.tavla_ids["self"]}}

@@ -19,6 +19,10 @@ BODY_ROUTES = [
     ("POST", "/tournaments/{tournament_id}/registrations"),
     ("POST", "/tournaments/{tournament_id}/checkins"),
     ("PUT", "/tournaments/{tournament_id}/placements/{tavla_id}"),
+    # a draw nobody can shop, late entries (R5.1, R5.5, R5.7)
+    ("POST", "/tournaments/{tournament_id}/rounds/{number}/redraw"),
+    ("PUT", "/tournaments/{tournament_id}/late-entry"),
+    ("POST", "/tournaments/{tournament_id}/late-entries"),
     # live score and result
     ("PUT", "/matches/{match_id}/score"),
     ("POST", "/matches/{match_id}/report"),
@@ -56,6 +60,7 @@ NO_BODY = {
     ("POST", "/tournaments/{tournament_id}/registrations/{tavla_id}/approve"),
     ("POST", "/tournaments/{tournament_id}/registrations/{tavla_id}/refuse"),
     ("POST", "/tournaments/{tournament_id}/rounds"),
+    ("POST", "/tournaments/{tournament_id}/draw-commitment"),
     # table call and no-show (R6)
     ("POST", "/matches/{match_id}/call"),
     ("POST", "/tournaments/{tournament_id}/finish"),
@@ -84,6 +89,7 @@ def test_deeply_nested_json_is_malformed_json(api: Api, method: str, template: s
             "tavla_id": tavla_id,
             "match_id": f"{tid}.main.R1.1",
             "season_id": "s2027",
+            "number": "1",
         },
         raw_body=DEEP,
         user=ORGANISER,

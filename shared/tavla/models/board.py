@@ -37,6 +37,12 @@ class StandingRow(ApiModel):
     head_to_head_difference: int | None = None
     point_difference: int | None = None
     buchholz: int | None = None
+    late_from_round: int | None = Field(
+        default=None, description="entered late (Swiss, lives): the first round they played; null otherwise"
+    )
+    late_points: float | None = Field(
+        default=None, description="Swiss: the points a late entrant started with, counted in the ranking"
+    )
 
 
 class EventStandings(ApiModel):

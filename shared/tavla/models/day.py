@@ -83,6 +83,32 @@ class MatchView(ApiModel):
     version: int = 0
 
 
+class Redraw(ApiModel):
+    """A draw replaced by a redraw: which attempt, why, when (public, R5.1)."""
+
+    attempt: int
+    reason: str
+    redrawn_at: datetime
+
+
+class EarlierPairing(ApiModel):
+    code: str
+    home: str | None = None
+    away: str | None = None
+
+
+class EarlierDraw(ApiModel):
+    """A draw as first published, before a redraw replaced it: it stays visible (R5.1)."""
+
+    attempt: int
+    seed: int
+    digest: str
+    published_at: datetime
+    pairings: list[EarlierPairing]
+    reason: str = Field(description="why the organiser redrew it")
+    redrawn_at: datetime
+
+
 class RoundSummary(ApiModel):
     """A published draw: what it drew, its seed and the digest of its inputs (R5.1)."""
 
@@ -96,6 +122,13 @@ class RoundSummary(ApiModel):
     digest: str = Field(description="SHA-256 of the canonical JSON of `inputs`")
     published_at: datetime
     matches: int
+    revealed_seed: str | None = Field(
+        default=None,
+        description="the secret committed to before the first draw: its SHA-256 is the tournament's "
+        "`draw_commitment.hash`, and `seed` follows from it, the draw's number and `attempt` (R5.1)",
+    )
+    attempt: int = Field(default=1, description="1, or 2.. once redrawn")
+    redraws: list[Redraw] = Field(default_factory=list, description="'redrawn: reason', oldest first")
 
 
 class RoundView(RoundSummary):
@@ -107,6 +140,56 @@ class RoundView(RoundSummary):
         description="the field in seed order (Tavla IDs, seed 1 first) as this draw placed it (R5.1, R5.2)",
     )
     pairings: list[MatchView]
+    earlier: list[EarlierDraw] = Field(default_factory=list, description="the draws a redraw replaced")
+
+
+class PreviewPairing(ApiModel):
+    code: str
+    board: int
+    label: str
+    home: PlayerRef | None = None
+    away: PlayerRef | None = None
+    home_from: str | None = None
+    away_from: str | None = None
+
+
+class DrawPreview(ApiModel):
+    """The next draw as it will be published, computed from the committed seed (organisers only)."""
+
+    number: int
+    division: str | None = None
+    event: str
+    round: int
+    digest: str
+    pairings: list[PreviewPairing]
+
+
+class RedrawRequest(StrictModel):
+    """Why the organiser redraws a published round (R5.1): shown on the public page."""
+
+    reason: str = Field(min_length=3, max_length=300)
+
+
+class LateEntryPolicyBody(StrictModel):
+    """Open or close late entry (Swiss and lives, R5.5, R5.7): what a late player starts with."""
+
+    open: bool
+    points: Literal["none", "half_per_missed_round"] = "none"
+    lives: int | None = Field(default=None, ge=1, le=9, description="null: the event's starting lives")
+
+
+class LateEntryRequest(StrictModel):
+    """A player entered late by the organiser while late entry is open."""
+
+    tavla_id: TavlaId
+    division: str | None = Field(default=None, min_length=1, max_length=64)
+
+
+class LateEntryView(ApiModel):
+    tavla_id: str
+    round: int = Field(description="the first round they are paired in")
+    points: float = Field(description="Swiss: the points they start with")
+    lives: int | None = None
 
 
 class Rounds(ApiModel):

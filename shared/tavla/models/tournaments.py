@@ -317,6 +317,14 @@ class EffectiveRules(ApiModel):
     appeal_overturn_rule: Literal["unanimous", "simple_majority"] | None = None
 
 
+class DrawCommitment(ApiModel):
+    """The draw's committed seed, as the public sees it before the draw (R5.1): its SHA-256
+    only; the first draw reveals the seed, and `make verify-draw` checks one against the other."""
+
+    hash: str = Field(description="SHA-256 (hex) of the secret seed's text")
+    committed_at: datetime
+
+
 class Tournament(TournamentSettings):
     """A tournament as the public sees it."""
 
@@ -330,6 +338,10 @@ class Tournament(TournamentSettings):
     waiting: int = 0
     created_at: datetime | None = None
     finished_at: datetime | None = Field(default=None, description="when its organiser finished it")
+    draw_commitment: DrawCommitment | None = Field(
+        default=None, description="the seed committed to before the first draw (R5.1); null until then"
+    )
+    late_entry_open: bool = Field(default=False, description="Swiss and lives: late entries accepted now")
 
 
 class TournamentSummary(ApiModel):

@@ -38,6 +38,7 @@ from pydantic import ConfigDict, Field
 from tavla.rules.double_elimination import Source, draw_double_elimination
 from tavla.rules.entrants import Entrant, MatchRecord, Pairing
 from tavla.rules.errors import RuleViolation
+from tavla.rules.late_entries import LateEntry, start_half_points, start_lives
 from tavla.rules.points import LEAGUE_POINTS, SWISS_POINTS, MatchPoints
 from tavla.rules.round_robin import draw_round_robin
 from tavla.rules.seeding import SeedingMode
@@ -131,6 +132,7 @@ class DrawInputs(RuleModel):
     withdrawn: tuple[str, ...] = ()  # players of the field no longer paired (R8.2, R8.3)
     had_bye: tuple[str, ...] = ()  # side brackets: who had a BYE in an earlier bracket (R5.8)
     division: str | None = None  # of a tournament of several divisions (R3.7): its codes' prefix
+    late: tuple[LateEntry, ...] = ()  # Swiss and lives: who entered late, with their start
 
 
 class Fixture(RuleModel):
@@ -192,6 +194,8 @@ def digest(inputs: DrawInputs) -> str:
     # divisions existed stay what they were
     # nor do settings added later, while unset (`lives_pairing`)
     unset: dict[str, Any] = {"division": True} if inputs.division is None else {}
+    if not inputs.late:
+        unset["late"] = True
     left_out = {k for k in ("lives_pairing", "lives_by_player") if getattr(inputs.settings, k) is None}
     if left_out:
         unset["settings"] = left_out
@@ -326,6 +330,17 @@ def _in_division(division: str, fixtures: Sequence[Fixture]) -> list[Fixture]:
     ]
 
 
+def _starting_lives(
+    settings: DaySettings, field: Sequence[Entrant], late: Sequence[LateEntry]
+) -> int | dict[str, int]:
+    """Each player's starting lives: the page's (R5.7), a late entrant's their own."""
+    given = settings.starting_lives(e.player_id for e in field)
+    if not late:
+        return given
+    lives = given if isinstance(given, dict) else {e.player_id: given for e in field}
+    return {**lives, **start_lives(late)}
+
+
 def compute_draw(inputs: DrawInputs, seed: int) -> Draw:
     """The draw these inputs and this seed give: the same for everybody who recomputes it (R5.1)."""
     s = inputs.settings
@@ -353,7 +368,7 @@ def compute_draw(inputs: DrawInputs, seed: int) -> Draw:
         from tavla.rules.swiss import pair_swiss_round  # networkx: paid by Swiss draws only
 
         still = [e for e in field if e.player_id not in set(inputs.withdrawn)]
-        swiss = pair_swiss_round(still, inputs.history, inputs.round, seed)
+        swiss = pair_swiss_round(still, inputs.history, inputs.round, seed, start_half_points(inputs.late))
         fixtures = _pairing_fixtures("S", inputs.round, swiss.pairings)
     else:
         from tavla.rules.lives import pair_lives_round  # networkx: paid by lives draws only
@@ -363,7 +378,7 @@ def compute_draw(inputs: DrawInputs, seed: int) -> Draw:
             inputs.history,
             inputs.round,
             seed,
-            s.starting_lives(e.player_id for e in field),
+            _starting_lives(s, field, inputs.late),
             set(inputs.withdrawn),
             equal_lives_first=s.lives_pairing == "equal_lives_first",
         )
@@ -463,12 +478,14 @@ def plan_next_draw(
     winners: Mapping[str, str],
     scores: Mapping[str, MatchRecord],
     withdrawn: Set[str] = frozenset(),
+    late: Sequence[LateEntry] = (),
 ) -> DrawInputs:
     """The inputs of the next draw, or why there is none now.
 
     Raises `RoundInProgress` while results it depends on are not official (a Swiss or lives
     round, the Main rounds that feed a side bracket), `NothingToDraw` once every draw is made.
     Players who withdrew or were disqualified (`withdrawn`) are not paired again (R8.2, R8.3).
+    `late`: Swiss and lives players who entered after the first draw, with their start.
     """
     number = len(draws) + 1
     if not draws:
@@ -482,16 +499,13 @@ def plan_next_draw(
         from tavla.rules.lives import players_still_in
 
         history = tuple(records_of(fixtures, states, scores))
+        playing = {e.player_id for e in field}
         if settings.format == "swiss":
             total = settings.rounds_of_swiss(len(field))
             if last.inputs.round >= total:
                 raise NothingToDraw(f"All {total} Swiss rounds have been drawn.")
         elif (
-            len(
-                set(players_still_in(field, history, settings.starting_lives(e.player_id for e in field)))
-                - withdrawn
-            )
-            < 2
+            len(set(players_still_in(field, history, _starting_lives(settings, field, late))) - withdrawn) < 2
         ):
             raise NothingToDraw("The lives event is over: fewer than two players are left.")
         return DrawInputs(
@@ -501,12 +515,17 @@ def plan_next_draw(
             field=tuple(field),
             history=history,
             withdrawn=tuple(sorted(withdrawn & {e.player_id for e in field})),
+            late=tuple(sorted((e for e in late if e.player_id in playing), key=_by_player)),
         )
     if settings.format == "single_elimination":
         side = _next_side_bracket(settings, field, draws, states)
         if side is not None:
             return side.model_copy(update={"number": number})
     raise NothingToDraw("The whole draw of this tournament has been made.")
+
+
+def _by_player(entry: LateEntry) -> str:
+    return entry.player_id
 
 
 def _next_side_bracket(
@@ -595,8 +614,10 @@ def event_finished(
     states = flow(fixtures, winners)
     if not _decided(fixtures, states):
         return False
+    # a Swiss or lives field grows with late entries: the latest round's field is the whole one
+    latest = draws[-1].inputs if settings.format in ("swiss", "lives") else draws[0].inputs
     try:
-        plan_next_draw(settings, draws[0].inputs.field, draws, winners, scores, withdrawn)
+        plan_next_draw(settings, latest.field, draws, winners, scores, withdrawn, latest.late)
     except NothingToDraw:
         return True
     return False
@@ -609,15 +630,18 @@ def event_standings(
     records: Sequence[MatchRecord],
     disqualified: Set[str] = frozenset(),
     points: MatchPoints | None = None,
+    late: Sequence[LateEntry] = (),
 ) -> list[Standing]:
     """An event's standings by its format (R10.1, R10.2): knockout places or the table chain,
-    counted with the page's `points` (R5.6), else the format's defaults."""
+    counted with the page's `points` (R5.6), else the format's defaults; late entrants with
+    the start they were given."""
     if event != "main" or settings.format == "single_elimination":
         return knockout_standings(players, records, disqualified, lives=1)
     if settings.format == "double_elimination":
         return knockout_standings(players, records, disqualified, lives=2)
     if settings.format == "lives":
-        return knockout_standings(players, records, disqualified, lives=settings.starting_lives(players))
+        lives = _starting_lives(settings, [Entrant(player_id=p) for p in players], late)
+        return knockout_standings(players, records, disqualified, lives=lives)
     if points is None:
         points = SWISS_POINTS if settings.format == "swiss" else LEAGUE_POINTS
-    return list(table_standings(players, records, points, disqualified))
+    return list(table_standings(players, records, points, disqualified, start_half_points(late)))

@@ -85,6 +85,7 @@ class TableRow(Standing):
     head_to_head_difference: int
     point_difference: int
     buchholz: int
+    late_half_points: int = 0  # a late entrant's starting points, in halves of a win
 
 
 def _check_field(players: Iterable[str], disqualified: Set[str]) -> list[str]:
@@ -211,6 +212,7 @@ def table_standings(
     matches: Iterable[MatchRecord],
     points: MatchPoints = SWISS_POINTS,
     disqualified: Set[str] = frozenset(),
+    start_half_points: Mapping[str, int] | None = None,
 ) -> list[TableRow]:
     """Swiss / league standings with the tie-break chain of R10.2 (seed 002 section 12).
 
@@ -223,6 +225,8 @@ def table_standings(
        0; a forfeit counts as recorded, match length-0, R8.1);
     4. Buchholz: the sum of the final match points of every opponent met (a BYE adds 0).
     Players level on all four share the place. Disqualified players are left out (R8.3).
+    `start_half_points`: late entrants' starting points (halves of a win), counted with the
+    match points of step 1 and shown apart (`late_half_points`).
     Guarantees: a permutation of the non-disqualified field, places 1..n without gaps.
     """
     system = points
@@ -248,16 +252,18 @@ def table_standings(
     buchholz = {p: sum(pts[o] for o in opponents[p]) for p in field}
 
     ranked_field = [p for p in field if p not in disqualified]
+    start = dict(start_half_points or {})
+    total = {p: 2 * pts[p] + start.get(p, 0) for p in field} if start else pts
     groups: dict[int, list[str]] = defaultdict(list)
     for p in ranked_field:
-        groups[pts[p]].append(p)
+        groups[total[p]].append(p)
     h2h: dict[str, tuple[int, int]] = dict.fromkeys(ranked_field, (0, 0))
     for group in groups.values():
         if len(group) > 1:
             h2h.update(_head_to_head(group, recs, system))
 
     def key(p: str) -> tuple[int, int, int, int, int]:
-        return (-pts[p], -h2h[p][0], -h2h[p][1], -diff[p], -buchholz[p])
+        return (-total[p], -h2h[p][0], -h2h[p][1], -diff[p], -buchholz[p])
 
     ordered = sorted(ranked_field, key=lambda p: (key(p), p))
     return [
@@ -270,6 +276,7 @@ def table_standings(
             head_to_head_difference=h2h[p][1],
             point_difference=diff[p],
             buchholz=buchholz[p],
+            late_half_points=start.get(p, 0),
         )
         for p, a, b in _share_places(ordered, key)
     ]

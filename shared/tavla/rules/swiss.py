@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from pydantic import ConfigDict, Field
 
@@ -84,7 +84,11 @@ def swiss_ranking(
 
 
 def pair_swiss_round(
-    entrants: Sequence[Entrant], history: Iterable[MatchRecord], round_number: int, seed: int
+    entrants: Sequence[Entrant],
+    history: Iterable[MatchRecord],
+    round_number: int,
+    seed: int,
+    start_half_points: Mapping[str, int] | None = None,
 ) -> SwissRound:
     """Pair Swiss round `round_number` (R5.5).
 
@@ -93,6 +97,8 @@ def pair_swiss_round(
     (odd field) goes to the lowest-ranked player without one; tables are numbered 1.. from
     the top boards. Deterministic for the same input. Raises `SwissError` when the history
     is not a set of earlier rounds of this field, or no pairing without rematch exists.
+    `start_half_points`: late entrants' starting points in halves of a win (then every
+    score is counted in halves, which pairs exactly as whole points do).
     """
     _check_field(entrants)
     if round_number < 1:
@@ -101,7 +107,7 @@ def pair_swiss_round(
     _check_history(records, round_number)
     if len(entrants) < 2:
         raise SwissError("a Swiss round needs at least two players")
-    ranking = _rank(entrants, records, seed)
+    ranking = _rank(entrants, records, seed, start_half_points or {})
     met = _met(records)
     for bye in _bye_candidates(ranking):
         field = [s for s in ranking if s.player_id != bye]
@@ -150,13 +156,19 @@ def _met(records: list[MatchRecord]) -> dict[str, set[str]]:
     return met
 
 
-def _rank(entrants: Sequence[Entrant], records: list[MatchRecord], seed: int) -> list[SwissStanding]:
+def _rank(
+    entrants: Sequence[Entrant], records: list[MatchRecord], seed: int, start: Mapping[str, int] | None = None
+) -> list[SwissStanding]:
+    """`start`: late starting points in halves; when there are any, every score counts in halves."""
+    scale = 2 if start else 1
     points: dict[str, int] = defaultdict(int)
+    for pid, halves in (start or {}).items():
+        points[pid] = halves
     diff: dict[str, int] = defaultdict(int)
     byes: dict[str, int] = defaultdict(int)
     opponents: dict[str, list[str]] = defaultdict(list)
     for r in records:
-        points[r.winner] += 1
+        points[r.winner] += scale
         diff[r.home] += r.home_points - r.away_points
         if r.away is None:
             byes[r.home] += 1

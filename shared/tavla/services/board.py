@@ -31,6 +31,7 @@ from tavla.models.board import (
 )
 from tavla.models.day import MatchView, PlayerRef
 from tavla.rules import day as rules_day
+from tavla.rules.late_entries import LateEntry
 from tavla.rules.standings import Standing, TableRow
 from tavla.rules.states import UNPLAYED, State
 from tavla.services import day
@@ -65,27 +66,32 @@ def event_tables(
             drawn = [d for d in draws if d.inputs.event == event and d.inputs.division == division]
             if not drawn:
                 continue
-            players = [e.player_id for e in drawn[0].inputs.field]
+            # a Swiss or lives field grows with late entries: the latest draw holds all of it
+            inputs = drawn[-1].inputs if event == "main" else drawn[0].inputs
+            players = [e.player_id for e in inputs.field]
             played = rules_day.records_of([f for d in drawn for f in d.fixtures], states, scores)
             rows = rules_day.event_standings(
-                settings, event, players, played, disqualified & set(players), points
+                settings, event, players, played, disqualified & set(players), points, inputs.late
             )
+            late = {e.player_id: e for e in inputs.late}
             table = event == "main" and settings.format in ("swiss", "round_robin")
             out.append(
                 EventStandings(
                     division=division,
                     event=event,
                     system="table" if table else "knockout",
-                    rows=[_row(r, people) for r in rows[:top]],
+                    rows=[_row(r, people, late.get(r.player_id)) for r in rows[:top]],
                     total=len(rows),
                 )
             )
     return out
 
 
-def _row(standing: Standing, people: Mapping[str, PlayerRef]) -> StandingRow:
+def _row(standing: Standing, people: Mapping[str, PlayerRef], late: LateEntry | None = None) -> StandingRow:
     player = people.get(standing.player_id, PlayerRef(tavla_id=standing.player_id))
     row = StandingRow(place=standing.place, place_to=standing.place_to, label=standing.label, player=player)
+    if late is not None:
+        row = row.model_copy(update={"late_from_round": late.round})
     if isinstance(standing, TableRow):
         row = row.model_copy(
             update={
@@ -94,6 +100,7 @@ def _row(standing: Standing, people: Mapping[str, PlayerRef]) -> StandingRow:
                 "head_to_head_difference": standing.head_to_head_difference,
                 "point_difference": standing.point_difference,
                 "buchholz": standing.buchholz,
+                "late_points": standing.late_half_points / 2 if standing.late_half_points else None,
             }
         )
     return row

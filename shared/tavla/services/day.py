@@ -11,10 +11,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from tavla.models.day import Declaration, MatchView, PlayerRef, ResultView, RoundSummary
+from tavla.models.day import Declaration, MatchView, PlayerRef, Redraw, ResultView, RoundSummary
 from tavla.rules.day import DaySettings, Draw, DrawInputs, Fixture
 from tavla.rules.double_elimination import Source
 from tavla.rules.entrants import Entrant, MatchRecord
+from tavla.rules.late_entries import LateEntry
 from tavla.rules.model import MATCH_ID_SEPARATOR as MATCH_ID_SEPARATOR
 from tavla.rules.model import bracket_of
 from tavla.rules.model import match_id as match_id
@@ -66,6 +67,15 @@ def entrants(field: FieldRecord, division: str | None = None) -> list[Entrant]:
         Entrant(player_id=e["player_id"], rating=float(e.get("rating", 1500.0)), club=e.get("club"))
         for e in field.entrants
         if e.get("division") == division
+    ]
+
+
+def late_entries(field: FieldRecord, division: str | None = None) -> list[LateEntry]:
+    """The division's late entrants with their start (Swiss and lives, R5.5, R5.7)."""
+    return [
+        LateEntry(player_id=e["player_id"], **e["late"])
+        for e in field.entrants
+        if e.get("late") and e.get("division") == division
     ]
 
 
@@ -237,4 +247,12 @@ def round_summary(record: RoundRecord) -> RoundSummary:
         digest=record.digest,
         published_at=datetime.fromisoformat(record.published_at),
         matches=len(record.codes),
+        revealed_seed=record.secret,
+        attempt=record.attempt,
+        redraws=[
+            Redraw(
+                attempt=e["attempt"], reason=e["reason"], redrawn_at=datetime.fromisoformat(e["redrawn_at"])
+            )
+            for e in record.earlier
+        ],
     )

@@ -15,7 +15,10 @@ venue's tables are shared.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from tavla import observability
 from tavla.caller import Caller
@@ -23,17 +26,20 @@ from tavla.errors import (
     AppealOpen,
     DrawInProgress,
     Invalid,
+    NotCommitted,
     NotEnoughPlayers,
     NothingToDraw,
     RoundInProgress,
     RoundNotFound,
     TournamentNotFound,
 )
-from tavla.models.day import Rounds, RoundView
+from tavla.models.day import DrawPreview, EarlierDraw, PlayerRef, PreviewPairing, Rounds, RoundView
+from tavla.rules import commitment as rules_commitment
 from tavla.rules import day as rules_day
 from tavla.rules import model
+from tavla.rules.double_elimination import Source
 from tavla.rules.states import State
-from tavla.services import day, progress
+from tavla.services import commitment, day, progress
 from tavla.services.access import require_organiser
 from tavla.store import draws as draw_store
 from tavla.store import players as player_store
@@ -41,6 +47,7 @@ from tavla.store import registrations as registration_store
 from tavla.store.audit import entry as audit_entry
 from tavla.store.records import (
     FINISHED,
+    Actor,
     FieldRecord,
     FixtureRecord,
     RoundRecord,
@@ -80,7 +87,7 @@ def _field(tournament: TournamentRecord, now: datetime) -> FieldRecord:
     return FieldRecord(tournament_id=tournament.id, fixed_at=now.isoformat(), entrants=tuple(entrants))
 
 
-def _division(tournament: TournamentRecord, asked: str | None) -> str | None:
+def division_to_draw(tournament: TournamentRecord, asked: str | None) -> str | None:
     """The division to draw (R3.7): named when the tournament has several; None when it has one."""
     keys = day.divisions(tournament)
     if keys == [None]:
@@ -97,6 +104,67 @@ def _division(tournament: TournamentRecord, asked: str | None) -> str | None:
     return asked
 
 
+@dataclass(frozen=True)
+class _Planned:
+    """The next draw of a division as the published ones leave it: its inputs and what they
+    were read from."""
+
+    field: FieldRecord
+    records: list[FixtureRecord]  # the division's published matches
+    draws: list[rules_day.Draw]
+    inputs: rules_day.DrawInputs
+
+
+def plan_draw(
+    current: draw_store.Day,
+    tournament: TournamentRecord,
+    key: str | None,
+    number: int,
+    now: datetime,
+    field: FieldRecord | None = None,
+    before: int | None = None,
+) -> _Planned:
+    """Plan draw `number` of division `key` (R5): from the division's published draws (those
+    before draw `before` only, when one is redrawn); 409 while results it needs are pending
+    or an appeal is open."""
+    field = field or current.field or _field(tournament, now)
+    entrants = day.entrants(field, key)
+    if len(entrants) < 2:
+        raise NotEnoughPlayers(f"{len(entrants)} player(s) of division '{key}' checked in: a draw needs two.")
+    rounds = [
+        r for r in current.rounds if day.division_of(r) == key and (before is None or r.number < before)
+    ]
+    numbers = {r.number for r in rounds}
+    everything = draw_store.fixtures(tournament.id, tournament.draws) if tournament.draws else []
+    records = [r for r in everything if r.draw in numbers]
+    if any(r.appeal for r in records):
+        raise AppealOpen("An appeal is open: the next draw waits for its decision (R9.2).")
+    settings = day.settings_of(tournament)
+    draws = day.draws_of(rounds, records)
+    winners, scores = day.results_of(records)
+    try:
+        inputs = rules_day.plan_next_draw(
+            settings, entrants, draws, winners, scores, day.out_of_play(field), day.late_entries(field, key)
+        )
+    except rules_day.RoundInProgress as pending:
+        raise RoundInProgress(str(pending)) from pending
+    except rules_day.NothingToDraw as done:
+        raise NothingToDraw(str(done)) from done
+    inputs = inputs.model_copy(update={"number": number, "division": key})
+    return _Planned(field=field, records=records, draws=draws, inputs=inputs)
+
+
+def _organised(current: draw_store.Day, tournament_id: str, caller: Caller) -> tuple[TournamentRecord, Actor]:
+    """The tournament, still running, and its organiser calling (404, 403, 409 otherwise)."""
+    tournament = current.tournament
+    if tournament is None:
+        raise TournamentNotFound(f"No tournament {tournament_id}.")
+    organiser = require_organiser(tournament, caller)
+    if tournament.status == FINISHED:
+        raise NothingToDraw("The tournament is finished.")
+    return tournament, organiser
+
+
 def draw_next(
     caller: Caller,
     tournament_id: str,
@@ -107,17 +175,14 @@ def draw_next(
     """Draw the next round (the whole bracket for elimination formats, R5.3, R5.4, R5.6), of
     `division` when the tournament has several (R3.7).
 
+    The first draw commits to the seed if the organiser has not yet (R5.1); its seed and
+    every later one's follow from the committed secret, which the draw reveals.
     409 while results it depends on are pending, while an appeal is open, when every draw is
     made, or when another draw is being published at the same moment.
     """
     current = draw_store.day(tournament_id)
-    tournament = current.tournament
-    if tournament is None:
-        raise TournamentNotFound(f"No tournament {tournament_id}.")
-    organiser = require_organiser(tournament, caller)
-    if tournament.status == FINISHED:
-        raise NothingToDraw("The tournament is finished.")
-    key = _division(tournament, division)
+    tournament, organiser = _organised(current, tournament_id, caller)
+    key = division_to_draw(tournament, division)
     number = tournament.draws + 1
     reserved = (
         tournament.drawing if tournament.drawing and tournament.drawing.get("number") == number else None
@@ -127,27 +192,12 @@ def draw_next(
             f"Draw {number} of division '{reserved.get('division')}' is being made or was interrupted: "
             "draw that division again first."
         )
-    field = current.field or _field(tournament, now)
-    entrants = day.entrants(field, key)
-    if len(entrants) < 2:
-        raise NotEnoughPlayers(f"{len(entrants)} player(s) of division '{key}' checked in: a draw needs two.")
-    rounds = [r for r in current.rounds if day.division_of(r) == key]
-    numbers = {r.number for r in rounds}
-    everything = draw_store.fixtures(tournament_id, tournament.draws) if tournament.draws else []
-    records = [r for r in everything if r.draw in numbers]
-    if any(r.appeal for r in records):
-        raise AppealOpen("An appeal is open: the next draw waits for its decision (R9.2).")
-    settings = day.settings_of(tournament)
-    draws = day.draws_of(rounds, records)
-    winners, scores = day.results_of(records)
-    try:
-        inputs = rules_day.plan_next_draw(settings, entrants, draws, winners, scores, day.out_of_play(field))
-    except rules_day.RoundInProgress as pending:
-        raise RoundInProgress(str(pending)) from pending
-    except rules_day.NothingToDraw as done:
-        raise NothingToDraw(str(done)) from done
-    inputs = inputs.model_copy(update={"number": number, "division": key})
-    seed = int(reserved["seed"]) if reserved else rng.getrandbits(63)
+    planned = plan_draw(current, tournament, key, number, now)
+    field, records, draws, inputs = planned.field, planned.records, planned.draws, planned.inputs
+    if tournament.draw_secret is None and tournament.draws == 0 and reserved is None:
+        tournament = commitment.ensure(organiser, tournament, now, rng)
+    secret = tournament.draw_secret
+    seed = int(reserved["seed"]) if reserved else seed_for(secret, number, 1, rng)
     if reserved is None:
         change = audit_entry(
             organiser, "draw_reserved", now, number=number, **({"division": key} if key else {})
@@ -161,9 +211,7 @@ def draw_next(
                 raise
             # a draw that was interrupted, or made at this moment: both write the same matches
             seed, field = int(mine["seed"]), again.field
-            inputs = rules_day.plan_next_draw(
-                settings, day.entrants(field, key), draws, winners, scores, day.out_of_play(field)
-            ).model_copy(update={"number": number, "division": key})
+            inputs = plan_draw(current, tournament, key, number, now, field=field).inputs
     drawn = rules_day.compute_draw(inputs, seed)
     aggregate = model.Day(
         tournament_id=tournament_id,
@@ -173,29 +221,10 @@ def draw_next(
         matches={r.code: r for r in records},
         fixtures=[f for d in draws for f in d.fixtures],
     )
-    placed = aggregate.publish_draw(
-        drawn,
-        [
-            _record(tournament, number, key, position, f, fed[f.code])
-            for fed in [model.feeds_of(drawn.fixtures)]
-            for position, f in enumerate(drawn.fixtures)
-        ],
-        now,
-    )
+    placed = aggregate.publish_draw(drawn, drawn_records(tournament, number, key, drawn), now)
     new_records = [r for r, _ in placed.matches]
     draw_store.write_fixtures(new_records)
-    round_record = RoundRecord(
-        tournament_id=tournament_id,
-        number=number,
-        event=inputs.event,
-        round=inputs.round,
-        seed=seed,
-        digest=rules_day.digest(inputs),
-        inputs=inputs.model_dump(mode="json"),
-        codes=tuple(f.code for f in drawn.fixtures),
-        published_at=now.isoformat(),
-        seed_list=drawn.seed_list,
-    )
+    round_record = round_record_of(tournament_id, drawn, now, secret)
     published = audit_entry(
         organiser,
         "draw_published",
@@ -217,6 +246,88 @@ def draw_next(
         inputs=round_record.inputs,
         seed_list=list(round_record.seed_list),
         pairings=[day.match_view(tournament_id, r, people) for r in new_records],
+    )
+
+
+def round_record_of(
+    tournament_id: str, drawn: rules_day.Draw, now: datetime, secret: str | None, **redrawn: Any
+) -> RoundRecord:
+    """A computed draw as published: what it holds, its seed, the digest of its inputs (R5.1)."""
+    inputs = drawn.inputs
+    return RoundRecord(
+        tournament_id=tournament_id,
+        number=inputs.number,
+        event=inputs.event,
+        round=inputs.round,
+        seed=drawn.seed,
+        digest=rules_day.digest(inputs),
+        inputs=inputs.model_dump(mode="json"),
+        codes=tuple(f.code for f in drawn.fixtures),
+        published_at=now.isoformat(),
+        seed_list=drawn.seed_list,
+        secret=secret,
+        **redrawn,
+    )
+
+
+def seed_for(secret: str | None, number: int, attempt: int, rng: random.Random) -> int:
+    """The committed secret's seed for this draw and attempt (R5.1); a tournament drawn before
+    seeds were committed keeps drawing fresh ones."""
+    return rules_commitment.draw_seed(secret, number, attempt) if secret else rng.getrandbits(63)
+
+
+def drawn_records(
+    tournament: TournamentRecord, number: int, key: str | None, drawn: rules_day.Draw
+) -> list[FixtureRecord]:
+    fed = model.feeds_of(drawn.fixtures)
+    return [
+        _record(tournament, number, key, position, f, fed[f.code])
+        for position, f in enumerate(drawn.fixtures)
+    ]
+
+
+def preview(caller: Caller, tournament_id: str, now: datetime, division: str | None = None) -> DrawPreview:
+    """The next draw's pairings as the draw will publish them, from the committed seed
+    (organisers only, R5.1): nothing is written, and the seed itself is not shown. 409 before
+    the seed is committed, and whenever the draw itself would be refused."""
+    current = draw_store.day(tournament_id)
+    tournament, _ = _organised(current, tournament_id, caller)
+    key = division_to_draw(tournament, division)
+    if tournament.draw_secret is None:
+        raise NotCommitted("Commit to the draw's seed first: the preview is computed from it.")
+    number = tournament.draws + 1
+    if tournament.drawing:
+        raise DrawInProgress(f"Draw {number} is being made: read it once it is published.")
+    planned = plan_draw(current, tournament, key, number, now)
+    drawn = rules_day.compute_draw(
+        planned.inputs, seed_for(tournament.draw_secret, number, 1, random.Random())
+    )
+    people = day.names(planned.field)
+    return DrawPreview(
+        number=number,
+        division=key,
+        event=planned.inputs.event,
+        round=planned.inputs.round,
+        digest=rules_day.digest(planned.inputs),
+        pairings=[_preview_pairing(f, people) for f in drawn.fixtures],
+    )
+
+
+def _preview_pairing(fixture: rules_day.Fixture, people: dict[str, PlayerRef]) -> PreviewPairing:
+    def side(src: Source) -> tuple[PlayerRef | None, str | None]:
+        if src.kind == "entry":
+            return (people.get(src.player) if src.player else None), None
+        return None, f"{src.kind} of {src.match}"
+
+    (home, home_from), (away, away_from) = side(fixture.home), side(fixture.away)
+    return PreviewPairing(
+        code=fixture.code,
+        board=fixture.board,
+        label=fixture.label,
+        home=home,
+        away=away,
+        home_from=home_from,
+        away_from=away_from,
     )
 
 
@@ -276,4 +387,10 @@ def round_view(tournament_id: str, number: int) -> RoundView:
         pairings=[
             day.match_view(tournament_id, r, people) for r in sorted(records, key=lambda r: r.position)
         ],
+        earlier=[EarlierDraw.model_validate(_earlier(e)) for e in found.earlier],
     )
+
+
+def _earlier(stored: Mapping[str, Any]) -> dict[str, Any]:
+    pairings = [{"code": c, "home": h, "away": a} for c, h, a in stored["pairings"]]
+    return {**stored, "pairings": pairings}

@@ -73,6 +73,7 @@ def round_from_item(item: Item) -> RoundRecord:
     data["inputs"] = _unpack(data.pop("inputs_packed"))
     data["codes"] = tuple(data.get("codes") or ())
     data["seed_list"] = tuple(data.get("seed_list") or ())
+    data["earlier"] = tuple(data.get("earlier") or ())
     return RoundRecord.from_item(data)
 
 
@@ -308,3 +309,108 @@ def with_version(tables: TablesRecord, version: int) -> TablesRecord:
 
 def codes_in_order(records: Iterable[FixtureRecord]) -> list[str]:
     return [r.code for r in sorted(records, key=lambda r: (r.draw, r.round, r.board, r.code))]
+
+
+def commit_seed(tournament_id: str, commitment: dict[str, str], secret: str, change: AuditRecord) -> bool:
+    """Store the seed's commitment (public) and its secret (internal) before the first draw;
+    False when the tournament already has one (a retried or simultaneous commit: read it)."""
+    tx = Transaction()
+    tx.update(
+        "tournament",
+        MAIN,
+        keys.tournament(tournament_id),
+        "SET draw_commitment = :commitment, draw_secret = :secret",
+        condition="attribute_exists(pk) AND attribute_not_exists(draw_commitment)"
+        " AND (attribute_not_exists(draws) OR draws = :none) AND attribute_not_exists(drawing)",
+        values={"commitment": commitment, "secret": secret, "none": 0},
+    )
+    audit.record(tx, tournament_id, change)
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        if cancelled.failed("tournament"):
+            return False
+        raise
+    return True
+
+
+@dataclass(frozen=True)
+class Redrawn:
+    """A redraw's writes: the draw's matches as they were read (code -> version) and as they
+    are now, the round replaced, the table plan."""
+
+    tournament: TournamentRecord
+    read: dict[str, int]
+    matches: Sequence[FixtureRecord]
+    round_record: RoundRecord
+    previous_attempt: int
+    tables: TablesRecord
+    previous_tables_version: int | None
+
+
+def redraw_items(change: Redrawn) -> int:
+    """How many transaction items the redraw takes (DynamoDB allows 100 in one)."""
+    gone = set(change.read) - {r.code for r in change.matches}
+    return len(change.matches) + len(gone) + 5
+
+
+def redraw(change: Redrawn, audited: AuditRecord, events: Sequence[outbox.Event]) -> None:
+    """Replace a published draw at once: every match on the version read (a result entered
+    meanwhile refuses the redraw, and a result entered after it finds the match changed), the
+    round on its attempt, the plan on its version, and no other draw published meanwhile."""
+    tx = Transaction()
+    tournament_id = change.tournament.id
+    for record in change.matches:
+        seen = change.read.get(record.code)
+        if seen is None:
+            tx.put(
+                f"match {record.code}",
+                MAIN,
+                fixture_item(replace(record, version=1)),
+                condition="attribute_not_exists(pk)",
+            )
+        else:
+            tx.put(
+                f"match {record.code}",
+                MAIN,
+                fixture_item(replace(record, version=seen + 1)),
+                condition="version = :seen",
+                values={"seen": seen},
+            )
+    for code in sorted(set(change.read) - {r.code for r in change.matches}):
+        tx.delete(
+            f"match {code}",
+            MAIN,
+            keys.match(tournament_id, code),
+            condition="version = :seen",
+            values={"seen": change.read[code]},
+        )
+    attempt = (
+        "attribute_not_exists(attempt) OR attempt = :attempt"
+        if change.previous_attempt == 1
+        else "attempt = :attempt"
+    )
+    tx.put(
+        "round",
+        MAIN,
+        _round_item(change.round_record),
+        condition=f"attribute_exists(pk) AND ({attempt})",
+        values={"attempt": change.previous_attempt},
+    )
+    tx.check(
+        "tournament",
+        MAIN,
+        keys.tournament(tournament_id),
+        "draws = :draws AND attribute_not_exists(drawing)",
+        values={"draws": change.tournament.draws},
+    )
+    put_tables(tx, change.tables, change.previous_tables_version)
+    audit.record(tx, tournament_id, audited)
+    outbox.add(tx, events)
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        raise DrawInProgress(
+            "The round changed while it was being redrawn (a result, a call, another redraw): "
+            "reload it and decide again."
+        ) from cancelled

@@ -77,6 +77,12 @@ class TournamentRecord:
     # internal: the draw being made, {number, seed}, from its reservation until it is published
     drawing: Mapping[str, Any] | None = None
     finished_at: str | None = None
+    # the seed's commitment, public from the moment it is made: {hash, committed_at} (R5.1)
+    draw_commitment: Mapping[str, Any] | None = None
+    # internal until the first draw reveals it: the committed secret the draws' seeds come from
+    draw_secret: str | None = None
+    # Swiss and lives: late entry while open, {open, points, lives} (R5.5, R5.7)
+    late_entry: Mapping[str, Any] | None = None
 
     STATE = (
         "id",
@@ -145,12 +151,19 @@ class TournamentRecord:
     def is_open(self) -> bool:
         return self.status == "open"
 
-    DAY = ("draws", "drawing", "finished_at")
+    DAY = ("draws", "drawing", "finished_at", "draw_commitment", "draw_secret", "late_entry")
 
     def public(self) -> Item:
         """Settings and state together, the staff and internal fields left out."""
         state = {k: getattr(self, k) for k in self.STATE if k != "created_by"}
-        return {**self.settings, **state, "draws": self.draws, "finished_at": self.finished_at}
+        return {
+            **self.settings,
+            **state,
+            "draws": self.draws,
+            "finished_at": self.finished_at,
+            "draw_commitment": self.draw_commitment,
+            "late_entry_open": bool(self.late_entry and self.late_entry.get("open")),
+        }
 
     @classmethod
     def from_item(cls, item: Item) -> TournamentRecord:
@@ -266,6 +279,11 @@ class RoundRecord(_Record):
     published_at: str
     published_by: Mapping[str, Any] = field(default_factory=dict)
     seed_list: tuple[str, ...] = ()  # the field in seed order, seed 1 first (R5.1, R5.2)
+    secret: str | None = None  # the committed secret the seed follows from, revealed by the draw
+    attempt: int = 1  # 2.. once redrawn: the seed of that attempt
+    # the draws this one replaced, oldest first: {attempt, seed, digest, published_at,
+    # pairings: [[code, home, away]], reason, redrawn_at} (public: a redraw hides nothing)
+    earlier: tuple[Mapping[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)

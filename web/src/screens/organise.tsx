@@ -14,6 +14,7 @@ import { several } from "../divisions";
 import { channelsOf, useLive } from "../live/use-live";
 import { roundName } from "../rounds";
 import { divisionOf } from "./board";
+import { FairDraw } from "../ui/fair-draw";
 
 type Drawn = { number?: number; round?: number; pairings?: unknown[] };
 
@@ -162,6 +163,14 @@ export function Organise({ id }: { id: string }) {
           );
         })}
       {finished && answer("main")}
+      {x && !finished && divisions.length === 0 && (
+        <FairDraw
+          id={id}
+          commitment={x.draw_commitment}
+          latest={(rounds.data?.rounds ?? []).at(-1)}
+          onChange={reload}
+        />
+      )}
       <Report id={id} />
       <h2>{t("other_screens")}</h2>
       <ul class="links" data-testid="organise-links">

@@ -1,5 +1,6 @@
+import { Fragment } from "preact";
 import { useState } from "preact/hooks";
-import { api, problem, type Board, type Entry, type MyProfile } from "../api/client";
+import { api, problem, type Board, type Entry, type MyProfile, type Schemas } from "../api/client";
 import { Alert, Stale, Status } from "../ui/widgets";
 import { getToken } from "../auth";
 import { useStaffRole } from "../ui/staff-role";
@@ -10,6 +11,8 @@ import { lang, t, type Key } from "../i18n";
 import { nothing, useLoad } from "../load";
 import { MyLedger } from "./money/ledger";
 import { divisionName, feeOf, several, type Division, type Fees } from "../divisions";
+
+type Rounds = Schemas["Rounds"];
 
 export function TournamentPage({ id }: { id: string }) {
   const path = { params: { path: { tournament_id: id } } };
@@ -194,6 +197,7 @@ export function TournamentPage({ id }: { id: string }) {
             <dt>{t("appeal_window")}</dt>
             <dd>{t("minutes", { n: x.rules.appeal_window_minutes })}</dd>
           </dl>
+          {x.draw_commitment && <FairDrawFacts id={id} hash={x.draw_commitment.hash} drawn={x.status !== "open"} />}
           {x.description && <p>{x.description}</p>}
         </>
       )}
@@ -275,5 +279,26 @@ function FindYourTable({ board }: { board: Board }) {
         ))}
       </ol>
     </>
+  );
+}
+
+/** The seed's commitment (R5.1), and each redrawn round with its reason: public, as the draw is. */
+function FairDrawFacts({ id, hash, drawn }: { id: string; hash: string; drawn: boolean }) {
+  const rounds = useLoad(
+    () => (drawn ? api.GET("/tournaments/{tournament_id}/rounds", { params: { path: { tournament_id: id } } }) : nothing<Rounds>()),
+    [id, drawn],
+  );
+  const redrawn = (rounds.data?.rounds ?? []).filter((r) => (r.redraws ?? []).length > 0);
+  return (
+    <dl class="facts" data-testid="fair-draw-facts">
+      <dt>{t("seed_commitment")}</dt>
+      <dd class="small">{hash}</dd>
+      {redrawn.map((r) => (
+        <Fragment key={r.number}>
+          <dt>{t("round_n", { n: r.round })}</dt>
+          <dd data-testid="redrawn">{(r.redraws ?? []).map((x) => t("redrawn_reason", { reason: x.reason })).join(" · ")}</dd>
+        </Fragment>
+      ))}
+    </dl>
   );
 }
