@@ -39,6 +39,8 @@ SEASON_CHANGED = "SeasonChanged"
 # a player asked to become an organiser (the admins are told), and an admin decided (the player is)
 ORGANISER_REQUESTED = "OrganiserRequested"
 ORGANISER_REQUEST_DECIDED = "OrganiserRequestDecided"
+# a large bank statement stored for its import: the statements job imports it in the background
+STATEMENT_UPLOADED = "StatementUploaded"
 
 
 @cache
