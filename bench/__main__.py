@@ -27,6 +27,8 @@ BENCHMARKS = (
     "bench_season",
     # many knockouts played at once over the local stack's HTTP, then one alone (see its --help)
     "bench_saturday",
+    # a 50,000-line bank statement through the request and the background job (LINES= to change)
+    "bench_statements",
 )
 
 

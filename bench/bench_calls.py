@@ -1,6 +1,7 @@
 """Cost: DynamoDB calls per request, counted with botocore's event hooks (on in-process moto).
 
-Targets from the foundation issue: register <= 2, check in <= 2, withdraw with promotion <= 3.
+Targets from the foundation issue: register <= 2, check in <= 2, withdraw with promotion <= 3
+(4 with a refund policy: the player's payments are read to plan the refund; 3 without one).
 Every path is printed, the ones without a target too, so a regression shows in review.
 """
 
@@ -89,6 +90,13 @@ def main() -> int:
         figures["check in again (idempotent)"] = _count(check_in({"tavla_id": players[0]}))
         figures["withdraw with promotion"] = _count(
             lambda: api.call("DELETE", path + "/me", params=params, user="p0")
+        )
+        # a policy that gives nothing back: the player's payments are not read
+        none = create_tournament(api, capacity=2, refund_policy={"kind": "none"}, name="No refunds")
+        for user in ("p1", "p2", "p3"):
+            api.call("POST", path, params={"tournament_id": none}, user=user)
+        figures["withdraw with promotion, no refund"] = _count(
+            lambda: api.call("DELETE", path + "/me", params={"tournament_id": none}, user="p1")
         )
     missed = False
     for name, calls in figures.items():

@@ -25,6 +25,7 @@ from tavla.events import (
     MATCHES_CALLED,
     REGISTRATION_PROMOTED,
     RESULT_CONFIRMED,
+    STATEMENT_UPLOADED,
     TOURNAMENT_FINISHED,
 )
 from tests.service.conftest import Api, mocked_aws, reset_clients
@@ -335,6 +336,10 @@ def _season_requests(api: Api, drawn: str, entrants: list[str]) -> dict[str, Rec
     return {
         "ratings": _record("ratings", _bus(RESULT_CONFIRMED, result)),
         "season": _record("season", _bus(TOURNAMENT_FINISHED, finished)),
+        # a statement's import job, delivered for an import that is not there (again): one read
+        "statements": _record(
+            "statements", _bus(STATEMENT_UPLOADED, {"tournament_id": drawn, "statement_id": "bench"})
+        ),
         "rankings": _record("rankings", api.event("GET", "/ratings")[1]),
         # the federation office: an admin reading who organises
         "federation": _record(

@@ -27,6 +27,7 @@ from tavla.events import (
     REGISTRATION_PROMOTED,
     RESULT_CONFIRMED,
     SEASON_CHANGED,
+    STATEMENT_UPLOADED,
     SUPER_FINAL_INVITED,
     SUPER_FINAL_SEAT_PASSED,
     TOURNAMENT_FINISHED,
@@ -39,6 +40,8 @@ if TYPE_CHECKING:
 from tavla.store.schema import CONTACTS, IDEMPOTENCY, MAIN, TABLES, TableSpec
 
 Access = Literal["read", "read_write"]
+# the statement store (S3): "put" stores an upload, "read" reads and deletes one once imported
+StatementFiles = Literal["put", "read"]
 HttpMethod = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
 
 __all__ = [
@@ -98,6 +101,7 @@ class Function:
     # deletes an erased player's user (AdminDeleteUser on the pool only; env USER_POOL_ID)
     erases_users: bool = False
     card_payments: bool = False  # reads the card payment provider's secret
+    statement_files: StatementFiles | None = None  # large bank statements' uploads (S3)
     idempotent: bool = False  # uses the Powertools idempotency table
     timeout_seconds: int = 10
     memory_mb: int = 512
@@ -326,7 +330,21 @@ FUNCTIONS: tuple[Function, ...] = (
         tables={MAIN.name: "read_write", CONTACTS.name: "read"},
         card_payments=True,
         schedules=("unpaid",),  # the payment deadline's notice and release
-        timeout_seconds=29,  # a bank statement of a few thousand lines
+        statement_files="put",  # a large statement is stored for the statements job
+        timeout_seconds=29,  # a statement of a few hundred lines is imported within the request
+    ),
+    Function(
+        name="statements",
+        module="functions.statements.handler",
+        description="A large bank statement imported in the background, its progress written as it goes",
+        tables={MAIN.name: "read_write"},
+        http=False,
+        events=(STATEMENT_UPLOADED,),
+        statement_files="read",
+        # the size limit's ~45,000 lines (bench/bench_statements.py), with room; a run cut short
+        # is delivered again and goes on from its progress
+        timeout_seconds=900,
+        memory_mb=1769,
     ),
     Function(
         name="paywebhook",

@@ -25,6 +25,7 @@ from infra.registry import FUNCTIONS, OUTBOX_TABLE, WORKFLOWS, Function
 from infra.scheduler import Scheduling
 from infra.stage_policy import StagePolicy
 from infra.stages import Stage, from_cdk_json
+from infra.statement_files import StatementFiles
 from infra.tables import Tables
 from infra.workflows import Workflows
 
@@ -122,6 +123,8 @@ class TavlaStack(Stack):
             },
         )
         self.card_payments = CardPayments(self, "CardPayments", self.lambdas, return_url=site)
+        if any(f.statement_files for f in functions):
+            self.statement_files = StatementFiles(self, "StatementFiles", self.lambdas)
         self.alarms = Alarms(self, "Alarms", lambdas=self.lambdas, dead_letters=self.events.dead_letters)
         rules = [r for r in self.events.node.children if isinstance(r, events.Rule)]
         self.alarms.watch(

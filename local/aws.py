@@ -1,10 +1,10 @@
-"""moto, serving EventBridge, EventBridge Scheduler, SNS, Secrets Manager and SQS over HTTP.
+"""moto, serving EventBridge, EventBridge Scheduler, SNS, Secrets Manager, SQS and S3 over HTTP.
 
 moto is not thread-safe, so its WSGI app sits behind one lock: every request into moto,
 from the handlers' processes or from the stack's own threads, runs alone. At start the
 stack provisions what the CDK stack would: the bus, one rule per event-triggered function
 (its SQS queue is the stand-in for the Lambda target), the scheduler group and the
-check-in pass signing secret.
+check-in pass signing secret, and the statement store's bucket.
 """
 
 from __future__ import annotations
@@ -20,7 +20,15 @@ from typing import TYPE_CHECKING, Any
 import boto3
 
 from infra.registry import EVENT_SOURCE, FUNCTIONS, PASS_KEY_SECRET, PAYMENT_PROVIDER_SECRET, PUSH_KEY_SECRET
-from local.env import ACCOUNT, DEAD_LETTER_QUEUE, EVENT_BUS, REGION, SCHEDULER_GROUP, function_name
+from local.env import (
+    ACCOUNT,
+    DEAD_LETTER_QUEUE,
+    EVENT_BUS,
+    REGION,
+    SCHEDULER_GROUP,
+    STATEMENTS_BUCKET,
+    function_name,
+)
 
 if TYPE_CHECKING:
     from mypy_boto3_sqs import SQSClient
@@ -146,6 +154,9 @@ def provision(moto_url: str, data_dir: Path) -> dict[str, str]:
         events.put_targets(Rule=rule, EventBusName=EVENT_BUS, Targets=[{"Id": "target", "Arn": queue_arn}])
         queues[function.name] = url
     client("scheduler", moto_url).create_schedule_group(Name=SCHEDULER_GROUP)
+    client("s3", moto_url).create_bucket(
+        Bucket=STATEMENTS_BUCKET, CreateBucketConfiguration={"LocationConstraint": REGION}
+    )
     sqs.create_queue(QueueName=DEAD_LETTER_QUEUE)  # what schedules' DeadLetterConfig names
     client("secretsmanager", moto_url).create_secret(Name=PASS_KEY_SECRET, SecretString=pass_key(data_dir))
     client("secretsmanager", moto_url).create_secret(Name=PUSH_KEY_SECRET, SecretString=push_key(data_dir))

@@ -11,7 +11,7 @@ from pathlib import Path
 from infra.registry import FUNCTIONS, PASS_KEY_SECRET, PAYMENT_PROVIDER_SECRET, PUSH_KEY_SECRET
 from local.auth import AUDIENCE, ISSUER
 from local.dynamodb import physical_name
-from tavla import live
+from tavla import live, statement_files
 from tavla.aws import AWS_CALL_LOG_LEVEL
 from tavla.schedules import DEAD_LETTER_ENV, GROUP_ENV, ROLE_ENV
 from tavla.store.schema import TABLES
@@ -23,6 +23,7 @@ SCHEDULER_GROUP = "tavla-local"
 SCHEDULER_ROLE_ARN = f"arn:aws:iam::{ACCOUNT}:role/tavla-local-scheduler"
 DEAD_LETTER_QUEUE = "tavla-local-dead-letters"
 DEAD_LETTER_QUEUE_ARN = f"arn:aws:sqs:{REGION}:{ACCOUNT}:{DEAD_LETTER_QUEUE}"
+STATEMENTS_BUCKET = "tavla-local-statements"  # the statement store, in moto's S3
 
 
 def function_name(name: str) -> str:
@@ -54,6 +55,7 @@ def handler_environment(dynamodb_url: str, moto_url: str) -> dict[str, str]:
         "PASS_KEY_SECRET_ID": PASS_KEY_SECRET,
         "PUSH_KEY_SECRET_ID": PUSH_KEY_SECRET,
         "PAYMENT_PROVIDER_SECRET_ID": PAYMENT_PROVIDER_SECRET,  # the fake provider's keys
+        statement_files.BUCKET_ENV: STATEMENTS_BUCKET,
         "POWERTOOLS_SERVICE_NAME": "tavla",
         # Each AWS call's timing line at DEBUG: not shown unless POWERTOOLS_LOG_LEVEL=DEBUG.
         AWS_CALL_LOG_LEVEL: "DEBUG",

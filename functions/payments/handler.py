@@ -25,6 +25,7 @@ from tavla.errors import (
     ProviderUnavailable,
     RegistrationClosed,
     RequestInProgress,
+    StatementNotFound,
     TournamentNotFound,
     TournamentOver,
 )
@@ -59,11 +60,18 @@ app = make_resolver()
 R = TypeVar("R", bound=BaseModel)
 
 TournamentId: TypeAlias = "Annotated[str, params.Path(max_length=64)]"
+StatementId: TypeAlias = "Annotated[str, params.Path(max_length=64)]"
 
 EXPORT_RESPONSES = errors(TournamentNotFound, NotOrganiser)
 EXPORT_RESPONSES[200] = {
     "description": "All money in and out, one CSV line per movement (refunds and payouts negative)",
     "content": {"text/csv": {"schema": {"type": "string"}}},
+}
+
+STATEMENT_RESPONSES = errors(TournamentNotFound, NotOrganiser)
+STATEMENT_RESPONSES[202] = {
+    "description": "A large statement, queued: its import goes on in the background",
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/StatementImport"}}},
 }
 
 
@@ -311,18 +319,22 @@ def set_prize_categories(
     "/tournaments/<tournament_id>/bank-statements",
     security=SIGNED_IN,
     tags=["payments"],
-    responses=errors(TournamentNotFound, NotOrganiser),
+    responses=STATEMENT_RESPONSES,
 )
-def import_statement(tournament_id: TournamentId, body: StatementUpload) -> StatementImport:
+def import_statement(tournament_id: TournamentId, body: StatementUpload) -> tuple[StatementImport, int]:
     """Import a bank statement.
 
     CSV (by a column mapping, saved for next time), MT940 or camt.053. Each credit's
     reference is searched for a check-in code (case, spaces, dashes ignored) and each line
     ends matched, unmatched, duplicate (imported before: nothing added), underpaid or
     overpaid; matched lines pay the registration (R3.3; its organisers). The payer's name
-    is kept only while a line is unmatched (R12).
+    is kept only while a line is unmatched (R12). A statement that cannot be read is
+    refused at once, nothing stored. Up to 500 credit lines are imported within the
+    request (200, every line listed); a larger statement is stored and imported in the
+    background (202, `state` queued): follow it at `GET .../bank-statements/{statement_id}`.
     """
-    return statements.import_statement(caller(app), tournament_id, body, clock.now())
+    done = statements.import_statement(caller(app), tournament_id, body, clock.now())
+    return done, 200 if done.state == "done" else 202
 
 
 @app.post(
@@ -360,6 +372,22 @@ def statement_lines(tournament_id: TournamentId) -> StatementImport:
 
 
 Checksum: TypeAlias = 'Annotated[str, params.Path(pattern=r"^[0-9a-f]{32}$")]'
+
+
+@app.get(
+    "/tournaments/<tournament_id>/bank-statements/<statement_id>",
+    security=SIGNED_IN,
+    tags=["payments"],
+    responses=errors(TournamentNotFound, NotOrganiser, StatementNotFound),
+)
+def statement_progress(tournament_id: TournamentId, statement_id: StatementId) -> StatementImport:
+    """A statement import's progress.
+
+    Its organisers follow a statement imported in the background: `state` (queued,
+    running, done, failed), `done` of `total` credit lines, and what became of them
+    (`counts`). The lines themselves are at `GET .../bank-statements/lines`.
+    """
+    return statements.progress(caller(app), tournament_id, statement_id)
 
 
 @app.post(

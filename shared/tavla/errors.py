@@ -384,6 +384,12 @@ class NoPayment(NotFound):
     code = "payment_not_found"
 
 
+class StatementNotFound(NotFound):
+    """No such statement import in this tournament."""
+
+    code = "statement_not_found"
+
+
 class NoPrize(Conflict):
     """The player won no money prize: there is nothing to pay out (R11.5)."""
 

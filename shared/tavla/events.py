@@ -42,6 +42,8 @@ ORGANISER_REQUEST_DECIDED = "OrganiserRequestDecided"
 # an entry list changed (a registration, a withdrawal, a promotion, an approval or refusal):
 # open tournament pages and the desk hear a live hint
 ENTRIES_CHANGED = "EntriesChanged"
+# a large bank statement stored for its import: the statements job imports it in the background
+STATEMENT_UPLOADED = "StatementUploaded"
 
 
 @cache

@@ -76,3 +76,32 @@ def test_withdrawing_refunds_the_card_through_the_provider_at_once(stack: Stack)
     assert refund["receipt"].startswith("re_")
     listed = client.call("GET", f"/tournaments/{tid}/refunds", user=organiser, groups=("organisers",))
     assert listed.body["due"]["amount"] == 0
+
+
+def test_a_large_statement_is_imported_in_the_background_with_its_progress(stack: Stack) -> None:
+    """R3.3: 600 credit lines over HTTP: 202 at once, stored in the local S3; the statements job
+    (a bus event) imports it while the organiser reads its progress; the entry fee is paid."""
+    client = Client(stack)
+    organiser, player = "bulk-organiser", "bulk-player"
+    tid = tournament(client, organiser, capacity=8)
+    tavla_id = client.call("POST", "/players", {"name": "Bank Payer"}, user=player).body["tavla_id"]
+    code = client.call("POST", f"/tournaments/{tid}/registrations", user=player).body["checkin_code"]
+    rows = ["Date;Amount;Description;Payer", f"01/11/2026;30,00;Entry fee {code};Bank Payer"]
+    rows += [f"02/11/2026;{1 + i % 50},00;club dues {i};Member {i}" for i in range(599)]
+    mapping = {"value_date": "Date", "amount": "Amount", "reference": "Description", "payer": "Payer"}
+    body = {
+        "format": "csv",
+        "content": "\n".join(rows),
+        "mapping": {**mapping, "decimal_comma": True, "date_format": "31/12/2026", "delimiter": ";"},
+    }
+    groups = ("organisers",)
+    queued = client.call("POST", f"/tournaments/{tid}/bank-statements", body, user=organiser, groups=groups)
+    assert queued.status == 202, queued.body
+    assert (queued.body["state"], queued.body["total"]) == ("queued", 600)
+    progress = f"/tournaments/{tid}/bank-statements/{queued.body['statement_id']}"
+    stack.drain()  # the outbox's event to the bus, the bus to the statements job
+    done = client.call("GET", progress, user=organiser, groups=groups)
+    assert done.status == 200, done.body
+    assert (done.body["state"], done.body["done"]) == ("done", 600), done.body
+    assert done.body["counts"] == {"matched": 1, "unmatched": 599}
+    assert _ledger(client, tid, tavla_id, organiser)["paid"]["amount"] == 3000

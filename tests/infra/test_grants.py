@@ -159,6 +159,7 @@ def test_functions_have_no_managed_policies_and_no_unexpected_services(each_stac
         "sqs",
         "appsync",  # the live channel's publisher: appsync:EventPublish on its own Event API
         "cognito-idp",  # the platform's groups, only (the test below)
+        "s3",  # the statement store, only (tests/infra/test_statement_files.py)
     }
     for spec in each_stack.functions:
         role_id = each_stack.logical_id(each_stack.stack.lambdas.by_name[spec.name].role)

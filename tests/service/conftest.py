@@ -36,6 +36,9 @@ SCHEDULER_ROLE_ARN = f"arn:aws:iam::{ACCOUNT}:role/tavla-test-scheduler"
 DEAD_LETTER_QUEUE_ARN = f"arn:aws:sqs:{REGION}:{ACCOUNT}:tavla-test-dead-letters"
 
 
+STATEMENTS_BUCKET = "tavla-test-statements"
+
+
 def function_arn(name: str) -> str:
     return f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:tavla-test-{name}"
 
@@ -53,6 +56,7 @@ def mocked_aws(setenv: Callable[[str, str], None]) -> Iterator[None]:
         "PASS_KEY_SECRET_ID": "tavla-test-pass-key",
         "PAYMENT_PROVIDER_SECRET_ID": "tavla-test-payment-provider",
         "PUSH_KEY_SECRET_ID": "tavla-test-push-key",
+        "STATEMENTS_BUCKET": STATEMENTS_BUCKET,
         schedules.GROUP_ENV: SCHEDULER_GROUP,
         schedules.ROLE_ENV: SCHEDULER_ROLE_ARN,
         schedules.DEAD_LETTER_ENV: DEAD_LETTER_QUEUE_ARN,
@@ -72,6 +76,9 @@ def mocked_aws(setenv: Callable[[str, str], None]) -> Iterator[None]:
         )
         boto3.client("secretsmanager").create_secret(Name="tavla-test-push-key", SecretString=PUSH_KEY)
         boto3.client("scheduler").create_schedule_group(Name=SCHEDULER_GROUP)
+        boto3.client("s3").create_bucket(
+            Bucket=STATEMENTS_BUCKET, CreateBucketConfiguration={"LocationConstraint": REGION}
+        )
         yield
         reset_clients()
 
@@ -152,13 +159,14 @@ def reset_clients() -> None:
     """Forget cached AWS clients and parameters, as a new execution environment would."""
     from aws_lambda_powertools.utilities import parameters
 
-    from tavla import aws, events, schedules
+    from tavla import aws, events, schedules, statement_files
     from tavla.services import notify
     from tavla.store import dynamo
 
     dynamo.client.cache_clear()
     events._client.cache_clear()
     schedules._client.cache_clear()
+    statement_files._client.cache_clear()
     notify._sns.cache_clear()
     notify._ses.cache_clear()
     parameters.clear_caches()

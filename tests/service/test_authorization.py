@@ -143,6 +143,8 @@ PUT    /tournaments/{tournament_id}/payments/deadline           401  403   403  
 POST   /tournaments/{tournament_id}/bank-statements             401  403   403  403  403  200  403  200
 GET    /tournaments/{tournament_id}/bank-statements/lines       401  403   403  403  403  200  403  200
 POST   /tournaments/{tournament_id}/bank-statements/csv-columns 401  403   403  403  403  200  403  200
+# no such import: 404 statement_not_found means the organiser got past authorization
+GET    /tournaments/{tournament_id}/bank-statements/{statement_id}  401  403  403  403  403  404  403  404
 # no such line in T: 404 payment_not_found means the organiser got past authorization
 POST   /tournaments/{tournament_id}/bank-statements/lines/{checksum}/match  401 403 403 403 403 404 403 404
 # the provider's webhook is public: an unsigned body is 400 invalid_signature for anyone
@@ -555,6 +557,9 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
         {"format": "mt940", "content": ":20:X\n:25:GR16\n:28C:1/1\n:60F:C261101EUR0,00\n:62F:C261101EUR0,00"}
     ),
     "GET /tournaments/{tournament_id}/bank-statements/lines": _in_t(),
+    "GET /tournaments/{tournament_id}/bank-statements/{statement_id}": lambda w: Request(
+        {"tournament_id": w.here, "statement_id": "none"}
+    ),
     "PUT /tournaments/{tournament_id}/payments/deadline": _in_t({"at": None}),
     "POST /tournaments/{tournament_id}/bank-statements/csv-columns": lambda w: Request(
         {"tournament_id": w.here}, {"content": "Date,Amount,Reference\n2026-03-04,20.00,ABC\n"}

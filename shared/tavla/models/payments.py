@@ -298,8 +298,17 @@ class StatementLineView(ApiModel):
 
 
 class StatementImport(ApiModel):
+    """A statement's import. One of a few hundred credit lines is imported within the request
+    (`state` done, every line listed); a larger one is queued and imported in the background:
+    `GET .../bank-statements/{statement_id}` shows `done` of `total` lines and their `counts`
+    until it is done (then `GET .../bank-statements/lines` lists them)."""
+
     lines: list[StatementLineView]
     counts: dict[str, int]
+    statement_id: str | None = Field(default=None, description="the import, to follow its progress")
+    state: Literal["queued", "running", "done", "failed"] = "done"
+    total: int = Field(default=0, description="credit lines in EUR the statement holds")
+    done: int = Field(default=0, description="credit lines imported so far")
 
 
 class ManualMatch(StrictModel):

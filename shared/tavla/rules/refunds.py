@@ -8,6 +8,14 @@ from typing import Literal
 RefundKind = Literal["full", "percentage", "fixed_deduction", "none"]
 
 
+def refund_possible(
+    kind: RefundKind, *, withdrawn_at: datetime, registration_closes_at: datetime, drawn: bool
+) -> bool:
+    """Whether the policy gives anything back at all now, whatever was paid (R3.5): when it
+    does not, a withdrawal need not read what the player paid."""
+    return not drawn and withdrawn_at < registration_closes_at and kind != "none"
+
+
 def refund_due(
     paid: int,
     kind: RefundKind,
@@ -23,7 +31,9 @@ def refund_due(
     A percentage refund rounds down to the cent, so the organiser never pays out more
     than the policy says; a fixed deduction never makes the refund negative.
     """
-    if paid <= 0 or drawn or withdrawn_at >= registration_closes_at or kind == "none":
+    if paid <= 0 or not refund_possible(
+        kind, withdrawn_at=withdrawn_at, registration_closes_at=registration_closes_at, drawn=drawn
+    ):
         return 0
     if kind == "full":
         return paid

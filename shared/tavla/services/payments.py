@@ -447,14 +447,20 @@ SURPLUS = "surplus"
 
 
 def surplus_refund(
-    tournament: TournamentRecord, payment: LedgerEntryRecord, actor: Actor, now: datetime
+    tournament: TournamentRecord,
+    payment: LedgerEntryRecord,
+    actor: Actor,
+    now: datetime,
+    owed: int | None = None,
 ) -> list[LedgerEntryRecord]:
-    """What a payment brings beyond what its registration owed on its value date, as a
-    refund due (R3.3, R3.5): on the organiser's refund list, flagged `surplus`, paid like
-    any refund (a card one back through the provider). Nothing for money not counted."""
+    """What a payment brings beyond what its registration owed on its value date (`owed`,
+    when the caller has just read it), as a refund due (R3.3, R3.5): on the organiser's
+    refund list, flagged `surplus`, paid like any refund (a card one back through the
+    provider). Nothing for money not counted."""
     if not counted(payment):
         return []
-    owed = player_ledger(tournament, payment.tavla_id, _value(payment)).outstanding.amount
+    if owed is None:
+        owed = player_ledger(tournament, payment.tavla_id, _value(payment)).outstanding.amount
     extra = payment.amount - owed
     if extra <= 0:
         return []
@@ -475,13 +481,18 @@ def surplus_refund(
 # --- refunds (R3.5)
 
 
-def _refundable(tournament: TournamentRecord, entries: Sequence[LedgerEntryRecord], now: datetime) -> int:
-    """What the organiser's policy gives back of the money held for this entry (R3.5)."""
+def _refundable(
+    tournament: TournamentRecord, entries: Sequence[LedgerEntryRecord], now: datetime, whole: bool = False
+) -> int:
+    """What the organiser's policy gives back of the money held for this entry (R3.5);
+    `whole`: all of it (an entry that never held a place)."""
     from tavla.rules.refunds import refund_due
 
     held = sum(e.amount for e in entries if e.kind == PAYMENT and counted(e)) - sum(
         e.amount for e in entries if e.kind == REFUND and counted(e)
     )
+    if whole:
+        return max(held, 0)
     policy = tournament.money.refund
     return refund_due(
         held,
@@ -522,17 +533,27 @@ class WithdrawalRefund:
 
 
 def withdrawal_refund(
-    tournament: TournamentRecord, tavla_id: str, actor: Actor, now: datetime
+    tournament: TournamentRecord, tavla_id: str, actor: Actor, now: datetime, whole: bool = False
 ) -> WithdrawalRefund:
     """A withdrawal before registration closes (R3.5): the refund the policy gives, as refunds
     due, card payments first, the rest for the organiser to pay by bank (the refund list).
-    After the draw, or with nothing paid, nothing.
+    After the draw, or with nothing paid, nothing; `whole`: all that is held (a waiting
+    entry leaving after the draw never had a place to pay for).
 
     Card refunds go back through the provider once the withdrawal is written
     (`after_withdrawal`); their retries are scheduled before it, so a provider that fails (or a
     crash) leaves the refund due, visible on the ledger and the refund list, and tried again."""
+    from tavla.rules.refunds import refund_possible
+
+    policy = tournament.money.refund
+    closes, drawn = tournament.registration.closes, not tournament.is_open
+    if not whole and not refund_possible(
+        policy.kind, withdrawn_at=now, registration_closes_at=closes, drawn=drawn
+    ):
+        # nothing comes back whatever was paid: the ledger is not read (one call less)
+        return WithdrawalRefund(tournament.id, 0, (), (), tavla_id, now.isoformat())
     entries = payment_store.entries(tournament.id, tavla_id)
-    total = _refundable(tournament, entries, now)
+    total = _refundable(tournament, entries, now, whole)
     left = total
     refunded_by_card: dict[str | None, int] = {}
     for e in entries:

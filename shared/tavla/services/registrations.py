@@ -232,20 +232,25 @@ def refuse(caller: Caller, tournament_id: str, tavla_id: str, now: datetime) -> 
 
 
 def withdraw(
-    caller: Caller, tournament_id: str, now: datetime, rng: random.Random = _system_random
+    actor: Actor,
+    tournament: TournamentRecord,
+    tavla_id: str,
+    now: datetime,
+    rng: random.Random = _system_random,
 ) -> WithdrawalResult:
-    """Withdraw the caller before the draw (services.withdrawals decides which withdrawal
-    applies); the first waiting player is promoted in the same step and told (R3.2)."""
-    tavla_id, tournament = _snapshot(caller.sub, tournament_id)
+    """Withdraw `tavla_id` before the draw, by `actor` (the player, or staff on their
+    behalf; services.withdrawals decides who may and which withdrawal applies): the first
+    waiting player is promoted in the same step and told (R3.2). `tournament` is as the
+    caller just read it: the transaction's conditions decide."""
+    tournament_id = tournament.id
     if not tournament.is_open:  # drawn meanwhile: the day's withdrawal applies now
         raise RegistrationClosed("The draw has just been made: withdraw again to leave the day.")
-    player = player_actor(caller, tavla_id)
-    refund = payments.withdrawal_refund(tournament, tavla_id, player, now)
+    refund = payments.withdrawal_refund(tournament, tavla_id, actor, now)
     for attempt in range(MAX_ATTEMPTS):
         head = next(iter(registration_store.first_waiting(tournament_id)), None)
         if head is not None and head.tavla_id == tavla_id:
             head = None  # the leaver heads the waiting list: nobody takes a place they never held
-        changes = [audit_entry(player, "withdrawn", now, tavla_id=tavla_id, list="main")]
+        changes = [audit_entry(actor, "withdrawn", now, tavla_id=tavla_id, list="main")]
         if head is not None:
             changes.append(_promoted(head, now, reason="withdrawal", place_of=tavla_id))
         try:
@@ -255,14 +260,8 @@ def withdraw(
         except registration_store.WaitingWithdrawal as other_list:
             status = other_list.registration.status
             if status not in (WAITLISTED, PENDING):
-                raise NotRegistered("You are not on this tournament's lists.") from other_list
-            withdrawn = audit_entry(player, "withdrawn", now, tavla_id=tavla_id, list=_LIST_NAME[status])
-            if status == PENDING:
-                registration_store.withdraw_pending(tournament_id, tavla_id, [withdrawn], refund.write)
-            else:
-                registration_store.withdraw_waiting(tournament_id, tavla_id, [withdrawn], refund.write)
-            payments.after_withdrawal(tournament, tavla_id, refund, now)
-            return _withdrawn(tournament_id, tavla_id, now, refund.total, None)
+                raise NotRegistered(f"{tavla_id} is not on this tournament's lists.") from other_list
+            return leave_list(actor, tournament, tavla_id, status, now, refund)
         except registration_store.Contended:
             _backoff(attempt, rng)
             continue
@@ -271,6 +270,29 @@ def withdraw(
         payments.after_withdrawal(tournament, tavla_id, refund, now)
         return _withdrawn(tournament_id, tavla_id, now, refund.total, head.tavla_id if head else None)
     raise Busy("Many players are withdrawing right now; please try again.")
+
+
+def leave_list(
+    actor: Actor,
+    tournament: TournamentRecord,
+    tavla_id: str,
+    status: str,
+    now: datetime,
+    refund: payments.WithdrawalRefund | None = None,
+) -> WithdrawalResult:
+    """A waiting or pending entry leaves its list: it held no place, so nobody is promoted.
+    After the draw too (the list stays until its players leave it), then with all it paid
+    refunded, since it never had a place to pay for."""
+    drawn = not tournament.is_open
+    if refund is None:
+        refund = payments.withdrawal_refund(tournament, tavla_id, actor, now, whole=drawn)
+    withdrawn = audit_entry(actor, "withdrawn", now, tavla_id=tavla_id, list=_LIST_NAME[status])
+    if status == PENDING:
+        registration_store.withdraw_pending(tournament.id, tavla_id, [withdrawn], refund.write)
+    else:
+        registration_store.withdraw_waiting(tournament.id, tavla_id, [withdrawn], refund.write, drawn=drawn)
+    payments.after_withdrawal(tournament, tavla_id, refund, now)
+    return _withdrawn(tournament.id, tavla_id, now, refund.total, None)
 
 
 def _withdrawn(

@@ -1,14 +1,16 @@
 """One withdrawal (R3.2, R3.5, R8.2), whichever route asks for it.
 
 `DELETE /tournaments/{id}/registrations/me` (the player) and `POST /tournaments/{id}/withdrawals`
-(the player themself, or its staff) follow the same rules and give the same result, so a
-player never hears "go to the referee table" from one and "withdrawn" from the other:
+(the player themself, or its staff on the player's behalf) follow the same rules and give the
+same result, so a player never hears "go to the referee table" from one and "withdrawn" from
+the other:
 
 * before the draw, the entry leaves its list, refunded by the organiser's policy and the
-  first waiting player promoted (services.registrations); it is the player's own matter:
-  staff withdrawing someone else then is 409 `not_drawn`;
-* after the draw, the player leaves the day: the match they are in is forfeited now, every
-  later one when due, no refund (services.conduct).
+  first waiting player promoted (services.registrations); staff may do it for a player who
+  asks them (a phone call, the club's desk), recorded as theirs in the audit trail;
+* after the draw, a drawn player leaves the day: the match they are in is forfeited now,
+  every later one when due, no refund (services.conduct); a player still on the waiting
+  list (never drawn) leaves the list, with all they paid refunded: they never had a place.
 """
 
 from __future__ import annotations
@@ -32,9 +34,11 @@ from tavla.models.appeals import OutBody
 from tavla.models.common import Money
 from tavla.models.registrations import WithdrawalResult
 from tavla.services import conduct, registrations
-from tavla.services.access import role_in
+from tavla.services.access import player_actor, role_in, staff_actor
 from tavla.store import players as player_store
 from tavla.store import snapshots
+from tavla.store.records import Actor
+from tavla.store.registrations import PENDING, WAITLISTED
 
 ERRORS = (
     TournamentNotFound,
@@ -50,28 +54,40 @@ ERRORS = (
 )
 """What either route may answer: one list, so the two document the same errors."""
 
-BEFORE_THE_DRAW = "Nothing is drawn yet: before the draw only the player withdraws their own entry."
-
 
 def withdraw(
     caller: Caller, tournament_id: str, tavla_id: str | None, reason: str | None, now: datetime
 ) -> WithdrawalResult:
-    """Withdraw `tavla_id` (None: the caller) by the one set of rules above."""
-    tournament = snapshots.snapshot(tournament_id).tournament
+    """Withdraw `tavla_id` (None: the caller) by the one set of rules above. One read: the
+    tournament and the caller's identity (and the named player's entry) together."""
+    snap = snapshots.snapshot(tournament_id, sub=caller.sub, tavla_id=tavla_id)
+    tournament = snap.tournament
     if tournament is None:
         raise TournamentNotFound(f"No tournament {tournament_id}.")
-    me = player_store.tavla_id_or_none(caller.sub)
+    me = snap.caller
     who = tavla_id or me
     if who is None:
         player_store.tavla_id_of(caller.sub)  # raises ProfileMissing with the API's message
         raise AssertionError("unreachable")
+    actor: Actor
+    if who == me:
+        actor = player_actor(caller, who)
+    elif role_in(tournament, caller) or caller.is_admin:
+        actor = staff_actor(tournament, caller)
+    else:
+        raise NotStaff("Only this tournament's staff, or the player themself, may withdraw a player.")
     if tournament.is_open:
-        if who != me:
-            if role_in(tournament, caller) or caller.is_admin:
-                raise NotDrawn(BEFORE_THE_DRAW)
-            raise NotStaff("Only this tournament's staff, or the player themself, may withdraw a player.")
-        return registrations.withdraw(caller, tournament_id, now)
-    out = conduct.withdraw(caller, tournament_id, OutBody(tavla_id=who, reason=reason), now)
+        return registrations.withdraw(actor, tournament, who, now)
+    listed = snap.registration if tavla_id else None
+    if listed is not None and listed.status in (WAITLISTED, PENDING):
+        return registrations.leave_list(actor, tournament, who, listed.status, now)
+    try:
+        out = conduct.withdraw(caller, tournament_id, OutBody(tavla_id=who, reason=reason), now)
+    except NotInField:
+        entry = snapshots.snapshot(tournament_id, tavla_id=who).registration
+        if entry is None or entry.status not in (WAITLISTED, PENDING):
+            raise
+        return registrations.leave_list(actor, tournament, who, entry.status, now)
     return WithdrawalResult(
         tournament_id=tournament_id,
         tavla_id=who,

@@ -25,6 +25,7 @@ Main table:
   stays on the payments list) ...... TOURNAMENT#<id> / WITHDRAWN#<tavla_id>
 - a winner's prize paid so far ..... TOURNAMENT#<id> / PAID_OUT#<tavla_id>  (the payouts' bound, R11.5)
 - a bank statement line ............ TOURNAMENT#<id> / BANKLINE#<checksum>
+- a statement's import and progress  TOURNAMENT#<id> / STATEMENT#<statement id>
 - an organiser's CSV column mapping  USER#<sub> / STATEMENT_MAPPING
 - a domain event not yet on the bus  OUTBOX#<event id> / EVENT  (written with its change; the
                                       table's stream moves it to the bus, then it is deleted)
@@ -180,6 +181,10 @@ BANKLINE_PREFIX = "BANKLINE#"
 
 def bank_line(tournament_id: str, checksum: str) -> dict[str, Any]:
     return _key(tournament_pk(tournament_id), f"{BANKLINE_PREFIX}{checksum}")
+
+
+def statement(tournament_id: str, statement_id: str) -> dict[str, Any]:
+    return _key(tournament_pk(tournament_id), f"STATEMENT#{statement_id}")
 
 
 def statement_mapping(sub: str) -> dict[str, Any]:

@@ -399,6 +399,27 @@ class BankLineRecord(_Record):
     text: str | None = None
     payer: str | None = None
     bank_ref: str | None = None  # the bank's own id of the transaction, where the format has one
+    statement: str | None = None  # the import that stored it (a resumed import knows its own lines)
+
+
+@dataclass(frozen=True)
+class StatementRecord(_Record):
+    """One statement's import: queued (large ones, stored in the statement store until the
+    job reads them), running with `done` of `total` credit lines, then done or failed."""
+
+    tournament_id: str
+    id: str
+    format: str
+    state: str  # queued | running | done | failed
+    total: int
+    done: int
+    counts: dict[str, int]
+    created_at: str
+    by_role: str
+    by_tavla_id: str | None = None
+    by_sub: str | None = None
+    finished_at: str | None = None
+    error: str | None = None
 
 
 # -- ratings and the season --------------------------------------------------------

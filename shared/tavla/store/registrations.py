@@ -470,8 +470,10 @@ def withdraw_waiting(
     tavla_id: str,
     changes: Sequence[AuditRecord] = (),
     extra: Callable[[Transaction], None] | None = None,
+    drawn: bool = False,
 ) -> None:
-    """Leave the waiting list; those behind move up one place."""
+    """Leave the waiting list; those behind move up one place. `drawn`: after the draw, when
+    nobody is promoted any more but the list stays until the player leaves it."""
     tx = Transaction()
     tx.delete(
         "leaver",
@@ -486,7 +488,7 @@ def withdraw_waiting(
         MAIN,
         keys.tournament(tournament_id),
         "SET waiting = waiting - :one",
-        condition="#status = :open",
+        condition="#status <> :open" if drawn else "#status = :open",
         names={"#status": "status"},
         values={"one": 1, "open": OPEN},
     )

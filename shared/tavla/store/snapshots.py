@@ -19,6 +19,7 @@ class Snapshot:
     tournament: TournamentRecord | None
     registration: RegistrationRecord | None = None
     profile: ProfileRecord | None = None
+    caller: str | None = None  # the caller's own Tavla ID (asked by sub), whoever else is named
 
 
 def snapshot(tournament_id: str, *, sub: str | None = None, tavla_id: str | None = None) -> Snapshot:
@@ -39,4 +40,5 @@ def snapshot(tournament_id: str, *, sub: str | None = None, tavla_id: str | None
         tournament=TournamentRecord.from_item(meta) if meta else None,
         registration=registration_store.from_item(registration) if registration else None,
         profile=ProfileRecord.from_item(profile) if profile else None,
+        caller=str(identity["tavla_id"]) if identity else None,
     )

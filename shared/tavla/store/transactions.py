@@ -93,8 +93,9 @@ class Transaction:
         condition: str | None = None,
         names: dict[str, str] | None = None,
         values: dict[str, Any] | None = None,
+        return_old: bool = False,
     ) -> None:
-        self._add(name, "Put", table, {"Item": serialize(item)}, condition, names, values, False)
+        self._add(name, "Put", table, {"Item": serialize(item)}, condition, names, values, return_old)
 
     def update(
         self,

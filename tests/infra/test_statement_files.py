@@ -1,0 +1,53 @@
+"""The statement store (R3.3, R12): a private, encrypted bucket whose uploads are swept after a
+week; the payments function may only put statements there, the statements job only read and
+delete them, both under the statements prefix, and no other function touches it."""
+
+from __future__ import annotations
+
+import pytest
+
+from infra.statement_files import KEPT_DAYS
+from tavla.statement_files import BUCKET_ENV, PREFIX
+from tests.infra.helpers import Synthesized, actions_on, environment
+
+pytestmark = pytest.mark.infra
+
+
+def test_the_bucket_is_private_encrypted_tls_only_and_swept(synthesized: dict[str, Synthesized]) -> None:
+    real = synthesized["real"]
+    bucket = real.resources[real.logical_id(real.stack.statement_files.bucket)]["Properties"]
+    assert bucket["BucketEncryption"]["ServerSideEncryptionConfiguration"] == [
+        {"ServerSideEncryptionByDefault": {"SSEAlgorithm": "AES256"}}
+    ]
+    assert bucket["PublicAccessBlockConfiguration"] == {
+        "BlockPublicAcls": True,
+        "BlockPublicPolicy": True,
+        "IgnorePublicAcls": True,
+        "RestrictPublicBuckets": True,
+    }
+    [rule] = bucket["LifecycleConfiguration"]["Rules"]
+    assert (rule["Prefix"], rule["ExpirationInDays"], rule["Status"]) == (PREFIX, KEPT_DAYS, "Enabled")
+    assert rule["AbortIncompleteMultipartUpload"] == {"DaysAfterInitiation": 1}
+    policies = [r for r in real.resources.values() if r["Type"] == "AWS::S3::BucketPolicy"]
+    denied = [
+        s
+        for p in policies
+        for s in p["Properties"]["PolicyDocument"]["Statement"]
+        if s["Effect"] == "Deny" and s.get("Condition") == {"Bool": {"aws:SecureTransport": "false"}}
+    ]
+    assert denied, "no TLS-only policy"
+
+
+def test_only_the_payments_function_puts_and_only_the_job_reads_and_deletes(each_stack: Synthesized) -> None:
+    for spec in each_stack.functions:
+        granted = actions_on(each_stack, spec.name, "s3:")
+        variables = environment(each_stack, spec.name)
+        if spec.statement_files is None:
+            assert granted == {}, spec.name
+            assert BUCKET_ENV not in variables, spec.name
+            continue
+        bucket = each_stack.logical_id(each_stack.stack.statement_files.bucket)
+        assert variables[BUCKET_ENV] == {"Ref": bucket}
+        objects = f"<{bucket}.Arn>/{PREFIX}*"
+        expected = {"put": {"s3:PutObject"}, "read": {"s3:GetObject", "s3:DeleteObject"}}
+        assert granted == {objects: expected[spec.statement_files]}, spec.name
