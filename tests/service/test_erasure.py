@@ -10,12 +10,12 @@ import boto3
 import pytest
 
 from tavla.caller import USER_POOL_ENV
-from tavla.store import keys
 from tavla.store import notifications as notification_store
 from tavla.store.bank import add_line
 from tavla.store.dynamo import client, deserialize, table_name
 from tavla.store.records import BankLineRecord
 from tavla.store.schema import CONTACTS, MAIN
+from tests.push_browser import Browser
 from tests.service.board_helpers import play_out, raw_call
 from tests.service.conftest import Api
 from tests.service.day_helpers import checked_in_field, draw
@@ -63,8 +63,9 @@ def _finished_day(api: Api) -> tuple[str, str, list[str]]:
     add_line(line, None, [])
     at = datetime(2026, 11, 30, tzinfo=UTC)
     notification_store.add(eleni, "n1", "promoted", f"{NAME}, you are in", at, {})
-    push = {"pk": {"S": keys.player_pk(eleni)}, "sk": {"S": "PUSH#endpoint-1"}, "keys": {"S": EMAIL}}
-    client().put_item(TableName=table_name(MAIN), Item=push)
+    browser = Browser("https://fcm.googleapis.com/fcm/send/eleni-phone")
+    saved = api.call("PUT", "/me/push-subscriptions", body=browser.subscription(), user="eleni")
+    assert saved.status == 200, saved.body
     assert draw(api, tournament_id).status == 201
     play_out(tournament_id)
     finished = api.call(
@@ -136,7 +137,9 @@ def test_erasure_keeps_results_under_a_pseudonym_and_leaves_no_contact_or_name(a
     # the club stays only inside the published draw's inputs (packed), which its fingerprint covers
     assert CLUB not in text
     assert f"CONTACTS#{eleni}|" not in after and f"PHONE#{PHONE}|" not in after
-    assert not [k for k in after if k.startswith(f"PLAYER#{eleni}|") and ("NOTE#" in k or "PUSH#" in k)]
+    assert not [k for k in after if k.startswith(f"PLAYER#{eleni}|") and "NOTE#" in k]
+    assert [k for k in before if k.startswith("PUSH#")]  # her browser's subscription was there
+    assert not [item for item in after.values() if str(item["pk"]).startswith("PUSH#")]  # and is gone
     line = after[f"TOURNAMENT#{tournament_id}|BANKLINE#c0ffee"]
     assert (line["amount"], line["tavla_id"]) == (2000, eleni) and "payer" not in line
     assert [k for k in after if k.startswith(f"TOURNAMENT#{tournament_id}|LEDGER#{eleni}")]

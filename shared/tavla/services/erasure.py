@@ -68,7 +68,7 @@ def erase_me(caller: Caller, confirm: str, now: datetime, rng: random.Random = _
     if profile.erased_at is None or identity.get("erased_at") is None:
         actor = Actor(role="player", tavla_id=tavla_id)
         record = audit.entry(actor, "account_erased", now, tavla_id=tavla_id, pseudonym=pseudonym)
-        erasure_store.erase_account(tavla_id, caller.sub, pseudonym, at, contacts.phone, record)
+        erasure_store.erase_account(tavla_id, caller.sub, pseudonym, at, contacts, record)
     _rename_everywhere(tavla_id, pseudonym, list(tournaments), [e.tournament_id for e in entries])
     _delete_sign_in(caller.sub)
     return Erasure(

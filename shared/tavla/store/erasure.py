@@ -14,7 +14,7 @@ from tavla.rules import privacy
 from tavla.store import audit, keys
 from tavla.store import players as player_store
 from tavla.store.dynamo import Item, batch_write, client, deserialize, query_all, table_name
-from tavla.store.records import AuditRecord
+from tavla.store.records import AuditRecord, ContactsRecord
 from tavla.store.schema import CONTACTS, MAIN
 from tavla.store.transactions import Cancelled, Transaction
 
@@ -34,11 +34,16 @@ def identity(sub: str) -> Item | None:
 
 
 def erase_account(
-    tavla_id: str, sub: str, pseudonym: str, at: str, phone: str | None, record: AuditRecord
+    tavla_id: str,
+    sub: str,
+    pseudonym: str,
+    at: str,
+    contacts: ContactsRecord,
+    record: AuditRecord,
 ) -> None:
-    """The profile under its pseudonym (club, city and sign-in gone), the contacts and the phone
-    claim deleted, the identity made a tombstone, and the federation's audit record, at once.
-    Repeating it with the same pseudonym changes nothing more."""
+    """The profile under its pseudonym (club, city and sign-in gone), the contacts, the browsers'
+    push subscriptions and the phone claim deleted, the identity made a tombstone, and the
+    federation's audit record, at once. Repeating it with the same pseudonym changes nothing more."""
     tx = Transaction()
     tx.update(
         "profile",
@@ -50,8 +55,10 @@ def erase_account(
         values={"p": pseudonym, "at": at},
     )
     tx.delete("contacts", CONTACTS, keys.contacts(tavla_id))
-    if phone:
-        player_store.forget_claim(tx, phone, tavla_id)
+    for n, subscription in enumerate(sorted(contacts.push_subs or ())):  # at most a few browsers
+        tx.delete(f"push {n}", CONTACTS, keys.push_subscription(subscription))
+    if contacts.phone:
+        player_store.forget_claim(tx, contacts.phone, tavla_id)
     tx.update(
         "identity",
         MAIN,
