@@ -3,18 +3,24 @@
 it), never an English sentence sent to a Greek player.
 
 A notice is a kind and its fields; `render` picks the player's language (their profile's
-`language`, else the tournament's federation's: hbf -> el, cnb -> it, anything else el).
+`language`, else the tournament's federation's: hbf -> el, cnb -> it, anything else el), and
+shows a moment (a deadline) as the venue's clock reads it, 24-hour, never as a UTC stamp.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any, Literal
 
 Language = Literal["el", "en", "it"]
 LANGUAGES: tuple[Language, ...] = ("el", "en", "it")
 DEFAULT: Language = "el"
 FEDERATION_LANGUAGE: Mapping[str, Language] = {"hbf": "el", "cnb": "it"}
+# where a notice without a venue of its own (a season's invitation) tells the time
+FEDERATION_ZONE: Mapping[str, str] = {"hbf": "Europe/Athens", "cnb": "Europe/Rome"}
+DEFAULT_ZONE = "Europe/Athens"
+MOMENTS = frozenset({"deadline", "reply_by"})  # fields that hold an ISO instant
 
 TABLE_CALL = "table_call"
 PROMOTED = "promoted"
@@ -78,11 +84,11 @@ CATALOGUE: Mapping[str, Mapping[Language, str]] = {
     },
     INVITED_BY: {
         "el": "Προσκαλείστε στον Super Final της σεζόν {season}: θέση {place} στη σεζόν, ξεκινάτε "
-        "με {lives} ζωές. Απαντήστε (αποδοχή ή άρνηση) έως {reply_by} UTC.",
+        "με {lives} ζωές. Απαντήστε (αποδοχή ή άρνηση) έως {reply_by}.",
         "en": "You are invited to the Super Final of season {season}: season place {place}, you "
-        "start the final with {lives} lives. Accept or decline by {reply_by} UTC.",
+        "start the final with {lives} lives. Accept or decline by {reply_by}.",
         "it": "Sei invitato alla Super Final della stagione {season}: posizione {place} in "
-        "stagione, inizi la finale con {lives} vite. Accetta o rifiuta entro {reply_by} UTC.",
+        "stagione, inizi la finale con {lives} vite. Accetta o rifiuta entro {reply_by}.",
     },
     LAPSED: {
         "el": "Η πρόσκλησή σας στον Super Final της σεζόν {season} έληξε χωρίς απάντηση: η θέση "
@@ -127,9 +133,33 @@ def language_of(chosen: str | None, rule_profile: str | None = None) -> Language
     return next((lang for lang in LANGUAGES if lang == chosen), federation_language(rule_profile))
 
 
-def render(kind: str, language: Language, fields: Mapping[str, Any]) -> str:
-    """The notice's text in `language`; an outcome word is translated too."""
+def local_time(instant: str, zone: str) -> str:
+    """An ISO instant as the venue's clock shows it ("03/12/2026 00:01"); text that is not an
+    instant is left as it is."""
+    from zoneinfo import ZoneInfo  # loaded by the notices that carry a moment
+
+    try:
+        moment = datetime.fromisoformat(instant)
+    except ValueError:
+        return instant
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(ZoneInfo(zone))
+    return moment.strftime("%d/%m/%Y %H:%M")
+
+
+def render(
+    kind: str,
+    language: Language,
+    fields: Mapping[str, Any],
+    zone: str | None = None,
+    rule_profile: str | None = None,
+) -> str:
+    """The notice's text in `language`; an outcome word is translated too, and a moment is
+    shown in `zone` (the venue's), else the federation's zone."""
     values = dict(fields)
+    where = zone or FEDERATION_ZONE.get(rule_profile or "", DEFAULT_ZONE)
+    for name in MOMENTS & values.keys():
+        values[name] = local_time(str(values[name]), where)
     if "outcome" in values:
         values["outcome"] = OUTCOMES.get(str(values["outcome"]), {}).get(language, values["outcome"])
     return CATALOGUE[kind][language].format(**values)

@@ -51,3 +51,15 @@ def test_the_language_is_the_players_else_the_federations() -> None:
     assert notices.render("appeal_decided", "it", FIELDS).startswith("Il ricorso") and "accolto" in (
         notices.render("appeal_decided", "it", FIELDS)
     )
+
+
+def test_a_deadline_reads_as_the_venues_clock_shows_it_never_as_a_utc_stamp() -> None:
+    """R3.3, R10.4: 22:01 UTC on 3 December is 00:01 on the 4th in Athens and 23:01 in Rome; a
+    player reads the deadline of their own hall, 24-hour, with no ISO "T" or offset."""
+    invitation = {**FIELDS, "reply_by": "2026-12-03T22:01:00+00:00"}
+    assert "04/12/2026 00:01" in notices.render("super_final_by", "el", invitation)
+    assert "03/12/2026 23:01" in notices.render("super_final_by", "it", invitation, rule_profile="cnb")
+    payment = {**FIELDS, "deadline": "2026-12-03T22:00:00+00:00"}
+    text = notices.render("payment_due", "el", payment, "Europe/Athens")
+    assert "04/12/2026 00:00" in text and "T22" not in text and "+00:00" not in text
+    assert "UTC" not in notices.render("super_final_by", "en", invitation)

@@ -59,10 +59,12 @@ class Notice:
     data: Mapping[str, Any]
     rule_profile: str | None = None
     wording: str | None = None  # the catalogue's entry when it is not the kind's own
+    time_zone: str | None = None  # the venue's, for the moments a notice names
 
     def text(self, chosen_language: str | None) -> str:
         language = notices.language_of(chosen_language, self.rule_profile)
-        return notices.render(self.wording or self.kind, language, self.fields)
+        kind = self.wording or self.kind
+        return notices.render(kind, language, self.fields, self.time_zone, self.rule_profile)
 
 
 def _promoted(detail: Mapping[str, Any]) -> list[Notice]:
@@ -154,7 +156,7 @@ def _invited(detail: Mapping[str, Any]) -> list[Notice]:
                 "season": season_id,
                 "place": i["place"],
                 "lives": i["lives"],
-                "reply_by": str(i.get("reply_by") or "")[:16].replace("T", " "),
+                "reply_by": str(i.get("reply_by") or ""),
             },
             {
                 "season_id": season_id,

@@ -95,7 +95,12 @@ def enforce(payload: dict[str, Any], now: datetime) -> dict[str, Any]:
         profile = tournament.play.rule_profile
         # the notice's own moment and name: delivered twice, stored and sent once
         notify.tell(
-            [notify.Notice(t, notices.PAYMENT_DUE, fields, data, profile) for t in unpaid],
+            [
+                notify.Notice(
+                    t, notices.PAYMENT_DUE, fields, data, profile, time_zone=tournament.money.time_zone
+                )
+                for t in unpaid
+            ],
             f"unpaid-{tournament_id}-{deadline}",
             at - NOTICE_BEFORE,
         )
