@@ -447,21 +447,31 @@ class SeasonClosed(Conflict):
     code = "season_closed"
 
 
-# The federation's refusals below keep the generic codes (`conflict`, `not_found`,
-# `validation_error`) until the web front end's error catalogues have texts for codes of
-# their own; the message says which refusal it is.
+# --- the federation's office
 
 
 class LastAdmin(Conflict):
     """Revoking this admin would leave the federation without one."""
 
+    code = "last_admin"
+
 
 class RequestNotFound(NotFound):
     """No request to organise from that player."""
 
+    code = "request_not_found"
+
 
 class ClubNotFound(Invalid):
     """A profile names a club the federation does not keep (422: the body is wrong)."""
+
+    code = "club_not_found"
+
+
+class NoSuchClub(NotFound):
+    """No club record with that id (the path names it)."""
+
+    code = "no_such_club"
 
 
 class ErasureNotConfirmed(Invalid):

@@ -47,6 +47,9 @@ BODY_ROUTES = [
     ("POST", "/me/organiser-request"),
     ("POST", "/admin/organiser-requests/{tavla_id}/approve"),
     ("POST", "/admin/organiser-requests/{tavla_id}/refuse"),
+    ("POST", "/admin/clubs"),
+    ("PATCH", "/admin/clubs/{club_id}"),
+    ("POST", "/admin/clubs/{club_id}/merge"),
 ]
 # POST routes that take no body
 NO_BODY = {
