@@ -468,6 +468,18 @@ class ClubNotFound(Invalid):
     code = "club_not_found"
 
 
+class TournamentCancelled(Conflict):
+    """The tournament was cancelled: nothing of it changes any more (its refunds go on)."""
+
+    code = "tournament_cancelled"
+
+
+class NotPostponable(Conflict):
+    """Only a tournament not drawn yet moves to new dates: a day under way is cancelled instead."""
+
+    code = "not_postponable"
+
+
 class NoSuchClub(NotFound):
     """No club record with that id (the path names it)."""
 

@@ -39,6 +39,9 @@ SEASON_CHANGED = "SeasonChanged"
 # a player asked to become an organiser (the admins are told), and an admin decided (the player is)
 ORGANISER_REQUESTED = "OrganiserRequested"
 ORGANISER_REQUEST_DECIDED = "OrganiserRequestDecided"
+# an organiser (or an admin) cancelled a tournament, or moved its dates: every entrant is told
+TOURNAMENT_CANCELLED = "TournamentCancelled"
+TOURNAMENT_POSTPONED = "TournamentPostponed"
 
 
 @cache

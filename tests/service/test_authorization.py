@@ -159,6 +159,9 @@ POST   /me/organiser-request                                    401  201   201  
 GET    /admin/organiser-requests                                401  403   403  403  403  403  403  200
 POST   /admin/organiser-requests/{tavla_id}/approve             401  403   403  403  403  403  403  200
 POST   /admin/organiser-requests/{tavla_id}/refuse              401  403   403  403  403  403  403  200
+# a tournament cancelled or postponed: its organisers, or an admin
+POST   /tournaments/{tournament_id}/cancel                      401  403   403  403  403  200  403  200
+POST   /tournaments/{tournament_id}/postpone                    401  403   403  403  403  200  403  200
 # clubs (R1.2): anyone reads the list (no contacts); the federation's admins keep it
 GET    /clubs                                                   200  200   200  200  200  200  200  200
 GET    /admin/clubs                                             401  403   403  403  403  403  403  200
@@ -587,6 +590,12 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     "GET /admin/organiser-requests": lambda w: Request(),
     "POST /admin/organiser-requests/{tavla_id}/approve": lambda w: Request({"tavla_id": _requested(w)}, {}),
     "POST /admin/organiser-requests/{tavla_id}/refuse": lambda w: Request({"tavla_id": _requested(w)}, {}),
+    "POST /tournaments/{tournament_id}/cancel": lambda w: Request(
+        {"tournament_id": w.here}, {"reason": "flood"}
+    ),
+    "POST /tournaments/{tournament_id}/postpone": lambda w: Request(
+        {"tournament_id": w.here}, {"starts_at": (clock.now() + timedelta(days=20)).isoformat()}
+    ),
     "GET /clubs": lambda w: Request(),
     "GET /admin/clubs": lambda w: Request(),
     "POST /admin/clubs": lambda w: Request(body={"name": "Club 3", "city": "Patras", "short_name": "C3"}),
