@@ -126,7 +126,7 @@ def members(spellings: Sequence[str], club_ids: Sequence[str]) -> list[ProfileRe
     values: dict[str, Any] = {}
     if spellings:
         named = ", ".join(f":s{i}" for i in range(len(spellings)))
-        parts.append(f"(attribute_not_exists(club_id) AND club IN ({named}))")
+        parts.append(f"attribute_not_exists(club_id) AND club IN ({named})")
         values |= {f":s{i}": {"S": s} for i, s in enumerate(spellings)}
     if club_ids:
         named = ", ".join(f":c{i}" for i in range(len(club_ids)))
@@ -134,7 +134,9 @@ def members(spellings: Sequence[str], club_ids: Sequence[str]) -> list[ProfileRe
         values |= {f":c{i}": {"S": c} for i, c in enumerate(club_ids)}
     if not parts:
         return []
-    return list(_profiles(" OR ".join(parts), values, {}))
+    # DynamoDB refuses redundant parentheses: a part is grouped only beside another
+    expression = " OR ".join(f"({p})" if " AND " in p else p for p in parts) if len(parts) > 1 else parts[0]
+    return list(_profiles(expression, values, {}))
 
 
 def move_member(profile: ProfileRecord, club: ClubRecord) -> bool:

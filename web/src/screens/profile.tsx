@@ -1,22 +1,23 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, problem } from "../api/client";
 import { Alert, NeedSignIn, Status } from "../ui/widgets";
-import { getToken } from "../auth";
+import { getToken, isAdmin } from "../auth";
 import { t } from "../i18n";
 import { useLoad } from "../load";
 
 interface Form {
   name: string;
-  club: string;
+  club_id: string;
   city: string;
   phone: string;
   email: string;
   notify_by_email: boolean;
 }
-const EMPTY: Form = { name: "", club: "", city: "", phone: "", email: "", notify_by_email: false };
+const EMPTY: Form = { name: "", club_id: "", city: "", phone: "", email: "", notify_by_email: false };
 
 export function Profile() {
   const me = useLoad(() => api.GET("/me"), []);
+  const clubs = useLoad(() => api.GET("/clubs"), []);
   const [form, setForm] = useState<Form>(EMPTY);
   const [saved, setSaved] = useState("");
   const [error, setError] = useState("");
@@ -24,7 +25,7 @@ export function Profile() {
     if (me.data)
       setForm({
         name: me.data.name,
-        club: me.data.club ?? "",
+        club_id: me.data.club_id ?? "",
         city: me.data.city ?? "",
         phone: me.data.phone ?? "",
         email: me.data.email ?? "",
@@ -33,7 +34,7 @@ export function Profile() {
   }, [me.data]);
   if (!getToken()) return <NeedSignIn />;
   const creating = me.status === 404;
-  const field = (name: keyof Omit<Form, "notify_by_email">, label: string, type = "text", auto = "off") => (
+  const field = (name: keyof Omit<Form, "notify_by_email" | "club_id">, label: string, type = "text", auto = "off") => (
     <label>
       {label}
       <input
@@ -50,9 +51,11 @@ export function Profile() {
     e.preventDefault();
     setError("");
     setSaved("");
+    // the club is sent only when chosen anew: a club typed before the list stays until then
+    const chosen = form.club_id !== (me.data?.club_id ?? "") ? { club_id: form.club_id || null } : {};
     const body = {
       name: form.name.trim(),
-      club: form.club.trim() || null,
+      ...chosen,
       city: form.city.trim() || null,
       phone: form.phone.trim() || null,
       email: form.email.trim() || null,
@@ -81,10 +84,30 @@ export function Profile() {
           {t("rated_matches", { n: me.data.rated_matches ?? 0 })}
         </p>
       )}
+      {isAdmin() && (
+        <a class="button secondary" href="#/admin">
+          {t("admin_title")}
+        </a>
+      )}
       {(me.data || creating) && (
         <form onSubmit={submit}>
           {field("name", t("field_name"), "text", "name")}
-          {field("club", t("field_club"))}
+          <label>
+            {t("field_club")}
+            <select name="club_id" value={form.club_id} onChange={(e) => setForm({ ...form, club_id: e.currentTarget.value })}>
+              <option value="">{t("field_club_choose")}</option>
+              {(clubs.data ?? []).map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name} · {c.city}
+                </option>
+              ))}
+            </select>
+          </label>
+          {me.data?.club && !me.data.club_id && (
+            <p class="hint" data-testid="typed-club">
+              {t("field_club_typed", { club: me.data.club })}
+            </p>
+          )}
           {field("city", t("field_city"), "text", "address-level2")}
           {field("phone", t("field_phone"), "tel", "tel")}
           {field("email", t("field_email"), "email", "email")}
