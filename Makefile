@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .PHONY: run test test-fast bench synth lint fmt openapi setup clean verify-draw screenshots web
-.PHONY: deploy diff destroy bootstrap smoke export import ci-lint
+.PHONY: deploy diff destroy bootstrap smoke export import ci-lint lighthouse
 
 setup: $(STAMP) node_modules/.installed
 
@@ -26,7 +26,7 @@ run: setup web ## start the whole platform on localhost (DynamoDB Local, demo da
 
 test: setup lint ci-lint web ## every test: rules, services, infrastructure, end to end
 	$(BIN)/python -m infra.openapi --check
-	$(BIN)/pytest -p no:cacheprovider -n auto --dist worksteal --cov=tavla.rules --cov-branch --cov-report=term:skip-covered --cov-fail-under=95 tests
+	$(BIN)/pytest -p no:cacheprovider -n auto --dist worksteal --cov=tavla.rules --cov-branch --cov-report=term:skip-covered --cov-fail-under=95 --durations=25 tests
 
 test-fast: setup ## rules and services only
 	$(BIN)/pytest -n auto --dist worksteal tests/unit tests/service
@@ -85,6 +85,9 @@ destroy: setup ## remove dev (prod is refused: its tables, user pool and logs ar
 	  exit 2; \
 	fi
 	$(CDK) destroy --all $(CDK_STAGE) --force
+
+lighthouse: setup ## Lighthouse (phone profile) on pages of a running platform: URL=http://127.0.0.1:8000 PAGES="#/ #/t/<id>"
+	PYTHONPATH=shared:. $(BIN)/python -m tools.lighthouse $(or $(URL),http://127.0.0.1:8000) $(foreach p,$(PAGES),'$(p)')
 
 smoke: setup ## the critical path against URL=<api base url>; in the cloud add OUTPUTS=cdk-outputs-<stage>.json
 	PYTHONPATH=shared:. $(BIN)/python -m tools.smoke $(URL) $(if $(OUTPUTS),--outputs $(OUTPUTS))

@@ -68,11 +68,15 @@ function Shell({ children }: { children: ComponentChildren }) {
         <a class="brand" href="#/">
           Tavla
         </a>
-        {LANGUAGES.filter((l) => l !== lang).map((l) => (
-          <button type="button" class="lang" key={l} lang={l} onClick={() => setLang(l)} aria-label={SWITCH[l]}>
-            {l === "el" ? "ΕΛ" : l.toUpperCase()}
-          </button>
-        ))}
+        {LANGUAGES.filter((l) => l !== lang).map((l) => {
+          const short = l === "el" ? "ΕΛ" : l.toUpperCase();
+          // the spoken name starts with what the button shows, so voice control finds it by "ΕΛ"
+          return (
+            <button type="button" class="lang" key={l} lang={l} onClick={() => setLang(l)} aria-label={`${short}: ${SWITCH[l]}`}>
+              {short}
+            </button>
+          );
+        })}
         {who ? (
           <button type="button" class="link" onClick={() => signOutEverywhere()}>
             {t("sign_out")}

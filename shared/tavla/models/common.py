@@ -91,3 +91,40 @@ class Money(StrictModel):
 
     amount: int = Field(ge=0, le=100_000_000)
     currency: Literal["EUR"] = "EUR"
+
+
+Profile = Literal["platform", "hbf", "cnb"]
+MatchLength = Annotated[int, Field(ge=1, le=25)]
+
+
+def _iana_zone(name: str) -> str:
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError  # here: only settings pay the import
+
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as error:
+        raise ValueError(f"'{name}' is not an IANA time zone (e.g. Europe/Athens)") from error
+    return name
+
+
+TimeZone = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=64,
+        pattern=r"^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$",
+        description="the venue's IANA time zone",
+    ),
+    AfterValidator(_iana_zone),
+]
+
+
+class MatchLengths(StrictModel):
+    """Points per match by stage (R7.3): semi-finals and final may be longer.
+
+    Unset stages take the rule profile's lengths (R2.2).
+    """
+
+    default: MatchLength | None = None
+    semi_final: MatchLength | None = None
+    final: MatchLength | None = None

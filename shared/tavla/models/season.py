@@ -7,9 +7,19 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from tavla.models.common import ApiModel, Instant, LongText, Name, ShortText, StrictModel, TavlaId
+from tavla.models.common import (
+    ApiModel,
+    Instant,
+    LongText,
+    MatchLengths,
+    Name,
+    Profile,
+    ShortText,
+    StrictModel,
+    TavlaId,
+    TimeZone,
+)
 from tavla.models.players import PublicProfile
-from tavla.models.tournaments import MatchLengths, Profile, TimeZone
 from tavla.rules.season import SeasonSettings
 from tavla.rules.tournament_settings import DEFAULT_TIME_ZONE
 

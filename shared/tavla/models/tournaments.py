@@ -6,48 +6,27 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Annotated, Literal, Self
 
-from pydantic import AfterValidator, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
 from tavla.models.common import (
     ApiModel,
     Instant,
     LongText,
+    MatchLengths,
     Money,
     Name,
     OpaqueId,
+    Profile,
     ShortText,
     StrictModel,
     TavlaId,
+    TimeZone,
 )
 from tavla.rules.tournament_settings import DEFAULT_TIME_ZONE
 
 Format = Literal["single_elimination", "double_elimination", "swiss", "round_robin", "lives"]
 Level = Literal["local", "regional", "national", "major"]
-Profile = Literal["platform", "hbf", "cnb"]
 SeedingMode = Literal["rating", "random"]
-MatchLength = Annotated[int, Field(ge=1, le=25)]
-
-
-def _iana_zone(name: str) -> str:
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError  # here: only settings pay the import
-
-    try:
-        ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError) as error:
-        raise ValueError(f"'{name}' is not an IANA time zone (e.g. Europe/Athens)") from error
-    return name
-
-
-TimeZone = Annotated[
-    str,
-    Field(
-        min_length=1,
-        max_length=64,
-        pattern=r"^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$",
-        description="the venue's IANA time zone",
-    ),
-    AfterValidator(_iana_zone),
-]
 
 
 class RefundPolicy(StrictModel):
@@ -64,17 +43,6 @@ class RefundPolicy(StrictModel):
         if self.kind == "fixed_deduction" and self.deduction is None:
             raise ValueError("a fixed-deduction refund policy needs `deduction`")
         return self
-
-
-class MatchLengths(StrictModel):
-    """Points per match by stage (R7.3): semi-finals and final may be longer.
-
-    Unset stages take the rule profile's lengths (R2.2).
-    """
-
-    default: MatchLength | None = None
-    semi_final: MatchLength | None = None
-    final: MatchLength | None = None
 
 
 class ClockSettings(StrictModel):

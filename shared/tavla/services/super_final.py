@@ -20,9 +20,8 @@ from tavla import ids
 from tavla.caller import Caller
 from tavla.errors import Forbidden, Invalid, InvitationsPending
 from tavla.models.season import SuperFinalBody, SuperFinalTournament
-from tavla.models.tournaments import TournamentCreate
 from tavla.rules.season import SeasonSettings
-from tavla.services import invitations, tournaments
+from tavla.services import invitations
 from tavla.store import invitations as invitation_store
 from tavla.store import tournaments as tournament_store
 from tavla.store.records import RegistrationRecord
@@ -48,6 +47,11 @@ def create(
     accepted = [i for i in answers if i.status == invitation_store.ACCEPTED]
     if len(accepted) < 2:
         raise Invalid("A final needs at least two players who accepted.")
+    # Creating a tournament loads its models and services (~0.2 s): only this request pays it,
+    # not the cold start of the function that answers the season's public pages.
+    from tavla.models.tournaments import TournamentCreate
+    from tavla.services import tournaments
+
     settings = SeasonSettings.model_validate(season.settings)
     lives = {i.tavla_id: i.lives for i in accepted}
     page = TournamentCreate(
@@ -105,6 +109,8 @@ def create(
 
 
 def _made(season_id: str, tournament_id: str) -> SuperFinalTournament:
+    from tavla.services import tournaments
+
     page = tournaments.get(tournament_id)
     return SuperFinalTournament(
         season_id=season_id,

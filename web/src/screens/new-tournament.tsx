@@ -5,6 +5,7 @@ import { Alert, Choice, NeedSignIn } from "../ui/widgets";
 import { getToken } from "../auth";
 import { cents, isoToVenueInput, venueInputToIso, VENUE_TIME_ZONE } from "../format";
 import { t } from "../i18n";
+import { EventFields } from "../ui/event-fields";
 import { go } from "../router";
 import { defaultRows, divisionsOf, DivisionsEditor, sameDivisions } from "./divisions";
 import { FORMATS, PROFILES } from "../profiles";
@@ -67,26 +68,7 @@ export function NewTournament() {
     <section>
       <h1>{t("new_tournament")}</h1>
       <form onSubmit={submit}>
-        <label>
-          {t("field_tournament_name")}
-          <input name="name" required value={form.name} onInput={set("name")} />
-        </label>
-        <label>
-          {t("field_venue")}
-          <input name="venue" required value={form.venue} onInput={set("venue")} />
-        </label>
-        <label>
-          {t("field_city")}
-          <input name="city" value={form.city} onInput={set("city")} />
-        </label>
-        <label>
-          {t("field_starts")}
-          <input name="starts" type="datetime-local" required value={form.starts} onInput={set("starts")} />
-        </label>
-        <label>
-          {t("registration_closes")}
-          <input name="closes" type="datetime-local" required value={form.closes} onInput={set("closes")} />
-        </label>
+        <EventFields values={form} set={set} />
         <label>
           {t("field_capacity")}
           <input name="capacity" type="number" inputMode="numeric" min={2} required value={form.capacity} onInput={set("capacity")} />

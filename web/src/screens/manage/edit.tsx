@@ -5,6 +5,7 @@ import { Alert, Choice, NeedSignIn, Note, Status } from "../../ui/widgets";
 import { getToken } from "../../auth";
 import { cents, isoToVenueInput, venueInputToIso } from "../../format";
 import { t } from "../../i18n";
+import { EventFields } from "../../ui/event-fields";
 import { useLoad } from "../../load";
 import { FORMATS, PROFILES } from "../../profiles";
 import { divisionsOf, DivisionsEditor, rowsOf, sameDivisions, type DivisionRow } from "../divisions";
@@ -169,26 +170,7 @@ export function EditTournament({ id }: { id: string }) {
       <form onSubmit={submit} data-testid="edit-form">
         <fieldset disabled={!open}>
           <legend>{t("edit_event")}</legend>
-          <label>
-            {t("field_tournament_name")}
-            <input name="name" required value={f.name} onInput={set("name")} />
-          </label>
-          <label>
-            {t("field_venue")}
-            <input name="venue" required value={f.venue} onInput={set("venue")} />
-          </label>
-          <label>
-            {t("field_city")}
-            <input name="city" value={f.city} onInput={set("city")} />
-          </label>
-          <label>
-            {t("field_starts")}
-            <input name="starts" type="datetime-local" required value={f.starts} onInput={set("starts")} />
-          </label>
-          <label>
-            {t("registration_closes")}
-            <input name="closes" type="datetime-local" required value={f.closes} onInput={set("closes")} />
-          </label>
+          <EventFields values={f} set={set} />
         </fieldset>
         <fieldset disabled={!open}>
           <legend>{t("edit_places")}</legend>
