@@ -376,6 +376,7 @@ FUNCTIONS: tuple[Function, ...] = (
         "invitations and its tournament",
         # writes: an admin sets a season; invited players answer; the final is created
         tables={MAIN.name: "read_write"},
+        schedules=("season",),  # deletes an invitation's deadline once the player answered
     ),
     # the full rebuild's steps (WORKFLOWS "rebuild"), partitioned to fit Lambda
     Function(

@@ -26,6 +26,7 @@ from tavla.models.season import (
     RatingPage,
     Season,
     SeasonBody,
+    SeasonCalendar,
     SeasonList,
     SeasonStandingsPage,
     SuperFinal,
@@ -121,6 +122,16 @@ def get_standings(
     draw (`draw_seed`): no place is shared (R10.5).
     """
     return season.standings(season_id, limit, offset)
+
+
+@app.get("/seasons/<season_id>/tournaments", tags=["season"], responses=errors(SeasonNotFound))
+def get_calendar(season_id: SeasonId) -> SeasonCalendar:
+    """The season's calendar.
+
+    The tournaments that declared the season, by start time, with their level and whether
+    their season points are in the standings yet (R10.4).
+    """
+    return season.calendar(season_id)
 
 
 @app.get("/seasons/<season_id>/super-final", tags=["season"], responses=errors(SeasonNotFound))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -107,3 +109,13 @@ def players(client: Client, prefix: str, count: int, **fields: Any) -> dict[str,
     replies = client.parallel([("POST", "/players", body(i, u), {"user": u}) for i, u in enumerate(users)])
     assert all(r.status == 201 for r in replies), [r.body for r in replies if r.status != 201][:3]
     return {u: str(r.body["tavla_id"]) for u, r in zip(users, replies, strict=True)}
+
+
+def until(check: Callable[[], Any], seconds: float = 30) -> Any:
+    """What the event consumers (ratings, season points) do off the bus: wait for its result."""
+    deadline = time.monotonic() + seconds
+    while True:
+        found = check()
+        if found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.3)

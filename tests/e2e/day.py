@@ -14,7 +14,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from tests.e2e.client import Client, players, tournament
+from tests.e2e.client import Client, players, tournament, until
 
 Pick = Callable[[dict[str, Any]], str]  # a match (as published) -> the winner's Tavla ID
 SEVEN_POINTS = {"default": 7, "semi_final": 7, "final": 7}
@@ -145,3 +145,16 @@ class TournamentDay:
         reply = self.client.call("POST", f"/tournaments/{self.id}/finish", user=self.organiser)
         assert reply.status == 200, reply.body
         return dict(reply.body)
+
+
+def played_in_season(client: Client, name: str, season_id: str) -> tuple[TournamentDay, list[dict[str, Any]]]:
+    """A knockout of four declaring the season, played and finished: the day, and the season
+    standings once its points are in (the season function counts them off the bus)."""
+    day = TournamentDay(client, name, 4, season_id=season_id)
+    day.enter_field()
+    day.run()
+    day.finish()
+    rows = lambda: client.call("GET", f"/seasons/{season_id}/standings").body["rows"]  # noqa: E731
+    standings = until(lambda: len(rows()) == 4 and rows())
+    assert standings, rows()
+    return day, list(standings)

@@ -134,6 +134,7 @@ GET    /seasons                                                 200  200   200  
 GET    /seasons/{season_id}                                     200  200   200  200  200  200  200  200
 PUT    /seasons/{season_id}                                     401  403   403  403  403  403  403  200
 GET    /seasons/{season_id}/standings                           200  200   200  200  200  200  200  200
+GET    /seasons/{season_id}/tournaments                         200  200   200  200  200  200  200  200
 GET    /seasons/{season_id}/super-final                         200  200   200  200  200  200  200  200
 POST   /seasons/{season_id}/super-final/invitations             401  403   403  403  403  403  403  200
 # the Super Final (R10.4): who accepted is public; the season's final organiser (`org`) and
@@ -559,6 +560,7 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
         {"name": "Season 2027", "starts_on": "2027-01-01", "ends_on": "2027-12-31"}
     ),
     "GET /seasons/{season_id}/standings": _in_season(),
+    "GET /seasons/{season_id}/tournaments": _in_season(),
     "GET /seasons/{season_id}/super-final": _in_season(),
     "POST /seasons/{season_id}/super-final/invitations": _in_closed_season(),
     "GET /seasons/{season_id}/invitations": _in_closed_season(),

@@ -12,6 +12,7 @@ from tavla.rules.states import State
 from tavla.services import rebuild
 from tests.service.board_helpers import set_field
 from tests.service.conftest import Api, LambdaContext
+from tests.service.helpers import create_tournament
 from tests.service.season_helpers import Published, bus, deliver, entered, event, finish, play_out, season_fn
 
 __all__ = ["bus"]
@@ -68,6 +69,26 @@ def test_a_finished_tournament_adds_its_points_once_ranked_by_r10_5(api: Api, bu
     third, fourth = rows[2], rows[3]
     assert third["opponents_points"] > fourth["opponents_points"] and not third["drawn"]
     assert all(r["tournaments"] == 1 for r in rows)
+
+
+def test_the_season_calendar_lists_its_tournaments_and_which_counted(api: Api, bus: Published) -> None:
+    """R10.4: the season's calendar holds the tournaments that declared it, by start time, the
+    finished one marked counted once its points are in; another season's are not listed; an
+    unknown season is 404."""
+    _season(api)
+    _season(api, "other")
+    played, _ = _tournament(api, ["a", "b", "c", "d"])
+    upcoming = create_tournament(api, season_id="s2027", level="major", name="Major of Athens")
+    create_tournament(api, season_id="other")
+    calendar = lambda: api.call("GET", "/seasons/{season_id}/tournaments", params={"season_id": "s2027"})  # noqa: E731
+    before = {t["id"]: (t["status"], t["counted"]) for t in calendar().body["tournaments"]}
+    assert before == {played: ("finished", False), upcoming: ("open", False)}
+    deliver(bus)
+    listed = calendar().body["tournaments"]
+    assert [(t["id"], t["counted"]) for t in listed] == [(played, True), (upcoming, False)]
+    assert (listed[1]["level"], listed[1]["name"]) == ("major", "Major of Athens")
+    missing = api.call("GET", "/seasons/{season_id}/tournaments", params={"season_id": "nope"})
+    assert (missing.status, missing.error) == (404, "season_not_found")
 
 
 def test_a_disqualified_player_gets_no_season_points(api: Api, bus: Published) -> None:

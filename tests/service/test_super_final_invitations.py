@@ -7,6 +7,8 @@ import importlib
 from datetime import date, timedelta
 from typing import Any
 
+import pytest
+
 from tavla import clock, events
 from tests.service.conftest import Api, LambdaContext
 from tests.service.payment_helpers import planned_schedules
@@ -140,7 +142,7 @@ def test_a_missed_deadline_passes_the_seat_once_however_often_or_late_it_fires(
     for kind, detail in list(bus):
         season_fn.handler(event(kind, detail), LambdaContext("season"))
     bus.clear()
-    late = deadlines()[order[2]]
+    late, accepted_one = deadlines()[order[2]], deadlines()[order[0]]
     assert answer(api, user_of(api, order[0]), "accept").status == 200
     assert season_fn.handler(late, LambdaContext("season"))["outcome"] == "not_yet"
     clock.advance(timedelta(days=5))  # two days late
@@ -148,7 +150,6 @@ def test_a_missed_deadline_passes_the_seat_once_however_often_or_late_it_fires(
     assert (refused.status, refused.error) == (409, "invitation_closed")
     assert season_fn.handler(late, LambdaContext("season"))["outcome"] == "expired"
     assert season_fn.handler(late, LambdaContext("season"))["outcome"] == "answered"
-    accepted_one = deadlines()[order[0]]
     assert season_fn.handler(accepted_one, LambdaContext("season"))["outcome"] == "answered"
     assert invited_on(bus) == [order[3]]  # order[1]'s deadline has not fired yet: one seat passed
     [(kind, detail)] = [(k, d) for k, d in bus if k == events.SUPER_FINAL_SEAT_PASSED]
@@ -158,6 +159,40 @@ def test_a_missed_deadline_passes_the_seat_once_however_often_or_late_it_fires(
     staff = replies(api, **ADMIN).body
     assert [i["tavla_id"] for i in staff["expired"]] == [order[2]]
     assert [p["tavla_id"] for p in staff["accepted"]] == [order[0]]
+
+
+def test_an_answer_deletes_its_deadline_and_one_left_behind_changes_nothing(
+    api: Api, bus: Published, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R10.4: an accept and a decline each delete their deadline's schedule; when Scheduler
+    refuses the deletion the answer stands all the same, and the schedule left behind, when it
+    fires after the deadline, finds the answer and passes no seat."""
+    from botocore.exceptions import ClientError
+
+    from tavla import schedules
+
+    order = closed_season(api, bus)
+    for kind, detail in list(bus):
+        season_fn.handler(event(kind, detail), LambdaContext("season"))
+    bus.clear()
+    assert answer(api, user_of(api, order[0]), "accept").status == 200
+    assert answer(api, user_of(api, order[1]), "decline").status == 200
+    assert sorted(deadlines()) == sorted([order[2]])  # the reserve's is scheduled off the bus
+    left = deadlines()[order[2]]
+
+    def refused(name: str) -> None:
+        raise ClientError(
+            {"Error": {"Code": "ThrottlingException", "Message": "slow down"}}, "DeleteSchedule"
+        )
+
+    monkeypatch.setattr(schedules, "delete", refused)
+    assert answer(api, user_of(api, order[2]), "accept").status == 200
+    assert deadlines()[order[2]] == left
+    bus.clear()
+    clock.advance(timedelta(days=8))
+    assert season_fn.handler(left, LambdaContext("season"))["outcome"] == "answered"
+    assert bus == []
+    assert [p["tavla_id"] for p in replies(api, **ADMIN).body["accepted"]] == [order[0], order[2]]
 
 
 def test_two_accepts_for_the_last_seat_cannot_both_win(api: Api, bus: Published) -> None:

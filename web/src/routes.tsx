@@ -15,7 +15,7 @@ import { BoardScreen, TvScreen } from "./screens/board";
 import { Notifications } from "./screens/notifications";
 import { MyMoney } from "./screens/money/mine";
 import { TournamentMoney } from "./screens/money/tournament";
-import { PlayerScreen, Ratings, SeasonScreen } from "./screens/season";
+import { MyInvitations, PlayerScreen, Ratings, SeasonScreen } from "./screens/season";
 import { PaymentDeadline, RefundList, Till } from "./screens/treasury";
 
 export type Screen = FunctionComponent<{ id: string }>;
@@ -40,6 +40,7 @@ export const ROUTES: readonly RouteEntry[] = [
   { path: "pass", screen: Pass, bare: true },
   { path: "season", screen: Ratings },
   { path: "season/:id", screen: SeasonScreen },
+  { path: "invitations", screen: MyInvitations },
   { path: "player/:id", screen: PlayerScreen },
   { path: "t/:id", screen: TournamentPage },
   { path: "t/:id/match", screen: MyMatch },

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -142,6 +142,25 @@ class SeasonStandingsPage(ApiModel):
     champion: SeasonStandingRow | None = Field(
         default=None, description="the Super Final's winner, with their row of the season"
     )
+
+
+class SeasonTournament(ApiModel):
+    """A tournament of the season's calendar: when, at which level, and whether its points are in."""
+
+    id: str
+    name: str
+    city: str | None = None
+    starts_at: datetime
+    status: str
+    level: str
+    counted: bool = Field(description="its season points are in the standings")
+
+
+class SeasonCalendar(ApiModel):
+    """The tournaments that declared the season, by start time (R10.4)."""
+
+    season_id: str
+    tournaments: list[SeasonTournament]
 
 
 class SuperFinal(ApiModel):

@@ -10,7 +10,8 @@ transaction each (`SuperFinalInvited` with it): notify tells the player, and the
 function schedules the deadline (`season-invite-...`, a one-time schedule, on itself). A
 decline (the player's request) or the deadline (`expire`, the schedule, fired twice or late:
 conditional on the invitation still pending) opens the seat again with `SuperFinalSeatPassed`,
-and the seat goes to the next on the list. Every step is conditional on what it read, so
+and the seat goes to the next on the list. An answer deletes its deadline's schedule (one that
+fires all the same finds the answer and does nothing). Every step is conditional on what it read, so
 concurrent answers and passings-on never invite twice for one seat nor accept more players
 than there are seats.
 """
@@ -20,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
+
+from botocore.exceptions import BotoCoreError, ClientError
 
 from tavla import events, schedules
 from tavla.caller import Caller
@@ -39,6 +42,7 @@ from tavla.models.season import (
     SuperFinalAttendance,
     SuperFinalReplies,
 )
+from tavla.observability import logger
 from tavla.rules.season import SeasonSettings
 from tavla.rules.season_table import SeasonRow
 from tavla.store import invitations as store
@@ -146,6 +150,17 @@ def schedule_deadlines(detail: Mapping[str, Any], now: datetime) -> list[str]:
     return outcomes
 
 
+def drop_deadline(invitation: InvitationRecord) -> None:
+    """An answered invitation's deadline schedule is deleted: it has nothing left to do. A
+    deletion that fails is only logged: the schedule, when it fires, finds the answer and
+    changes nothing (`expire`)."""
+    name = deadline_name(invitation.season_id, invitation.tavla_id, invitation.reply_by)
+    try:
+        schedules.delete(name)
+    except (BotoCoreError, ClientError):
+        logger.warning("invitation deadline schedule left to fire", extra={"schedule": name})
+
+
 def _passed(season_id: str, tavla_id: str, reason: str, at: str) -> outbox.Event:
     return outbox.Event(
         events.SUPER_FINAL_SEAT_PASSED,
@@ -229,6 +244,8 @@ def reply(caller: Caller, season_id: str, answer: Literal["accept", "decline"], 
             raise SuperFinalFull(f"Every seat of the Super Final of season {season_id} is taken.") from full
         except store.NotPending:
             pass  # answered meanwhile (a second tab, the deadline): what stands is read below
+        else:
+            drop_deadline(invitation)
         if wanted == store.DECLINED:
             fill_seats(season_id, now)
         invitation = store.get(season_id, tavla_id) or invitation

@@ -40,9 +40,11 @@ from tavla.errors import Forbidden, SeasonClosed, SeasonNotFound
 from tavla.models.season import (
     Season,
     SeasonBody,
+    SeasonCalendar,
     SeasonList,
     SeasonStandingRow,
     SeasonStandingsPage,
+    SeasonTournament,
     SuperFinal,
 )
 from tavla.rules.season import SeasonSettings, TournamentLevel, tournament_points
@@ -55,6 +57,7 @@ from tavla.store import invitations as invitation_store
 from tavla.store import outbox
 from tavla.store import players as player_store
 from tavla.store import season as store
+from tavla.store import tournaments as tournament_store
 from tavla.store.records import FixtureRecord, SeasonRecord, SeasonStandingsRecord
 
 STANDINGS_PAGE_ROWS = 500  # rows per snapshot page: ~75 KB, one BatchGetItem reads a request's
@@ -408,10 +411,37 @@ def get_season(season_id: str, now: datetime) -> Season:
     return _season(record, now)
 
 
-def require_season(season_id: str) -> None:
-    """A tournament may only declare a season that exists (R10.4)."""
-    if store.get(season_id) is None:
-        raise SeasonNotFound(f"No season {season_id}: an admin sets it first (PUT /seasons/{season_id}).")
+# a tournament may start a few days before it finishes: the calendar's span opens this early
+CALENDAR_LEAD = timedelta(days=7)
+
+
+def calendar(season_id: str) -> SeasonCalendar:
+    """The season's tournaments by start time, each marked when its points are in (R10.4)."""
+    record = store.get(season_id)
+    if record is None:
+        raise SeasonNotFound(f"No season {season_id}.")
+    start = datetime.combine(date.fromisoformat(record.starts_on), time(0), ZoneInfo(SEASON_TIME_ZONE))
+    head = store.snapshot(season_id)
+    counted = set(head.counted) if head else set()
+    found = tournament_store.of_season(season_id, start - CALENDAR_LEAD, closes_at(record))
+    # a counted tournament listed to start outside the span (its page's date moved) is listed too
+    found += tournament_store.several(sorted(counted - {t.id for t in found}))
+    found.sort(key=lambda t: (datetime.fromisoformat(t.starts_at).astimezone(UTC), t.id))
+    return SeasonCalendar(
+        season_id=season_id,
+        tournaments=[
+            SeasonTournament(
+                id=t.id,
+                name=str(t.settings["name"]),
+                city=t.settings.get("city"),
+                starts_at=datetime.fromisoformat(t.starts_at),
+                status=t.status,
+                level=str(t.settings.get("level") or TournamentLevel.LOCAL.value),
+                counted=t.id in counted,
+            )
+            for t in found
+        ],
+    )
 
 
 def list_seasons(

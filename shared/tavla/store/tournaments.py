@@ -11,7 +11,7 @@ from typing import Any
 
 from tavla.errors import Conflict, InvalidCursor, TournamentNotFound
 from tavla.store import audit, keys, outbox
-from tavla.store.dynamo import client, deserialize, table_name
+from tavla.store.dynamo import batch_get, client, deserialize, table_name
 from tavla.store.records import AuditRecord, RegistrationRecord, StaffMember, TournamentRecord
 from tavla.store.registrations import to_item as registration_item
 from tavla.store.schema import MAIN
@@ -119,6 +119,36 @@ def calendar(
     found = [TournamentRecord.from_item(deserialize(i)) for i in response.get("Items", [])]
     last = response.get("LastEvaluatedKey")
     return found, (_cursor(which, last["gsi1sk"]["S"]) if last else None)
+
+
+def of_season(season_id: str, start: datetime, end: datetime) -> list[TournamentRecord]:
+    """The tournaments declaring `season_id` that start in [start, end), by start time: the
+    calendar index read over the season's span only (a season's tournaments start within it)."""
+    found: list[TournamentRecord] = []
+    query: dict[str, Any] = {
+        "TableName": table_name(MAIN),
+        "IndexName": MAIN.index("gsi1").name,
+        "KeyConditionExpression": "gsi1pk = :cal AND gsi1sk BETWEEN :start AND :end",
+        "FilterExpression": "season_id = :season",
+        "ExpressionAttributeValues": {
+            ":cal": {"S": keys.CALENDAR},
+            ":start": {"S": start.astimezone(UTC).isoformat()},
+            ":end": {"S": end.astimezone(UTC).isoformat()},
+            ":season": {"S": season_id},
+        },
+    }
+    while True:
+        response = client().query(**query)
+        found.extend(TournamentRecord.from_item(deserialize(i)) for i in response.get("Items", []))
+        if "LastEvaluatedKey" not in response:
+            return found
+        query["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+
+
+def several(tournament_ids: Sequence[str]) -> list[TournamentRecord]:
+    """The tournaments of these ids that exist, in no particular order (batched reads)."""
+    wanted = [keys.tournament(t) for t in dict.fromkeys(tournament_ids)]
+    return [TournamentRecord.from_item(i) for i in batch_get(MAIN, wanted)] if wanted else []
 
 
 def update_settings(

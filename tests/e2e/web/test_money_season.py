@@ -10,14 +10,11 @@ is checked with axe-core in Greek and in English and saved to docs/screenshots/.
 from __future__ import annotations
 
 import re
-import time
 import uuid
-from collections.abc import Callable
-from typing import Any
 
 from playwright.sync_api import Locator, expect
 
-from tests.e2e.client import Client, tournament
+from tests.e2e.client import Client, tournament, until
 from tests.e2e.conftest import Stack
 from tests.e2e.day import TournamentDay
 from tests.e2e.web.conftest import Phone, accessible_in_both_languages, registered_player, screenshot, sign_in
@@ -26,16 +23,6 @@ RUN = uuid.uuid4().hex[:6]
 ORGANISERS = ("organisers",)
 EUR30 = re.compile(r"^30,00\s€$")  # Greek formatting, whatever the language of the page
 EUR0 = re.compile(r"^0,00\s€$")
-
-
-def _until(check: Callable[[], Any], seconds: float = 30) -> Any:
-    """The event consumers (ratings, season points) run off the bus: wait for their result."""
-    deadline = time.monotonic() + seconds
-    while True:
-        found = check()
-        if found or time.monotonic() > deadline:
-            return found
-        time.sleep(0.3)
 
 
 def test_a_player_pays_by_card_and_the_organiser_reconciles_the_bank_statement(
@@ -128,14 +115,14 @@ def test_prizes_ratings_and_the_season_after_a_finished_day(phone: Phone, stack:
         assert moved.status == 200, moved.body
     day.run()
     day.finish()
-    champion = _until(
+    champion = until(
         lambda: [a for a in client.call("GET", f"/tournaments/{day.id}/prizes").body["awards"] if a["place"]]
     )
     assert champion, "no prize awarded"
     rows = lambda: client.call("GET", f"/seasons/{season}/standings").body["rows"]  # noqa: E731
-    standings = _until(lambda: len(rows()) == 4 and rows())
+    standings = until(lambda: len(rows()) == 4 and rows())
     assert standings, rows()
-    history = _until(lambda: client.call("GET", f"/players/{ids[1]}").body["history"])
+    history = until(lambda: client.call("GET", f"/players/{ids[1]}").body["history"])
     assert history, "no rating history"
 
     # The organiser's prize table: 50 euros for the winner, paid out in cash.

@@ -4,6 +4,7 @@ import { Status } from "../ui/widgets";
 import { dateTime } from "../format";
 import { t } from "../i18n";
 import { useLoad } from "../load";
+import { SeasonLinks } from "./season";
 
 export function Calendar() {
   const [upcoming, setUpcoming] = useState(true);
@@ -45,8 +46,9 @@ export function Calendar() {
       </ul>
       <p>
         <a href="#/new">{t("new_tournament")}</a> · <a href="#/money">{t("nav_money")}</a> ·{" "}
-        <a href="#/season">{t("nav_season")}</a>
+        <a href="#/season">{t("nav_season")}</a> · <a href="#/invitations">{t("nav_invitations")}</a>
       </p>
+      <SeasonLinks />
     </section>
   );
 }

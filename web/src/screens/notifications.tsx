@@ -18,6 +18,7 @@ export function Notifications() {
           <li key={n.id} class="card">
             <strong>{t(kindKey(n.kind))}</strong>
             <span>{n.message}</span>
+            {n.kind.startsWith("super_final") && <a href="#/invitations">{t("nav_invitations")}</a>}
             <small>{dateTime(n.created_at)}</small>
           </li>
         ))}

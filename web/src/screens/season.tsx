@@ -2,9 +2,11 @@
 // chart, no chart library), the season's standings and the Super Final invitations.
 import { useEffect, useState } from "preact/hooks";
 import { api, type Schemas } from "../api/client";
-import { Status } from "../ui/widgets";
-import { dateTime } from "../format";
-import { lang, t } from "../i18n";
+import { Alert, ConfirmButton, NeedSignIn, Note, Status } from "../ui/widgets";
+import { useAction } from "../ui/action";
+import { getToken } from "../auth";
+import { dateTime, day } from "../format";
+import { lang, t, type Key } from "../i18n";
 import { useLoad } from "../load";
 import { go } from "../router";
 
@@ -124,10 +126,20 @@ export function Ratings() {
   );
 }
 
-/** #/player/<id>: the player's rating and its history, as a chart and as a list. */
+/** #/player/<id>: the player's rating and its history, as a chart and as a list (newest
+ * first, older pages on request with the API's cursor). */
 export function PlayerScreen({ id }: { id: string }) {
   const player = useLoad(() => api.GET("/players/{tavla_id}", { params: { path: { tavla_id: id } } }), [id]);
-  const p = player.data;
+  const [older, setOlder] = useState<{ lines: Schemas["RatingLine"][]; next?: string | null }>({ lines: [] });
+  useEffect(() => setOlder({ lines: [] }), [id]);
+  const loaded = player.data;
+  const p = loaded && { ...loaded, history: [...loaded.history, ...older.lines] };
+  const cursor = older.next === undefined ? loaded?.history_next : older.next;
+  async function more() {
+    if (!cursor) return;
+    const answer = await api.GET("/players/{tavla_id}", { params: { path: { tavla_id: id }, query: { before: cursor } } });
+    if (answer.data) setOlder((o) => ({ lines: [...o.lines, ...answer.data.history], next: answer.data.history_next ?? null }));
+  }
   return (
     <section>
       <Status loading={player.loading && !p} error={player.error} />
@@ -161,6 +173,11 @@ export function PlayerScreen({ id }: { id: string }) {
               ))}
             </ol>
           )}
+          {cursor && (
+            <button type="button" class="secondary" onClick={() => void more()}>
+              {t("more")}
+            </button>
+          )}
         </>
       )}
     </section>
@@ -169,7 +186,8 @@ export function PlayerScreen({ id }: { id: string }) {
 
 /** The rating after each match as a line: an inline SVG, its numbers in the accessible name. */
 export function HistoryChart({ history }: { history: Schemas["RatingLine"][] }) {
-  const values = [history[0]?.before ?? 0, ...history.map((h) => h.after)];
+  const inOrder = [...history].reverse(); // the API lists the newest first; the line runs in time
+  const values = [inOrder[0]?.before ?? 0, ...inOrder.map((h) => h.after)];
   const W = 320;
   const H = 140;
   const pad = 24;
@@ -205,73 +223,234 @@ export function HistoryChart({ history }: { history: Schemas["RatingLine"][] }) 
   );
 }
 
-/** #/season/<id>: the season's standings and who is invited to the Super Final. */
+/** The latest seasons, on the home page: each a link to its page. */
+export function SeasonLinks() {
+  const seasons = useLoad(() => api.GET("/seasons", { params: { query: { limit: 5 } } }), []);
+  const list = seasons.data?.seasons ?? [];
+  if (list.length === 0) return null;
+  return (
+    <nav aria-labelledby="seasons-title" data-testid="season-links">
+      <h2 id="seasons-title">{t("seasons_title")}</h2>
+      <ul class="plain">
+        {list.map((x) => (
+          <li key={x.id}>
+            <a href={`#/season/${encodeURIComponent(x.id)}`}>{x.name}</a> · {t(`season_status_${x.status}` as Key)}
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** #/season/<id>: the season's calendar, its standings with the points of each tournament, and
+ * the Super Final: who would be invited while it runs, who accepted once it closed, the champion. */
 export function SeasonScreen({ id }: { id: string }) {
   const p = { params: { path: { season_id: id } } };
   const season = useLoad(() => api.GET("/seasons/{season_id}", p), [id]);
+  const calendar = useLoad(() => api.GET("/seasons/{season_id}/tournaments", p), [id]);
   const table = useLoad(
     () => api.GET("/seasons/{season_id}/standings", { params: { path: { season_id: id }, query: { limit: 100 } } }),
     [id],
   );
   const final = useLoad(() => api.GET("/seasons/{season_id}/super-final", p), [id]);
+  const attendance = useLoad(() => api.GET("/seasons/{season_id}/invitations", p), [id]);
+  const reload = () => [season, calendar, table, final, attendance].forEach((x) => x.reload());
+  const s = season.data;
+  const tournaments = calendar.data?.tournaments ?? [];
+  const counted = tournaments.map((x, i) => ({ ...x, n: i + 1 })).filter((x) => x.counted);
   return (
     <section>
-      <h1>{season.data ? season.data.name : t("season_title", { id })}</h1>
-      {season.data && (
-        <p>
-          {season.data.starts_on} – {season.data.ends_on}
+      <h1>{s ? s.name : t("season_title", { id })}</h1>
+      <Status loading={season.loading && !s} error={season.error} />
+      {s && (
+        <p data-testid="season-life">
+          {day(s.starts_on)} – {day(s.ends_on)} · {t(`season_status_${s.status}` as Key)}
         </p>
       )}
-      <h2>{t("season_standings")}</h2>
-      <Status loading={table.loading && !table.data} error={table.error} />
-      {table.data && table.data.rows.length === 0 && <p>{t("standings_none")}</p>}
-      {table.data && table.data.rows.length > 0 && <StandingsTable rows={table.data.rows} testid="season-standings" />}
-      <h2>{t("super_final")}</h2>
-      <Status loading={final.loading && !final.data} error={final.error} />
-      {final.data && final.data.invited.length === 0 && <p>{t("invited_none")}</p>}
-      {final.data && final.data.invited.length > 0 && (
-        <ol class="entries" data-testid="invited">
-          {final.data.invited.map((r) => (
-            <li key={r.tavla_id}>
-              <a href={`#/player/${r.tavla_id}`}>{r.name ?? r.tavla_id}</a>
+      <button type="button" class="secondary" onClick={reload}>
+        {t("refresh")}
+      </button>
+      <h2>{t("season_calendar")}</h2>
+      <Status loading={calendar.loading && !calendar.data} error={calendar.error} />
+      {calendar.data && tournaments.length === 0 && <p>{t("season_calendar_none")}</p>}
+      {tournaments.length > 0 && (
+        <ol class="entries" data-testid="season-calendar">
+          {tournaments.map((x) => (
+            <li key={x.id}>
+              <a href={`#/t/${x.id}`}>{x.name}</a>
               <span>
-                {t("season_points", { n: r.points })}
-                {final.data?.lives[r.tavla_id] !== undefined ? ` · ${t("lives", { n: final.data.lives[r.tavla_id] ?? 0 })}` : ""}
+                {dateTime(x.starts_at)} · {t(`level_${x.level}` as Key)} · {t(`tstatus_${x.status}` as Key)}
+                {x.counted ? ` · ${t("season_counted")}` : ""}
               </span>
             </li>
           ))}
         </ol>
       )}
-      {final.data?.tied_at_cut && final.data.tied_at_cut.length > 0 && <p class="hint">{t("tied_at_cut", { n: final.data.tied_at_cut.length })}</p>}
+      <h2>{t("season_standings")}</h2>
+      <Status loading={table.loading && !table.data} error={table.error} />
+      {table.data && table.data.rows.length === 0 && <p>{t("standings_none")}</p>}
+      {table.data && table.data.rows.length > 0 && (
+        <StandingsTable rows={table.data.rows} tournaments={counted} testid="season-standings" />
+      )}
+      <h2>{t("super_final")}</h2>
+      <Finalists attendance={attendance.data} provisional={final.data} />
     </section>
   );
 }
 
-function StandingsTable({ rows, testid }: { rows: Standing[]; testid: string }) {
+/** Before the close, who would be invited; after it, who accepted (with their starting lives),
+ * the final's tournament and its champion. */
+function Finalists({ attendance, provisional }: { attendance?: Schemas["SuperFinalAttendance"]; provisional?: Schemas["SuperFinal"] }) {
+  if (!attendance) return null;
+  if (!attendance.frozen) {
+    if (!provisional || provisional.invited.length === 0) return <p>{t("invited_none")}</p>;
+    return (
+      <>
+        <p>{t("finalists_provisional")}</p>
+        <ol class="entries" data-testid="invited">
+          {provisional.invited.map((r) => (
+            <li key={r.tavla_id}>
+              <a href={`#/player/${r.tavla_id}`}>{r.name ?? r.tavla_id}</a>
+              <span>
+                {t("season_points", { n: r.points })} · {t("lives", { n: provisional.lives[r.tavla_id] ?? 0 })}
+              </span>
+            </li>
+          ))}
+        </ol>
+        {provisional.tied_at_cut && provisional.tied_at_cut.length > 0 && <p class="hint">{t("tied_at_cut", { n: provisional.tied_at_cut.length })}</p>}
+      </>
+    );
+  }
+  return (
+    <div data-testid="finalists">
+      {attendance.champion && (
+        <p data-testid="champion">
+          <strong>{t("season_champion", { name: attendance.champion.name ?? attendance.champion.tavla_id })}</strong>
+        </p>
+      )}
+      <p>{t("finalists_accepted", { n: attendance.accepted.length, seats: attendance.seats })}</p>
+      {attendance.accepted.length === 0 && <p>{t("finalists_none")}</p>}
+      {attendance.accepted.length > 0 && (
+        <ol class="entries" data-testid="accepted">
+          {attendance.accepted.map((r) => (
+            <li key={r.tavla_id}>
+              <a href={`#/player/${r.tavla_id}`}>{r.name ?? r.tavla_id}</a>
+              <span>
+                {t("place")} {r.place} · {t("lives", { n: r.lives })}
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+      {attendance.tournament_id && (
+        <p>
+          <a href={`#/t/${attendance.tournament_id}`}>{t("super_final_tournament")}</a>
+        </p>
+      )}
+    </div>
+  );
+}
+
+function StandingsTable({
+  rows,
+  tournaments,
+  testid,
+}: {
+  rows: Standing[];
+  tournaments: { id: string; name: string; n: number }[];
+  testid: string;
+}) {
   return (
     <div class="scroll" tabIndex={0} role="region" aria-label={t("season_standings")}>
-    <table class="grid" data-testid={testid}>
-      <thead>
-        <tr>
-          <th scope="col">{t("place")}</th>
-          <th scope="col">{t("player")}</th>
-          <th scope="col">{t("points_col")}</th>
-          <th scope="col">{t("tournaments_col")}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((r) => (
-          <tr key={r.tavla_id}>
-            <td>{r.place_to > r.place ? `${r.place}–${r.place_to}` : r.place}</td>
-            <td>
-              <a href={`#/player/${r.tavla_id}`}>{r.name ?? r.tavla_id}</a>
-            </td>
-            <td>{r.points}</td>
-            <td>{r.tournaments}</td>
+      <table class="grid" data-testid={testid}>
+        <thead>
+          <tr>
+            <th scope="col">{t("place")}</th>
+            <th scope="col">{t("player")}</th>
+            <th scope="col">{t("points_col")}</th>
+            {tournaments.map((x) => (
+              <th scope="col" key={x.id}>
+                <abbr title={t("season_tournament_n", { n: x.n, name: x.name })}>#{x.n}</abbr>
+              </th>
+            ))}
+            <th scope="col">{t("tournaments_col")}</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.tavla_id}>
+              <td>{r.place_to > r.place ? `${r.place}–${r.place_to}` : r.place}</td>
+              <td>
+                <a href={`#/player/${r.tavla_id}`}>{r.name ?? r.tavla_id}</a>
+              </td>
+              <td>{r.points}</td>
+              {tournaments.map((x) => (
+                <td key={x.id}>{r.by_tournament?.[x.id] ?? "–"}</td>
+              ))}
+              <td>{r.tournaments}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
+  );
+}
+
+/** #/invitations: my Super Final invitations; a pending one answered here, each answer asked
+ * twice (it cannot be taken back), the deadline in Greek time. */
+export function MyInvitations() {
+  const loaded = useLoad(() => api.GET("/me/invitations"), []);
+  const action = useAction(loaded.reload);
+  if (!getToken()) return <NeedSignIn />;
+  const list = loaded.data?.invitations ?? [];
+  const answer = (season_id: string, what: "accept" | "decline") =>
+    void action.run(
+      () =>
+        what === "accept"
+          ? api.POST("/seasons/{season_id}/invitations/me/accept", { params: { path: { season_id } } })
+          : api.POST("/seasons/{season_id}/invitations/me/decline", { params: { path: { season_id } } }),
+      t(what === "accept" ? "invitation_done_accept" : "invitation_done_decline"),
+    );
+  return (
+    <section>
+      <h1>{t("nav_invitations")}</h1>
+      <Status loading={loaded.loading && !loaded.data} error={loaded.error} />
+      <Note text={action.message} testid="invitation-message" />
+      <Alert text={action.error} />
+      {loaded.data && list.length === 0 && <p>{t("invitations_none")}</p>}
+      <ul class="cards" data-testid="invitations">
+        {list.map((i) => (
+          <li key={i.season_id} class="card" data-status={i.status}>
+            <strong>
+              <a href={`#/season/${encodeURIComponent(i.season_id)}`}>{t("invitation_title", { season: i.season_name ?? i.season_id })}</a>
+            </strong>
+            <span>{t("invitation_place", { place: i.place, lives: i.lives })}</span>
+            <span data-testid="invitation-status">{t(`invitation_status_${i.status}` as Key)}</span>
+            {i.status === "pending" && (
+              <>
+                <span data-testid="reply-by">{t("invitation_reply_by", { time: dateTime(i.reply_by) })}</span>
+                <div class="two">
+                  <ConfirmButton
+                    label={t("invitation_accept")}
+                    question={t("invitation_accept_question")}
+                    disabled={action.busy}
+                    testid="confirm-accept"
+                    onConfirm={() => answer(i.season_id, "accept")}
+                  />
+                  <ConfirmButton
+                    label={t("invitation_decline")}
+                    question={t("invitation_decline_question")}
+                    class="secondary"
+                    disabled={action.busy}
+                    testid="confirm-decline"
+                    onConfirm={() => answer(i.season_id, "decline")}
+                  />
+                </div>
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
