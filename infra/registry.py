@@ -30,7 +30,9 @@ from tavla.events import (
     STATEMENT_UPLOADED,
     SUPER_FINAL_INVITED,
     SUPER_FINAL_SEAT_PASSED,
+    TOURNAMENT_CANCELLED,
     TOURNAMENT_FINISHED,
+    TOURNAMENT_POSTPONED,
 )
 from tavla.schedules import arn_env_var
 from tavla.store.keys import OUTBOX_PREFIX
@@ -167,9 +169,11 @@ FUNCTIONS: tuple[Function, ...] = (
     Function(
         name="tournaments",
         module="functions.tournaments.handler",
-        description="Tournament pages, settings and per-tournament staff",
+        description="Tournament pages, settings and per-tournament staff; cancelled or postponed",
         tables={MAIN.name: "read_write"},
         idempotent=True,
+        card_payments=True,  # a cancellation's card refunds go back through the provider
+        schedules=("unpaid",),  # the payment deadline's schedules (set, moved) and refund retries
     ),
     Function(
         name="registrations",
@@ -215,6 +219,8 @@ FUNCTIONS: tuple[Function, ...] = (
             SUPER_FINAL_SEAT_PASSED,
             ORGANISER_REQUESTED,
             ORGANISER_REQUEST_DECIDED,
+            TOURNAMENT_CANCELLED,
+            TOURNAMENT_POSTPONED,
         ),
         sends_sms=True,
         sends_email=True,

@@ -7,9 +7,11 @@ from typing import Annotated, Literal, TypeAlias
 from tavla import clock, params
 from tavla.contract import errors
 from tavla.errors import (
+    Conflict,
     Forbidden,
     Invalid,
     LastAdmin,
+    NoSuchClub,
     NotPending,
     PlayerNotFound,
     ProfileMissing,
@@ -17,19 +19,27 @@ from tavla.errors import (
 )
 from tavla.http import SIGNED_IN, caller, make_resolver
 from tavla.models.federation import (
+    Club,
+    ClubBody,
+    ClubMerge,
+    ClubMerged,
+    ClubUpdate,
+    NearDuplicateClubs,
     OrganiserDecision,
     OrganiserRequestBody,
     OrganiserRequestView,
+    PublicClub,
     Role,
     RoleHolder,
     RoleState,
 )
 from tavla.observability import entry
-from tavla.services import roles
+from tavla.services import clubs, roles
 
 app = make_resolver()
 
 TavlaIdPath: TypeAlias = "Annotated[str, params.Path(max_length=32)]"
+ClubIdPath: TypeAlias = 'Annotated[str, params.Path(max_length=32, pattern=r"^[A-Za-z0-9]+$")]'
 
 
 @app.put(
@@ -125,6 +135,81 @@ def refuse_organiser_request(tavla_id: TavlaIdPath, body: OrganiserDecision) -> 
     With a note the player reads in the app.
     """
     return roles.decide(caller(app), tavla_id.upper(), False, body.note, clock.now())
+
+
+# -- clubs ------------------------------------------------------------------------------------
+
+
+@app.get("/clubs", tags=["players"])
+def get_clubs() -> list[PublicClub]:
+    """The federation's clubs.
+
+    By name, for a player to choose theirs (`club_id` on the profile) and for the club
+    rating lists (`GET /ratings?club_id=`). Public: never a club's contact.
+    """
+    return clubs.public_list()
+
+
+@app.get("/admin/clubs", security=SIGNED_IN, tags=["admin"], responses=errors(Forbidden))
+def get_admin_clubs() -> list[Club]:
+    """The federation's clubs with their contacts.
+
+    Admins only; merged duplicates are left out.
+    """
+    return clubs.admin_list(caller(app), clock.now())
+
+
+@app.post(
+    "/admin/clubs", security=SIGNED_IN, tags=["admin"], status_code=201, responses=errors(Forbidden, Invalid)
+)
+def post_club(body: ClubBody) -> tuple[Club, int]:
+    """Add a club.
+
+    Admins only; audited. Its id is what players choose and what the draw's club protection
+    (R5.2) and the club rating lists compare.
+    """
+    return clubs.create(caller(app), body, clock.now()), 201
+
+
+@app.patch(
+    "/admin/clubs/<club_id>",
+    security=SIGNED_IN,
+    tags=["admin"],
+    responses=errors(Forbidden, NoSuchClub, Invalid, Conflict),
+)
+def patch_club(club_id: ClubIdPath, body: ClubUpdate) -> Club:
+    """Edit a club.
+
+    Only the fields sent change; a new name reaches the members' profiles. Audited.
+    """
+    return clubs.update(caller(app), club_id.upper(), body, clock.now())
+
+
+@app.get("/admin/clubs/near-duplicates", security=SIGNED_IN, tags=["admin"], responses=errors(Forbidden))
+def get_near_duplicate_clubs() -> list[NearDuplicateClubs]:
+    """Clubs typed as text, grouped where they look alike.
+
+    The one-time mapping's worklist: "OA Plakas" and "O.A. Plakas" in one group, with the
+    club record whose name reads the same when there is one. Admins only; reads every
+    profile, so it is for the office, not for every page view.
+    """
+    return clubs.near_duplicate_clubs(caller(app), clock.now())
+
+
+@app.post(
+    "/admin/clubs/<club_id>/merge",
+    security=SIGNED_IN,
+    tags=["admin"],
+    responses=errors(Forbidden, NoSuchClub, Invalid),
+)
+def merge_clubs(club_id: ClubIdPath, body: ClubMerge) -> ClubMerged:
+    """Merge spellings and duplicate clubs into a club.
+
+    Every player whose club was typed as one of `spellings`, or who is in one of `clubs`, is
+    put in this club (its id and name); the duplicate records leave the list. Audited;
+    repeating it moves nobody twice.
+    """
+    return clubs.merge(caller(app), club_id.upper(), body, clock.now())
 
 
 handler = entry(app)

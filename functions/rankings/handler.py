@@ -48,17 +48,21 @@ Filter: TypeAlias = "Annotated[str | None, params.Query(min_length=1, max_length
 def get_ratings(
     club: Filter = None,
     city: Filter = None,
+    club_id: Annotated[
+        str | None, params.Query(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9]+$")
+    ] = None,
     limit: Annotated[int, params.Query(ge=1, le=200)] = 50,
     after: Annotated[str | None, params.Query(max_length=512)] = None,
 ) -> RatingPage:
     """The national rating list.
 
     Highest rating first, a page at a time (`next` is the opaque cursor of the next page);
-    `club` or `city` gives that club's or city's list. `provisional` marks players with fewer
+    `club_id` gives a club's list (`club`, the club as typed, until the federation maps it to
+    its record), `city` a city's. `provisional` marks players with fewer
     than 30 rated matches (R10.3). Players appear from their first official match: a club's
     or a city's list leaves out its members who have not played one yet.
     """
-    return ratings.rating_page(club, city, limit, after)
+    return ratings.rating_page(club, city, limit, after, club_id=club_id)
 
 
 @app.get("/seasons", tags=["season"])

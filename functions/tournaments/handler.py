@@ -10,25 +10,32 @@ from tavla.errors import (
     Busy,
     Conflict,
     DivisionHasEntries,
+    DrawInProgress,
     Forbidden,
     IdempotencyKeyReused,
     Invalid,
     InvalidCursor,
     NotOrganiser,
+    NotPostponable,
     NotStaff,
     PlayerNotFound,
     RequestInProgress,
     SeasonNotFound,
+    TournamentCancelled,
     TournamentNotFound,
+    TournamentOver,
 )
 from tavla.http import SIGNED_IN, cached, caller, make_resolver, revalidated
 from tavla.idempotency import IdempotencyKey, once
 from tavla.models.audit import AuditTrail
 from tavla.models.tournaments import (
     Calendar,
+    CancelBody,
+    Cancellation,
     Placement,
     PlacementRequest,
     Placements,
+    PostponeBody,
     Staff,
     StaffUpdate,
     Tournament,
@@ -36,7 +43,7 @@ from tavla.models.tournaments import (
     TournamentUpdate,
 )
 from tavla.observability import entry
-from tavla.services import tournaments
+from tavla.services import cancellation, tournaments
 
 app = make_resolver()
 
@@ -115,6 +122,42 @@ def patch_tournament(tournament_id: TournamentId, body: TournamentUpdate) -> Tou
     Raising the capacity promotes waiting players.
     """
     return tournaments.update(caller(app), tournament_id, body, clock.now())
+
+
+@app.post(
+    "/tournaments/<tournament_id>/cancel",
+    security=SIGNED_IN,
+    tags=["tournaments"],
+    responses=errors(TournamentNotFound, NotOrganiser, TournamentOver, DrawInProgress),
+)
+def cancel_tournament(tournament_id: TournamentId, body: CancelBody) -> Cancellation:
+    """Cancel a tournament.
+
+    Its organisers, or an admin; before or during the day. Registration and check-in close,
+    every entrant's payments come back in full (card ones through the provider, bank and cash
+    ones on the refund list) and every entrant is told; the page says cancelled and the season
+    never counts it; matches already played stay rated. Cancelling again changes nothing
+    (`changed: false`) and only checks the refunds.
+    """
+    return cancellation.cancel(caller(app), tournament_id, body, clock.now())
+
+
+@app.post(
+    "/tournaments/<tournament_id>/postpone",
+    security=SIGNED_IN,
+    tags=["tournaments"],
+    responses=errors(
+        TournamentNotFound, NotOrganiser, TournamentCancelled, NotPostponable, Invalid, Conflict
+    ),
+)
+def postpone_tournament(tournament_id: TournamentId, body: PostponeBody) -> Tournament:
+    """Postpone a tournament.
+
+    Its organisers, or an admin; before the draw. The start moves, and the registration close,
+    early bird and payment deadline move by as much (the close may be given). Entrants keep
+    their place, are told, and may withdraw with a full refund until the new close.
+    """
+    return cancellation.postpone(caller(app), tournament_id, body, clock.now())
 
 
 @app.get(

@@ -453,21 +453,43 @@ class SeasonClosed(Conflict):
     code = "season_closed"
 
 
-# The federation's refusals below keep the generic codes (`conflict`, `not_found`,
-# `validation_error`) until the web front end's error catalogues have texts for codes of
-# their own; the message says which refusal it is.
+# --- the federation's office
 
 
 class LastAdmin(Conflict):
     """Revoking this admin would leave the federation without one."""
 
+    code = "last_admin"
+
 
 class RequestNotFound(NotFound):
     """No request to organise from that player."""
 
+    code = "request_not_found"
+
 
 class ClubNotFound(Invalid):
     """A profile names a club the federation does not keep (422: the body is wrong)."""
+
+    code = "club_not_found"
+
+
+class TournamentCancelled(Conflict):
+    """The tournament was cancelled: nothing of it changes any more (its refunds go on)."""
+
+    code = "tournament_cancelled"
+
+
+class NotPostponable(Conflict):
+    """Only a tournament not drawn yet moves to new dates: a day under way is cancelled instead."""
+
+    code = "not_postponable"
+
+
+class NoSuchClub(NotFound):
+    """No club record with that id (the path names it)."""
+
+    code = "no_such_club"
 
 
 class ErasureNotConfirmed(Invalid):

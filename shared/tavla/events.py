@@ -44,6 +44,9 @@ ORGANISER_REQUEST_DECIDED = "OrganiserRequestDecided"
 ENTRIES_CHANGED = "EntriesChanged"
 # a large bank statement stored for its import: the statements job imports it in the background
 STATEMENT_UPLOADED = "StatementUploaded"
+# an organiser (or an admin) cancelled a tournament, or moved its dates: every entrant is told
+TOURNAMENT_CANCELLED = "TournamentCancelled"
+TOURNAMENT_POSTPONED = "TournamentPostponed"
 
 
 @cache

@@ -34,6 +34,8 @@ LAPSED = "super_final_lapsed"
 ORGANISER_REQUEST = "organiser_request"
 ORGANISER_DECISION = "organiser_decision"
 ORGANISER_APPROVED = "organiser_approved"  # the decision's wording when approved
+CANCELLED = "tournament_cancelled"
+POSTPONED = "tournament_postponed"
 
 CATALOGUE: Mapping[str, Mapping[Language, str]] = {
     TABLE_CALL: {
@@ -115,6 +117,22 @@ CATALOGUE: Mapping[str, Mapping[Language, str]] = {
         "el": "Το αίτημά σας να γίνετε διοργανωτής απορρίφθηκε.",
         "en": "Your request to become an organiser was refused.",
         "it": "La tua richiesta di diventare organizzatore è stata respinta.",
+    },
+    CANCELLED: {
+        "el": "Το {tournament} ακυρώθηκε ({reason}). Ό,τι πληρώσατε για τη συμμετοχή σας "
+        "επιστρέφεται ολόκληρο.",
+        "en": "{tournament} has been cancelled ({reason}). Whatever you paid for your entry is "
+        "refunded in full.",
+        "it": "{tournament} è stato annullato ({reason}). Quanto hai pagato per l'iscrizione ti "
+        "viene rimborsato per intero.",
+    },
+    POSTPONED: {
+        "el": "Το {tournament} μετατέθηκε: αρχίζει {starts}. Η θέση σας κρατιέται· αν δεν "
+        "μπορείτε, αποσυρθείτε έως {closes} με πλήρη επιστροφή χρημάτων.",
+        "en": "{tournament} has been postponed: it now starts {starts}. Your place is kept; if "
+        "you cannot come, withdraw by {closes} for a full refund.",
+        "it": "{tournament} è stato rinviato: ora inizia {starts}. Il tuo posto resta; se non "
+        "puoi venire, ritirati entro {closes} con rimborso completo.",
     },
 }
 

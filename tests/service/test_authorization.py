@@ -181,6 +181,16 @@ POST   /me/organiser-request                                    401  201   201  
 GET    /admin/organiser-requests                                401  403   403  403  403  403  403  200
 POST   /admin/organiser-requests/{tavla_id}/approve             401  403   403  403  403  403  403  200
 POST   /admin/organiser-requests/{tavla_id}/refuse              401  403   403  403  403  403  403  200
+# a tournament cancelled or postponed: its organisers, or an admin
+POST   /tournaments/{tournament_id}/cancel                      401  403   403  403  403  200  403  200
+POST   /tournaments/{tournament_id}/postpone                    401  403   403  403  403  200  403  200
+# clubs (R1.2): anyone reads the list (no contacts); the federation's admins keep it
+GET    /clubs                                                   200  200   200  200  200  200  200  200
+GET    /admin/clubs                                             401  403   403  403  403  403  403  200
+POST   /admin/clubs                                             401  403   403  403  403  403  403  201
+PATCH  /admin/clubs/{club_id}                                   401  403   403  403  403  403  403  200
+GET    /admin/clubs/near-duplicates                             401  403   403  403  403  403  403  200
+POST   /admin/clubs/{club_id}/merge                             401  403   403  403  403  403  403  200
 """
 
 USERS: dict[str, tuple[str, tuple[str, ...]]] = {  # role -> (Cognito sub, groups)
@@ -393,6 +403,16 @@ def _requested(w: World) -> str:
 
     body = OrganiserRequestBody(club="OA Plakas", reason="I run our club nights.")
     return roles.request_organiser(Caller(USERS["other"][0], frozenset()), body, clock.now()).tavla_id
+
+
+def _club(w: World) -> str:
+    """A club of the federation, added by an admin."""
+    from tavla.caller import Caller
+    from tavla.models.federation import ClubBody
+    from tavla.services import clubs
+
+    body = ClubBody(name="OA Plakas", city="Athens", short_name="OAP")
+    return clubs.create(Caller(USERS["admin"][0], frozenset({"admins"})), body, clock.now()).id
 
 
 def _in_season(body: Any = None) -> Callable[[World], Request]:
@@ -613,6 +633,20 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     "GET /admin/organiser-requests": lambda w: Request(),
     "POST /admin/organiser-requests/{tavla_id}/approve": lambda w: Request({"tavla_id": _requested(w)}, {}),
     "POST /admin/organiser-requests/{tavla_id}/refuse": lambda w: Request({"tavla_id": _requested(w)}, {}),
+    "POST /tournaments/{tournament_id}/cancel": lambda w: Request(
+        {"tournament_id": w.here}, {"reason": "flood"}
+    ),
+    "POST /tournaments/{tournament_id}/postpone": lambda w: Request(
+        {"tournament_id": w.here}, {"starts_at": (clock.now() + timedelta(days=20)).isoformat()}
+    ),
+    "GET /clubs": lambda w: Request(),
+    "GET /admin/clubs": lambda w: Request(),
+    "POST /admin/clubs": lambda w: Request(body={"name": "Club 3", "city": "Patras", "short_name": "C3"}),
+    "PATCH /admin/clubs/{club_id}": lambda w: Request({"club_id": _club(w)}, {"city": "Piraeus"}),
+    "GET /admin/clubs/near-duplicates": lambda w: Request(),
+    "POST /admin/clubs/{club_id}/merge": lambda w: Request(
+        {"club_id": _club(w)}, {"spellings": ["O.A. Plakas"]}
+    ),
 }
 
 

@@ -53,6 +53,11 @@ BODY_ROUTES = [
     ("POST", "/me/organiser-request"),
     ("POST", "/admin/organiser-requests/{tavla_id}/approve"),
     ("POST", "/admin/organiser-requests/{tavla_id}/refuse"),
+    ("POST", "/admin/clubs"),
+    ("POST", "/tournaments/{tournament_id}/cancel"),
+    ("POST", "/tournaments/{tournament_id}/postpone"),
+    ("PATCH", "/admin/clubs/{club_id}"),
+    ("POST", "/admin/clubs/{club_id}/merge"),
 ]
 # POST routes that take no body
 NO_BODY = {

@@ -127,7 +127,7 @@ def test_the_last_admin_cannot_be_revoked(api: Api, pool: str) -> None:
     refused = api.call(
         "DELETE", "/admin/roles/{tavla_id}/{role}", params=params, user=ADMIN[0], groups=ADMIN[1]
     )
-    assert refused.status == 409 and refused.error == "conflict"
+    assert refused.status == 409 and refused.error == "last_admin"
     assert "at least one admin" in refused.body["error"]["message"]
     assert groups_of(pool, "first-admin") == {"admins"}
     # with a second admin, the first may go; then the second is the last one
@@ -148,7 +148,7 @@ def test_the_last_admin_cannot_be_revoked(api: Api, pool: str) -> None:
         user="u1",
         groups=("admins",),
     )
-    assert last.status == 409 and last.error == "conflict"
+    assert last.status == 409 and last.error == "last_admin"
     assert groups_of(pool, "u1") == {"admins"}
 
 
@@ -248,6 +248,15 @@ def test_a_request_to_organise_is_approved_with_notices_both_ways(
         groups=ADMIN[1],
     )
     assert twice.status == 409 and twice.error == "not_pending"
+    unknown = api.call(
+        "POST",
+        "/admin/organiser-requests/{tavla_id}/approve",
+        params={"tavla_id": "ZZZZZZZ"},
+        body={},
+        user=ADMIN[0],
+        groups=ADMIN[1],
+    )
+    assert unknown.status == 404 and unknown.error == "request_not_found"
     assert admin_id
 
 

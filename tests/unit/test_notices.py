@@ -23,6 +23,9 @@ FIELDS = {
     "reply_by": "2027-01-13 06:15",
     "who": "Nikos",
     "club": "OA Plakas",
+    "reason": "…",
+    "starts": "2027-01-20 10:00",
+    "closes": "2027-01-18 20:00",
 }
 # words any English notice uses, none of which a Greek or Italian one may hold
 ENGLISH = re.compile(r"\b(the|your|you|table|match|please|place|pay|appeal|nobody|invited)\b", re.I)

@@ -55,3 +55,7 @@ function expired(value: string): boolean {
 export function isOrganiser(): boolean {
   return claims()?.["cognito:groups"]?.includes("organisers") ?? false;
 }
+
+export function isAdmin(): boolean {
+  return claims()?.["cognito:groups"]?.includes("admins") ?? false;
+}

@@ -57,6 +57,8 @@ export const ROUTES: readonly RouteEntry[] = [
   { path: "t/:id/staff", later: () => import("./screens/manage/staff").then((m) => m.StaffList) },
   { path: "t/:id/conduct", later: () => import("./screens/conduct").then((m) => m.Conduct) },
   { path: "t/:id/categories", later: () => import("./screens/categories").then((m) => m.Categories) },
+  { path: "t/:id/cancel", later: () => import("./screens/manage/cancel").then((m) => m.CancelOrPostpone) },
+  { path: "admin", later: () => import("./screens/admin").then((m) => m.AdminConsole) },
 ];
 
 /** The route a hash path opens, with its `:id`; none for an unknown path. */

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, StringConstraints
 
 from tavla.models.common import ApiModel, Email, Name, Phone, ShortText, StrictModel, TavlaId
 from tavla.rules.rating import START_RATING
 
+ClubId = Annotated[
+    str, StringConstraints(strip_whitespace=True, to_upper=True, pattern=r"^[A-Za-z0-9]{1,32}$")
+]
 Gender = Literal["female", "male", "other"]
 Language = Literal["el", "en", "it"]
 
@@ -33,15 +36,21 @@ class PrivateFields(StrictModel):
     )
 
 
+CLUB_ID = Field(default=None, description="the club chosen from GET /clubs; its name becomes `club`")
+FREE_TEXT_CLUB = Field(default=None, description="a club typed as text (before clubs were records)")
+
+
 class ProfileCreate(PrivateFields):
     name: Name
-    club: ShortText | None = None
+    club_id: ClubId | None = CLUB_ID
+    club: ShortText | None = FREE_TEXT_CLUB
     city: ShortText | None = None
 
 
 class ProfileUpdate(PrivateFields):
     name: Name | None = None
-    club: ShortText | None = None
+    club_id: ClubId | None = CLUB_ID
+    club: ShortText | None = FREE_TEXT_CLUB
     city: ShortText | None = None
 
 
@@ -51,6 +60,7 @@ class PublicProfile(ApiModel):
     tavla_id: str
     name: str
     club: str | None = None
+    club_id: str | None = Field(default=None, description="absent: no club, or one typed as text")
     city: str | None = None
     rating: float = START_RATING
     rated_matches: int = 0

@@ -56,6 +56,7 @@ class RatingRow(ApiModel):
     tavla_id: str
     name: str
     club: str | None = None
+    club_id: str | None = None
     city: str | None = None
     rating: float
     rated_matches: int

@@ -332,7 +332,7 @@ class Tournament(TournamentSettings):
 
     id: str
     rules: EffectiveRules
-    status: Literal["open", "running", "finished"] = "open"
+    status: Literal["open", "running", "finished", "cancelled"] = "open"
     checkin_open: bool = True
     registered: int = 0
     waiting: int = 0
@@ -342,6 +342,37 @@ class Tournament(TournamentSettings):
         default=None, description="the seed committed to before the first draw (R5.1); null until then"
     )
     late_entry_open: bool = Field(default=False, description="Swiss and lives: late entries accepted now")
+    cancelled_at: datetime | None = Field(default=None, description="when it was cancelled")
+    cancel_reason: str | None = None
+    postponed_at: datetime | None = Field(default=None, description="when its dates were last moved")
+    postponed_from: datetime | None = Field(default=None, description="the start first announced")
+
+
+class CancelBody(StrictModel):
+    """Why the tournament is cancelled: every entrant reads it in their notice."""
+
+    reason: ShortText | None = None
+
+
+class PostponeBody(StrictModel):
+    """The new start; the registration close, early-bird and payment deadlines move by as much
+    unless a new close is given."""
+
+    starts_at: Instant
+    registration_closes_at: Instant | None = None
+
+
+class Cancellation(ApiModel):
+    """A cancelled tournament and what its entrants get back (R3.5)."""
+
+    tournament_id: str
+    status: Literal["cancelled"] = "cancelled"
+    cancelled_at: datetime
+    changed: bool = Field(description="false when it was cancelled already (the refunds are checked again)")
+    refunds_written: int = Field(description="players refunded by this call")
+    refunds_due: Money = Field(
+        description="refunds still to pay, card ones included until the provider confirms"
+    )
 
 
 class TournamentSummary(ApiModel):

@@ -64,7 +64,11 @@ def match_length(tournament: TournamentRecord, stage: str) -> int:
 def entrants(field: FieldRecord, division: str | None = None) -> list[Entrant]:
     """The field as the rules see it; of one division when the tournament has several (R3.7)."""
     return [
-        Entrant(player_id=e["player_id"], rating=float(e.get("rating", 1500.0)), club=e.get("club"))
+        Entrant(
+            player_id=e["player_id"],
+            rating=float(e.get("rating", 1500.0)),
+            club=e.get("club_id") or e.get("club"),  # the club record's id; free text until mapped
+        )
         for e in field.entrants
         if e.get("division") == division
     ]

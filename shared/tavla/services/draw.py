@@ -77,10 +77,13 @@ def _field(tournament: TournamentRecord, now: datetime) -> FieldRecord:
         profile = profiles.get(r.tavla_id)
         rating = r.rating if r.rating is not None else (profile.rating if profile else 1500.0)
         club = r.club if r.club is not None else (profile.club if profile else None)
+        club_id = r.club_id if r.club is not None else (profile.club_id if profile else None)
         name = r.player_name or (profile.name if profile else None)
         entrant = {"player_id": r.tavla_id, "rating": float(rating), "name": name}
         if club:
             entrant["club"] = club
+        if club_id:  # protection compares records, not spellings (R5.2)
+            entrant["club_id"] = club_id
         if several:
             entrant["division"] = r.division
         entrants.append(entrant)

@@ -198,6 +198,35 @@ def _organiser_decided(detail: Mapping[str, Any]) -> list[Notice]:
     return [Notice(tavla_id, notices.ORGANISER_DECISION, {}, {"status": status}, wording=wording)]
 
 
+def _minute(moment: object) -> str:
+    """A time as the organiser set it, to the minute (venue time: its offset is the venue's)."""
+    return str(moment or "")[:16].replace("T", " ")
+
+
+def _entrants_told(detail: Mapping[str, Any], kind: str) -> list[Notice]:
+    """Every entrant of a cancelled or postponed tournament (main list, waiting list, awaiting
+    approval) hears it, each in their own language."""
+    from tavla.store import registrations as registration_store
+    from tavla.store import tournaments as tournament_store
+    from tavla.store.registrations import PENDING, REGISTERED, WAITLISTED
+
+    tournament_id = str(detail.get("tournament_id", ""))
+    tournament = tournament_store.get(tournament_id)
+    entrants = [
+        r.tavla_id
+        for r in registration_store.all_entries(tournament_id)
+        if r.status in (REGISTERED, WAITLISTED, PENDING)
+    ]
+    fields = {
+        "tournament": tournament.page.name,
+        "reason": detail.get("reason") or "—",
+        "starts": _minute(detail.get("starts_at")),
+        "closes": _minute(detail.get("registration_closes_at")),
+    }
+    data = {"tournament_id": tournament_id}
+    return [Notice(t, kind, fields, data, tournament.play.rule_profile) for t in dict.fromkeys(entrants)]
+
+
 def _notices(detail_type: str, detail: Mapping[str, Any]) -> list[Notice]:
     if detail_type == events.REGISTRATION_PROMOTED:
         return _promoted(detail)
@@ -213,6 +242,10 @@ def _notices(detail_type: str, detail: Mapping[str, Any]) -> list[Notice]:
         return _organiser_requested(detail)
     if detail_type == events.ORGANISER_REQUEST_DECIDED:
         return _organiser_decided(detail)
+    if detail_type == events.TOURNAMENT_CANCELLED:
+        return _entrants_told(detail, notices.CANCELLED)
+    if detail_type == events.TOURNAMENT_POSTPONED:
+        return _entrants_told(detail, notices.POSTPONED)
     return []
 
 

@@ -481,22 +481,32 @@ def surplus_refund(
 # --- refunds (R3.5)
 
 
+def _held(entries: Sequence[LedgerEntryRecord]) -> int:
+    """The money held for an entry: what was paid, less what was refunded (due or paid)."""
+    return sum(e.amount for e in entries if e.kind == PAYMENT and counted(e)) - sum(
+        e.amount for e in entries if e.kind == REFUND and counted(e)
+    )
+
+
+def _refund_kind(tournament: TournamentRecord) -> str:
+    """The organiser's policy; a postponed tournament gives it all back until its new
+    registration close (the date a player entered for is gone)."""
+    return "full" if tournament.settings.get("postponed_at") else tournament.money.refund.kind
+
+
 def _refundable(
     tournament: TournamentRecord, entries: Sequence[LedgerEntryRecord], now: datetime, whole: bool = False
 ) -> int:
-    """What the organiser's policy gives back of the money held for this entry (R3.5);
-    `whole`: all of it (an entry that never held a place)."""
+    """What the policy gives back of the money held for this entry (R3.5); `whole`: all of it
+    (an entry that never held a place)."""
     from tavla.rules.refunds import refund_due
 
-    held = sum(e.amount for e in entries if e.kind == PAYMENT and counted(e)) - sum(
-        e.amount for e in entries if e.kind == REFUND and counted(e)
-    )
     if whole:
-        return max(held, 0)
+        return max(_held(entries), 0)
     policy = tournament.money.refund
     return refund_due(
-        held,
-        policy.kind,
+        _held(entries),
+        _refund_kind(tournament),
         withdrawn_at=now,
         registration_closes_at=tournament.registration.closes,
         drawn=not tournament.is_open,
@@ -545,15 +555,45 @@ def withdrawal_refund(
     crash) leaves the refund due, visible on the ledger and the refund list, and tried again."""
     from tavla.rules.refunds import refund_possible
 
-    policy = tournament.money.refund
     closes, drawn = tournament.registration.closes, not tournament.is_open
     if not whole and not refund_possible(
-        policy.kind, withdrawn_at=now, registration_closes_at=closes, drawn=drawn
+        _refund_kind(tournament), withdrawn_at=now, registration_closes_at=closes, drawn=drawn
     ):
         # nothing comes back whatever was paid: the ledger is not read (one call less)
         return WithdrawalRefund(tournament.id, 0, (), (), tavla_id, now.isoformat())
     entries = payment_store.entries(tournament.id, tavla_id)
+    stamp = now.strftime("%Y%m%dT%H%M%S%f")
     total = _refundable(tournament, entries, now, whole)
+    return _planned(tournament, tavla_id, actor, now, entries, total, stamp)
+
+
+def cancellation_refund(
+    tournament: TournamentRecord, tavla_id: str, actor: Actor, now: datetime
+) -> WithdrawalRefund:
+    """A cancelled tournament gives back everything held for the entry, whatever the policy:
+    card payments through the provider, the rest on the organiser's refund list. The refunds'
+    ids are the cancellation's own, so a repeated cancellation finds them written (and, the
+    money given back already, plans none)."""
+    entries = payment_store.entries(tournament.id, tavla_id)
+    refund = _planned(
+        tournament, tavla_id, actor, now, entries, max(0, _held(entries)), "cancel", withdrawn=False
+    )
+    return refund
+
+
+def _planned(
+    tournament: TournamentRecord,
+    tavla_id: str,
+    actor: Actor,
+    now: datetime,
+    entries: Sequence[LedgerEntryRecord],
+    total: int,
+    bank_id: str,
+    *,
+    withdrawn: bool = True,
+) -> WithdrawalRefund:
+    """`total` given back, card payments first (each up to what it brought), the rest by bank."""
+    prefix = "refund." if withdrawn else "refund.cancel."
     left = total
     refunded_by_card: dict[str | None, int] = {}
     for e in entries:
@@ -571,17 +611,17 @@ def withdrawal_refund(
         amount = min(left, available)
         planned.append(
             _refund_entry(
-                tournament, tavla_id, actor, now, f"refund.{payment.id}", PROVIDER_REFUND, amount, payment
+                tournament, tavla_id, actor, now, f"{prefix}{payment.id}", PROVIDER_REFUND, amount, payment
             )
         )
         left -= amount
     if left > 0:
-        stamp = now.strftime("%Y%m%dT%H%M%S%f")
         planned.append(
-            _refund_entry(tournament, tavla_id, actor, now, f"refund.bank.{stamp}", BANK_REFUND, left, None)
+            _refund_entry(tournament, tavla_id, actor, now, f"refund.bank.{bank_id}", BANK_REFUND, left, None)
         )
     changes = tuple(audited(actor, e, now, status=DUE) for e in planned)
-    refund = WithdrawalRefund(tournament.id, total, tuple(planned), changes, tavla_id, now.isoformat())
+    marked = tavla_id if withdrawn else ""  # a cancelled tournament's entrants did not withdraw
+    refund = WithdrawalRefund(tournament.id, total, tuple(planned), changes, marked, now.isoformat())
     if refund.by_card:
         _schedule_card_refunds(tournament.id, tavla_id, now)
     return refund

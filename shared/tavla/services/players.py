@@ -27,6 +27,7 @@ from tavla.models.players import (
 from tavla.models.season import PlayerPage, RatingLine
 from tavla.rules import privacy
 from tavla.rules.rating import PROVISIONAL_MATCHES, START_RATING
+from tavla.services import clubs
 from tavla.store import notifications as notification_store
 from tavla.store import outbox
 from tavla.store import payments as payment_store
@@ -35,7 +36,7 @@ from tavla.store import ratings as rating_store
 from tavla.store import registrations as registration_store
 from tavla.store.records import ContactsRecord, ProfileRecord
 
-PUBLIC = ("name", "club", "city")
+PUBLIC = ("name", "club", "club_id", "city")
 PRIVATE = ("phone", "email", "gender", "birth_year", "notify_by_email", "language", "sms_opt_in")
 # the channels a player consents to (GDPR Art. 7): the choice -> when it was made
 CONSENT_TIMES = {"sms_opt_in": "sms_opt_in_at", "notify_by_email": "notify_by_email_at"}
@@ -68,7 +69,8 @@ def create(
 ) -> MyProfile:
     """Create the caller's profile with a fresh Tavla ID; a second one is refused (R1.1),
     and so is a phone number another account holds."""
-    public = {k: v for k, v in body.model_dump(include=set(PUBLIC)).items() if v is not None}
+    chosen = clubs.profile_fields(body.model_dump(include=set(PUBLIC), exclude_unset=True))
+    public = {k: v for k, v in chosen.items() if v is not None}
     private = {k: v for k, v in _private_fields(body, now).items() if v is not None}
     for _ in range(8):
         tavla_id = ids.tavla_id(rng)
@@ -91,7 +93,7 @@ def me(caller: Caller) -> MyProfile:
 
 def update_me(caller: Caller, body: ProfileUpdate, now: datetime) -> MyProfile:
     tavla_id = player_store.tavla_id_of(caller.sub)
-    public = body.model_dump(include=set(PUBLIC), exclude_unset=True)
+    public = clubs.profile_fields(body.model_dump(include=set(PUBLIC), exclude_unset=True))
     if "name" in public and public["name"] is None:
         raise Invalid("name: a player needs a name.")
     private = _private_fields(body, now)

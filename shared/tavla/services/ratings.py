@@ -215,17 +215,21 @@ def state_of(steps: Sequence[RatingStep]) -> RatingState:
     return RatingState(rating=steps[0].after, rated_matches=steps[0].rated_matches)
 
 
-def rating_page(club: str | None, city: str | None, limit: int, after: str | None) -> RatingPage:
+def rating_page(
+    club: str | None, city: str | None, limit: int, after: str | None, club_id: str | None = None
+) -> RatingPage:
     """The national rating list, or one club's or city's (R10.3), highest first, a page at a time.
 
-    Players are listed from their first official match; `provisional` marks those with fewer
-    than 30 rated matches. Only public fields (R12.1).
+    A club is named by its record's id (`club_id`), or by the text its players typed before
+    clubs were records (`club`: until an admin maps it). Players are listed from their first
+    official match; `provisional` marks those with fewer than 30 rated matches. Only public
+    fields (R12.1).
     """
-    if club and city:
-        raise Invalid("Filter by club or by city, not both.")
-    which: Literal["national", "club", "city"] = "club" if club else "city" if city else "national"
-    value = club or city or store.NATIONAL
-    found, cursor = store.rating_list(which, value, limit, after)
+    if sum(1 for f in (club, city, club_id) if f) > 1:
+        raise Invalid("Filter by one club or by a city, not several.")
+    which: Literal["national", "club", "city"] = "club" if club or club_id else "city" if city else "national"
+    value = club_id or club or city or store.NATIONAL
+    found, cursor = store.rating_list("club_id" if club_id else which, value, limit, after)
     return RatingPage(
         which=which,
         players=[
@@ -233,6 +237,7 @@ def rating_page(club: str | None, city: str | None, limit: int, after: str | Non
                 tavla_id=p.tavla_id,
                 name=p.name,
                 club=p.club,
+                club_id=p.club_id,
                 city=p.city,
                 rating=p.rating,
                 rated_matches=p.rated_matches,

@@ -38,6 +38,7 @@ def check_in(
     setting = (
         "SET checked_in_at = :now, rating = :rating, player_name = :name"
         + (", club = :club" if player.club else "")
+        + (", club_id = :club_id" if player.club_id else "")
         + (", checked_in_by = :referee" if referee else "")
     )
     tx.update(
@@ -52,6 +53,7 @@ def check_in(
             "rating": player.rating,
             "name": player.name,
             **({"club": player.club} if player.club else {}),
+            **({"club_id": player.club_id} if player.club_id else {}),
             "registered": REGISTERED,
             "waitlisted": WAITLISTED,
             **({"referee": referee} if referee else {}),

@@ -30,7 +30,14 @@ from tavla.store.schema import MAIN
 from tavla.store.transactions import MAX_ITEMS, Cancelled, Transaction
 
 NATIONAL = keys.NATIONAL
-LIST_INDEX = {"national": "ratings", "club": "ratings_club", "city": "ratings_city"}
+LIST_INDEX = {
+    "national": "ratings",
+    "club": "ratings_club",
+    "club_id": "ratings_club_id",
+    "city": "ratings_city",
+}
+# the attribute each list is partitioned by (a free-text club, or the club record's id)
+LIST_PARTITION = {"national": "rating_list", "club": "club", "club_id": "club_id", "city": "city"}
 _STALE = "This page cursor is out of date or not from this list: start again from the first page."
 
 
@@ -329,15 +336,16 @@ def _start(cursor: str, list_name: str, value: str) -> dict[str, Any]:
     if not ok or not isinstance(sort_key, str) or "#" not in sort_key or not sort_key[:14].isdigit():
         raise InvalidCursor(_STALE)
     tavla_id = sort_key.split("#", 1)[1]
-    partition = {"national": "rating_list", "club": "club", "city": "city"}[list_name]
+    partition = LIST_PARTITION[list_name]
     return {partition: {"S": value}, "rating_key": {"S": sort_key}, **keys.profile(tavla_id)}
 
 
 def rating_list(
     list_name: str, value: str, limit: int, after: str | None
 ) -> tuple[list[ProfileRecord], str | None]:
-    """A page of a rating list, highest rating first: national, or one club's, or one city's."""
-    partition = {"national": "rating_list", "club": "club", "city": "city"}[list_name]
+    """A page of a rating list, highest rating first: national, or one club's (by its record's
+    id, or as typed before clubs were records), or one city's."""
+    partition = LIST_PARTITION[list_name]
     query: dict[str, Any] = {
         "TableName": table_name(MAIN),
         "IndexName": LIST_INDEX[list_name],

@@ -207,6 +207,7 @@ class RegistrationRecord(_Record):
     # the player's rating and club when they checked in: what the draw seeds by (R5.1, R5.2)
     rating: float | None = None
     club: str | None = None
+    club_id: str | None = None  # the club record, when the player chose one: what protection compares
     player_name: str | None = None
     # R11.4: the categories the organiser set for this entry (private); unset: the
     # player's profile decides
@@ -222,9 +223,10 @@ class ProfileRecord(_Record):
     created_at: str
     rating: float
     rated_matches: int
-    club: str | None = None
+    club: str | None = None  # the club's name as shown (free text until mapped to a record)
     city: str | None = None
     user_sub: str | None = None  # internal: whose sign-in this profile is
+    club_id: str | None = None  # the federation's club record the player chose
     merged_into: str | None = None
     merged_at: str | None = None
     erased_at: str | None = None  # erased (R12): `name` is the pseudonym its results keep

@@ -56,7 +56,8 @@ MAIN = TableSpec(
         # the rating lists (R10.3), on the profile item itself so that a club or
         # city change moves the player with no second write; highest first by rating_key
         Index("ratings", partition="rating_list", sort="rating_key"),
-        Index("ratings_club", partition="club", sort="rating_key"),
+        Index("ratings_club", partition="club", sort="rating_key"),  # free-text clubs, until mapped
+        Index("ratings_club_id", partition="club_id", sort="rating_key"),  # a club record's list
         Index("ratings_city", partition="city", sort="rating_key"),
     ),
 )

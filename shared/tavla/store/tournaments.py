@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from tavla.errors import Conflict, InvalidCursor, TournamentNotFound
-from tavla.store import audit, keys
+from tavla.store import audit, keys, outbox
 from tavla.store.dynamo import batch_get, client, deserialize, table_name
 from tavla.store.records import AuditRecord, RegistrationRecord, StaffMember, TournamentRecord
 from tavla.store.registrations import to_item as registration_item
@@ -151,9 +151,14 @@ def several(tournament_ids: Sequence[str]) -> list[TournamentRecord]:
     return [TournamentRecord.from_item(i) for i in batch_get(MAIN, wanted)] if wanted else []
 
 
-def update_settings(current: TournamentRecord, settings: Mapping[str, Any], change: AuditRecord) -> None:
-    """Write new settings if nobody changed the tournament since `current` was read, and
-    never below the registered count."""
+def update_settings(
+    current: TournamentRecord,
+    settings: Mapping[str, Any],
+    change: AuditRecord,
+    events: Sequence[outbox.Event] = (),
+) -> None:
+    """Write new settings if nobody changed the tournament since `current` was read (so not
+    after a draw or a cancellation either), and never below the registered count."""
     diff = {k: v for k, v in settings.items() if current.settings.get(k) != v}
     if not diff:
         return
@@ -167,9 +172,11 @@ def update_settings(current: TournamentRecord, settings: Mapping[str, Any], chan
         MAIN,
         keys.tournament(current.id),
         f"SET {assignments}, version = :next",
-        condition="version = :version AND registered <= :capacity",
-        names=names,
+        condition="version = :version AND registered <= :capacity AND #status = :open"
+        " AND attribute_not_exists(drawing)",
+        names={**names, "#status": "status"},
         values={
+            "open": "open",
             **{f"v{i}": v for i, v in enumerate(diff.values())},
             "version": current.version,
             "next": current.version + 1,
@@ -177,6 +184,7 @@ def update_settings(current: TournamentRecord, settings: Mapping[str, Any], chan
         },
     )
     audit.record(tx, current.id, change)
+    outbox.add(tx, events)
     try:
         tx.run()
     except Cancelled as cancelled:
@@ -185,6 +193,46 @@ def update_settings(current: TournamentRecord, settings: Mapping[str, Any], chan
                 "The tournament changed meanwhile, or the new capacity is below the registered count."
             ) from cancelled
         raise
+
+
+CANCELLED = "cancelled"
+
+
+def cancel(
+    tournament_id: str, at: str, reason: str | None, change: AuditRecord, events: Sequence[outbox.Event]
+) -> bool:
+    """Mark the tournament cancelled (registration and check-in close with it), before or
+    during the day, never while a draw is being made nor once finished: the draw's
+    reservation and the finish are conditions on the same item, so one of the two wins.
+    False when the tournament was not open or running (the caller reads what it is)."""
+    tx = Transaction()
+    tx.update(
+        "tournament",
+        MAIN,
+        keys.tournament(tournament_id),
+        "SET #status = :cancelled, checkin_open = :no, cancelled_at = :at, version = version + :one"
+        + (", cancel_reason = :reason" if reason else ""),
+        condition="#status IN (:open, :running) AND attribute_not_exists(drawing)",
+        names={"#status": "status"},
+        values={
+            "cancelled": CANCELLED,
+            "no": False,
+            "at": at,
+            "one": 1,
+            "open": "open",
+            "running": "running",
+            **({"reason": reason} if reason else {}),
+        },
+    )
+    audit.record(tx, tournament_id, change)
+    outbox.add(tx, events)
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        if cancelled.failed("tournament"):
+            return False
+        raise
+    return True
 
 
 def set_checkin_open(tournament_id: str, is_open: bool, change: AuditRecord) -> None:

@@ -103,8 +103,8 @@ def sign_in(page: Page, user: str, organiser: bool = False) -> None:
 def create_profile(page: Page, name: str, club: str = "") -> str:
     """Fill the profile form on #/profile; returns the Tavla ID the API gave."""
     page.locator("input[name=name]").fill(name)
-    if club:
-        page.locator("input[name=club]").fill(club)
+    if club:  # chosen from the federation's clubs, by the name the list shows
+        page.locator("select[name=club_id]").select_option(label=club)
     page.locator("form button[type=submit]").click()
     tavla_id = page.get_by_test_id("my-tavla-id")
     expect(tavla_id).to_have_text(re.compile(r"^[0-9A-Z]{7}$"))

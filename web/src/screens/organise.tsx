@@ -182,6 +182,7 @@ export function Organise({ id }: { id: string }) {
             ["desk", "referee_desk"],
             ["money", "money_title"],
             ["board", "board"],
+            ["cancel", "cancel_title"],
             ["", "tournament_page"],
           ] as const
         ).map(([sub, key]) => (

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, problem } from "../api/client";
 import { Alert, NeedSignIn, Status } from "../ui/widgets";
-import { getToken } from "../auth";
+import { getToken, isAdmin } from "../auth";
 import { language, LANGUAGES, setLang, t, type Lang } from "../i18n";
 import { useSignal } from "../signal";
 import { useLoad } from "../load";
@@ -9,17 +9,18 @@ import { Consents, Erasure } from "../ui/privacy";
 
 interface Form {
   name: string;
-  club: string;
+  club_id: string;
   city: string;
   phone: string;
   email: string;
 }
 // each language named in itself, as a person looking for theirs reads it
 const NAMES: Record<Lang, string> = { el: "Ελληνικά", en: "English", it: "Italiano" };
-const EMPTY: Form = { name: "", club: "", city: "", phone: "", email: "" };
+const EMPTY: Form = { name: "", club_id: "", city: "", phone: "", email: "" };
 
 export function Profile() {
   const me = useLoad(() => api.GET("/me"), []);
+  const clubs = useLoad(() => api.GET("/clubs"), []);
   const [form, setForm] = useState<Form>(EMPTY);
   const [saved, setSaved] = useState("");
   const [error, setError] = useState("");
@@ -28,7 +29,7 @@ export function Profile() {
     if (me.data)
       setForm({
         name: me.data.name,
-        club: me.data.club ?? "",
+        club_id: me.data.club_id ?? "",
         city: me.data.city ?? "",
         phone: me.data.phone ?? "",
         email: me.data.email ?? "",
@@ -49,7 +50,7 @@ export function Profile() {
     }
   }
   const creating = me.status === 404;
-  const field = (name: keyof Form, label: string, type = "text", auto = "off") => (
+  const field = (name: keyof Omit<Form, "club_id">, label: string, type = "text", auto = "off") => (
     <label>
       {label}
       <input
@@ -66,9 +67,11 @@ export function Profile() {
     e.preventDefault();
     setError("");
     setSaved("");
+    // the club is sent only when chosen anew: a club typed before the list stays until then
+    const chosen = form.club_id !== (me.data?.club_id ?? "") ? { club_id: form.club_id || null } : {};
     const body = {
       name: form.name.trim(),
-      club: form.club.trim() || null,
+      ...chosen,
       city: form.city.trim() || null,
       phone: form.phone.trim() || null,
       email: form.email.trim() || null,
@@ -99,6 +102,11 @@ export function Profile() {
           {t("rated_matches", { n: me.data.rated_matches ?? 0 })}
         </p>
       )}
+      {isAdmin() && (
+        <a class="button secondary" href="#/admin">
+          {t("admin_title")}
+        </a>
+      )}
       {(me.data || creating) && (
         <label>
           {t("field_language")}
@@ -119,7 +127,22 @@ export function Profile() {
       {(me.data || creating) && (
         <form onSubmit={submit}>
           {field("name", t("field_name"), "text", "name")}
-          {field("club", t("field_club"))}
+          <label>
+            {t("field_club")}
+            <select name="club_id" value={form.club_id} onChange={(e) => setForm({ ...form, club_id: e.currentTarget.value })}>
+              <option value="">{t("field_club_choose")}</option>
+              {(clubs.data ?? []).map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name} · {c.city}
+                </option>
+              ))}
+            </select>
+          </label>
+          {me.data?.club && !me.data.club_id && (
+            <p class="hint" data-testid="typed-club">
+              {t("field_club_typed", { club: me.data.club })}
+            </p>
+          )}
           {field("city", t("field_city"), "text", "address-level2")}
           {field("phone", t("field_phone"), "tel", "tel")}
           {field("email", t("field_email"), "email", "email")}
