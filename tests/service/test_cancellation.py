@@ -126,11 +126,24 @@ def test_a_cancelled_tournament_refunds_every_paid_entry_in_full_and_tells_every
 
 
 def test_a_day_under_way_is_cancelled_and_no_further_draw_is_made(api: Api) -> None:
-    """R2: cancelled during the day (after the draw): no next draw, and it cannot be postponed."""
+    """R2: cancelled during the day (after the draw): no next draw, no score, declaration or
+    confirmation of its matches any more, and it cannot be postponed."""
     tid, _ = checked_in_field(api, 4)
-    assert draw(api, tid).status == 201
+    drawn = draw(api, tid)
+    assert drawn.status == 201
+    match_id = next(p["id"] for p in drawn.body["pairings"] if p.get("away"))
     assert cancel(api, tid).status == 200
     assert draw(api, tid).status == 409
+    where = {"match_id": match_id}
+    before = api.call("GET", "/matches/{match_id}", params=where).body
+    score = {"home_points": 9, "away_points": 2}
+    for user in ("player-0", "player-1", "player-2", "player-3"):
+        declared = api.call("POST", "/matches/{match_id}/report", params=where, body=score, user=user)
+        assert declared.status in (403, 409), declared.body
+        assert declared.status == 403 or declared.error == "tournament_cancelled"
+    confirmed = api.call("POST", "/matches/{match_id}/confirm", params=where, body=score, user=ORGANISER)
+    assert (confirmed.status, confirmed.error) == (409, "tournament_cancelled")
+    assert api.call("GET", "/matches/{match_id}", params=where).body == before
     refused = postpone(api, tid, {"starts_at": future(20)})
     assert (refused.status, refused.error) == (409, "tournament_cancelled")
 

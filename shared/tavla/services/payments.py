@@ -33,6 +33,7 @@ from tavla.models.payments import (
 )
 from tavla.observability import logger
 from tavla.rules.money import LedgerLine, fee_due, side_event_fee, summarise
+from tavla.rules.refunds import RefundKind
 from tavla.services.access import player_actor, require_organiser, require_staff
 from tavla.spreadsheet import cell
 from tavla.store import audit as audit_store
@@ -488,7 +489,7 @@ def _held(entries: Sequence[LedgerEntryRecord]) -> int:
     )
 
 
-def _refund_kind(tournament: TournamentRecord) -> str:
+def _refund_kind(tournament: TournamentRecord) -> RefundKind:
     """The organiser's policy; a postponed tournament gives it all back until its new
     registration close (the date a player entered for is gone)."""
     return "full" if tournament.settings.get("postponed_at") else tournament.money.refund.kind

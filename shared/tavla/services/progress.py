@@ -28,7 +28,14 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from tavla import observability
-from tavla.errors import Busy, MatchNotFound, StaleMatch, TournamentNotFound, TournamentOver
+from tavla.errors import (
+    Busy,
+    MatchNotFound,
+    StaleMatch,
+    TournamentCancelled,
+    TournamentNotFound,
+    TournamentOver,
+)
 from tavla.rules import model
 from tavla.rules.model import depends_on as depends_on
 from tavla.rules.model import forfeit_result as forfeit_result
@@ -43,6 +50,7 @@ from tavla.store import draws as draw_store
 from tavla.store import matches as match_store
 from tavla.store import outbox
 from tavla.store.records import FINISHED, AuditRecord, FieldRecord, FixtureRecord, TournamentRecord
+from tavla.store.tournaments import CANCELLED
 
 if TYPE_CHECKING:
     from tavla.store.transactions import Transaction
@@ -223,6 +231,14 @@ class _Callbacks(Operation):
         return list(self.record(before, after))
 
 
+def require_in_play(tournament: TournamentRecord) -> None:
+    """A finished tournament's results are final; a cancelled one's matches change no more."""
+    if tournament.status == FINISHED:
+        raise TournamentOver("The tournament is finished: its results are final.")
+    if tournament.status == CANCELLED:
+        raise TournamentCancelled("The tournament was cancelled: its matches change no more.")
+
+
 def apply(
     tournament_id: str,
     code: str,
@@ -267,16 +283,15 @@ def _apply(
             part = read_part(
                 tournament_id, code, read or read_first(tournament_id, code, with_field=with_field)
             )
-        if part is not None and part.tournament.status == FINISHED:
-            raise TournamentOver("The tournament is finished: its results are final.")
+        if part is not None:
+            require_in_play(part.tournament)
         moving = _moved(part, code, operation_for(part.tournament), now) if part is not None else None
         if moving is not None:
             view, moved = moving
             before = view.day.matches[code]
         else:
             view = read_day(tournament_id)
-            if view.tournament.status == FINISHED:
-                raise TournamentOver("The tournament is finished: its results are final.")
+            require_in_play(view.tournament)
             if prepare is not None:
                 view = prepare(view)
             found = view.day.matches.get(code)

@@ -157,6 +157,7 @@ def record_score(caller: Caller, match_id: str, body: ScoreUpdate, now: datetime
     """Add the next entry of the live score (R7.2-R7.5; penalty points and time losses R7.4, R7.6, R8.4)."""
     tournament_id, code, snap = _read(match_id, caller.sub)
     tournament, match = _tournament(snap), _match(snap)
+    progress.require_in_play(tournament)
     if body.penalty is not None or body.time_loss is not None:
         actor = require_staff(tournament, caller)
     else:
@@ -174,6 +175,7 @@ def report(caller: Caller, match_id: str, body: FinalScore, now: datetime) -> Ma
     """A player declares the final score (R7.5); both alike -> finished (or official), else disputed."""
     tournament_id, code, snap = _read(match_id, caller.sub)
     tournament, match = _tournament(snap), _match(snap)
+    progress.require_in_play(tournament)
     side = side_of(match, snap.tavla_id)
     if side is None:
         raise NotYourMatch("Only the match's two players declare its final score.")
