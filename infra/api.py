@@ -92,7 +92,11 @@ class Api(Construct):
             routes = spec.routes()
             if not routes:
                 continue
-            integration = integrations.HttpLambdaIntegration(f"{spec.name.capitalize()}", by_name[spec.name])
+            # one invoke permission per function for this API, not one per route: 100 routes
+            # would otherwise be 100 resources of the stack's 500
+            integration = integrations.HttpLambdaIntegration(
+                f"{spec.name.capitalize()}", by_name[spec.name], scope_permission_to_route=False
+            )
             for route in routes:
                 added = self.http_api.add_routes(
                     path=route.path,

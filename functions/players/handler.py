@@ -8,6 +8,7 @@ from typing import Annotated
 from tavla import clock, params
 from tavla.contract import errors
 from tavla.errors import (
+    ClubNotFound,
     Conflict,
     EntriesOpen,
     ErasureNotConfirmed,
@@ -47,7 +48,7 @@ app = make_resolver()
     security=SIGNED_IN,
     tags=["players"],
     status_code=201,
-    responses=errors(ProfileExists, Invalid, PhoneTaken),
+    responses=errors(ProfileExists, Invalid, PhoneTaken, ClubNotFound),
 )
 def create_profile(body: ProfileCreate) -> tuple[MyProfile, int]:
     """Create my player profile.
@@ -71,7 +72,7 @@ def get_me() -> MyProfile:
     "/me",
     security=SIGNED_IN,
     tags=["players"],
-    responses=errors(ProfileMissing, Invalid, PhoneTaken, Conflict),
+    responses=errors(ProfileMissing, Invalid, PhoneTaken, Conflict, ClubNotFound),
 )
 def patch_me(body: ProfileUpdate) -> MyProfile:
     """Correct my profile.

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -39,14 +40,18 @@ def _deadlines(stack: Stack, season_id: str) -> set[str]:
 
 
 def test_a_season_opens_is_played_closes_by_its_schedule_and_crowns_its_super_final_champion(
-    stack: Stack,
+    fresh_stack_factory: Callable[..., Stack],
 ) -> None:
     """R10.4, R5.7: a running season counts a finished tournament; at the end of its end date
     (venue time) its schedule closes it and invites the two leaders; an accept holds (its
     deadline's schedule deleted), a decline passes the seat to the first reserve, whose missed
     deadline passes it to the next; the final is created from the two who accepted with lives
     by season place (2 for the leader, 1 for the other): the leader loses the first match and
-    still plays a second, wins it, and is the season's champion."""
+    still plays a second, wins it, and is the season's champion.
+
+    Its own stack: the clock moves two days on, which the session's stack shares with tests
+    that date their tournaments by the wall clock."""
+    stack = fresh_stack_factory()
     client = Client(stack)
     run = uuid.uuid4().hex[:6]
     season = f"e2e-season-{run}"

@@ -104,3 +104,22 @@ def test_user_pool_signs_up_by_email_with_strong_passwords_and_has_platform_grou
         if r["Type"] == "AWS::Cognito::UserPoolGroup"
     }
     assert groups == {"organisers", "admins"}
+
+
+def test_api_gateway_may_invoke_each_function_from_this_api_only_with_one_permission(
+    real: Synthesized,
+) -> None:
+    """One invoke permission per function with routes, for this API alone: a permission per
+    route would spend a resource of the stack's 500 on every route."""
+    api_id = next(k for k, r in real.resources.items() if r["Type"] == "AWS::ApiGatewayV2::Api")
+    permissions = [r["Properties"] for r in real.resources.values() if r["Type"] == "AWS::Lambda::Permission"]
+    from_api = [p for p in permissions if p["Principal"] == "apigateway.amazonaws.com"]
+    with_routes = [spec for spec in FUNCTIONS if spec.routes()]
+    assert len(from_api) == len(with_routes)
+    for permission in from_api:
+        assert f"<{api_id}>/*/*" in render(permission["SourceArn"])
+
+
+def test_the_stack_keeps_a_tenth_of_cloudformations_500_resources_free(real: Synthesized) -> None:
+    """CloudFormation refuses a stack of more than 500 resources: growth must see the wall coming."""
+    assert len(real.resources) <= 450, len(real.resources)

@@ -49,6 +49,8 @@ BODY_ROUTES = [
     ("PUT", "/tournaments/{tournament_id}/prizes/eligibility/{tavla_id}"),
     # erasure of my account (R12)
     ("POST", "/me/erasure"),
+    # a browser's push subscription (R6.2)
+    ("PUT", "/me/push-subscriptions"),
     # the federation: requests to organise (R1.3)
     ("POST", "/me/organiser-request"),
     ("POST", "/admin/organiser-requests/{tavla_id}/approve"),

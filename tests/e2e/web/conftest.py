@@ -100,11 +100,25 @@ def sign_in(page: Page, user: str, organiser: bool = False) -> None:
     page.wait_for_url("**/#/profile")
 
 
+def federation_club(stack: Stack, name: str) -> str:
+    """The federation's club of that name, kept by an admin (made once): players choose it."""
+    client = Client(stack)
+    found = [c["id"] for c in client.call("GET", "/clubs").body if c["name"] == name]
+    if found:
+        return str(found[0])
+    body = {"name": name, "city": "Αθήνα", "short_name": name[:16]}
+    made = client.call("POST", "/admin/clubs", body, user="web-federation-admin", groups=("admins",))
+    assert made.status == 201, made.body
+    return str(made.body["id"])
+
+
 def create_profile(page: Page, name: str, club: str = "") -> str:
     """Fill the profile form on #/profile; returns the Tavla ID the API gave."""
     page.locator("input[name=name]").fill(name)
-    if club:  # chosen from the federation's clubs, by the name the list shows
-        page.locator("select[name=club_id]").select_option(label=club)
+    if club:  # chosen from the federation's clubs, by the name the list shows ("name · city")
+        option = page.locator("select[name=club_id] option", has_text=club)
+        expect(option).to_have_count(1)
+        page.locator("select[name=club_id]").select_option(option.get_attribute("value"))
     page.locator("form button[type=submit]").click()
     tavla_id = page.get_by_test_id("my-tavla-id")
     expect(tavla_id).to_have_text(re.compile(r"^[0-9A-Z]{7}$"))

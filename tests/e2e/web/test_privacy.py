@@ -12,7 +12,13 @@ from playwright.sync_api import expect
 
 from tests.e2e.client import Client
 from tests.e2e.conftest import Stack
-from tests.e2e.web.conftest import Phone, accessible_in_both_languages, create_profile, sign_in
+from tests.e2e.web.conftest import (
+    Phone,
+    accessible_in_both_languages,
+    create_profile,
+    federation_club,
+    sign_in,
+)
 
 RUN = uuid.uuid4().hex[:6]
 
@@ -21,6 +27,7 @@ def test_consent_is_one_tap_and_erasure_is_asked_twice(phone: Phone, stack: Stac
     client = Client(stack)
     user = f"web-erase-{RUN}"
     page = phone()
+    federation_club(stack, "ΟΑ Κηφισιάς")  # before the profile screen lists the clubs
     sign_in(page, user)
     tavla_id = create_profile(page, "Ελένη Διαγραφή", "ΟΑ Κηφισιάς")
     accessible_in_both_languages(page, "[data-testid=erasure]")

@@ -24,6 +24,7 @@ from tests.e2e.web.conftest import (
     accessible_in_both_languages,
     camera_video,
     create_profile,
+    federation_club,
     screenshot,
     sign_in,
 )
@@ -71,7 +72,8 @@ def test_a_day_at_the_venue_from_the_phones(phone: Phone, stack: Stack) -> None:
     organiser.get_by_role("button", name="Ορισμός διαιτητή").click()
     expect(organiser.get_by_test_id("referee-message")).to_have_text("Ο διαιτητής ορίστηκε")
 
-    # Three players register for two places: the third is on the waiting list.
+    # Three players of one club register for two places: the third is on the waiting list.
+    federation_club(stack, "ΟΑ Πλάκας")
     ids = {}
     for page, user, name in (
         (anna, f"web-anna-{RUN}", "Άννα Αναστασίου"),
