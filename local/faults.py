@@ -17,8 +17,10 @@ The switch is state shared by every environment (spawned processes), set from th
 process. `function` limits the faults to one registry function's invocations (so a bus
 consumer running meanwhile does not take them); `skip` lets the first K matching writes
 through (`{"kind": "kill", "next": 1, "skip": 1, "operations": ["TransactWriteItems"],
-"function": "draw"}` kills a draw between its matches and its publication). `share` is
-deterministic: of every 1/share matching writes, one fails.
+"function": "draw"}` kills a draw between its matches and its publication); `touching` limits
+them to writes whose request names every one of the given strings (a tournament's and a match's
+keys: so a schedule of another tournament, or of another match, firing meanwhile takes none).
+`share` is deterministic: of every 1/share matching writes, one fails.
 The cloud has no such route and no such hook: nothing here is imported by a handler.
 """
 
@@ -43,6 +45,7 @@ _ERROR_TYPE = "com.amazonaws.dynamodb.v20120810#"
 # slots of the shared array
 _KIND, _SHARE, _REMAINING, _SKIP, _OPERATIONS, _SEEN, _INJECTED, _FUNCTION = range(8)
 _UNLIMITED = -1.0
+_TOUCHING_BYTES = 512
 
 
 class FaultRequestError(ValueError):
@@ -56,6 +59,7 @@ class FaultSwitch:
         context = multiprocessing.get_context("spawn")
         self._lock = context.Lock()
         self._state = context.RawArray("d", 8)
+        self._touching = context.RawArray("c", _TOUCHING_BYTES)  # a JSON list of strings
         self.invoking: str | None = None  # the registry function this environment is running
 
     # -- the stack's side --------------------------------------------------------------
@@ -68,6 +72,7 @@ class FaultSwitch:
         share, count, skip = request.get("share"), request.get("next"), request.get("skip", 0)
         operations = request.get("operations", list(WRITES))
         function = request.get("function")
+        touching = request.get("touching", [])
         if function is not None and function not in FUNCTION_NAMES:
             raise FaultRequestError(
                 f"function: one of the registry's functions ({', '.join(FUNCTION_NAMES)})."
@@ -83,7 +88,13 @@ class FaultSwitch:
                 raise FaultRequestError(f"{name}: a whole number, 0 or more.")
         if not isinstance(operations, list) or not operations or any(o not in WRITES for o in operations):
             raise FaultRequestError(f"operations: a list of {', '.join(WRITES)}.")
+        if not isinstance(touching, list) or not all(isinstance(t, str) and t for t in touching):
+            raise FaultRequestError("touching: a list of strings every faulted write must name.")
+        encoded = json.dumps(touching).encode()
+        if len(encoded) >= _TOUCHING_BYTES:
+            raise FaultRequestError(f"touching: at most {_TOUCHING_BYTES - 1} bytes as JSON.")
         with self._lock:
+            self._touching.value = encoded
             self._state[_KIND] = 0 if kind is None else KINDS.index(kind) + 1
             self._state[_SHARE] = float(share or 0)
             self._state[_REMAINING] = _UNLIMITED if count is None else float(count)
@@ -96,6 +107,7 @@ class FaultSwitch:
     def describe(self) -> dict[str, Any]:
         with self._lock:
             state = list(self._state)
+            touching = json.loads(self._touching.value or b"[]")
         kind = KINDS[int(state[_KIND]) - 1] if state[_KIND] else None
         described: dict[str, Any] = {
             "kind": kind,
@@ -107,6 +119,8 @@ class FaultSwitch:
             described["skip"] = int(state[_SKIP])
             if state[_FUNCTION]:
                 described["function"] = FUNCTION_NAMES[int(state[_FUNCTION]) - 1]
+            if touching:
+                described["touching"] = touching
             if state[_REMAINING] == _UNLIMITED:
                 described["share"] = state[_SHARE]
             else:
@@ -115,13 +129,16 @@ class FaultSwitch:
 
     # -- an environment's side ---------------------------------------------------------
 
-    def take(self, operation: str) -> str | None:
-        """The fault this write gets, if any (counted once, whichever environment asks)."""
+    def take(self, operation: str, body: bytes = b"") -> str | None:
+        """The fault this write (its request `body`) gets, if any (counted once, whichever
+        environment asks)."""
         with self._lock:
             state = self._state
             if not state[_KIND] or not int(state[_OPERATIONS]) >> WRITES.index(operation) & 1:
                 return None
             if state[_FUNCTION] and self.invoking != FUNCTION_NAMES[int(state[_FUNCTION]) - 1]:
+                return None
+            if not all(t.encode() in body for t in json.loads(self._touching.value or b"[]")):
                 return None
             if state[_SKIP] > 0:
                 state[_SKIP] -= 1
@@ -151,14 +168,15 @@ class FaultSwitch:
             events.register_first(f"before-send.dynamodb.{operation}", partial(self._on_send, operation))
 
     def _on_send(self, operation: str, request: AWSPreparedRequest, **_: Any) -> AWSResponse | None:
-        kind = self.take(operation)
+        sent = request.body if isinstance(request.body, bytes) else str(request.body or "{}").encode()
+        kind = self.take(operation, sent)
         if kind is None:
             return None
         if kind == "kill":
             os._exit(137)  # the point: no cleanup, no finally, as a killed sandbox
         if kind == "timeout":
             raise ReadTimeoutError(endpoint_url=request.url)
-        body = json.loads(request.body if isinstance(request.body, str | bytes) else b"{}")
+        body = json.loads(sent)
         if kind == "conflict":
             return _conflict(request.url, operation, body)
         code = "ProvisionedThroughputExceededException" if kind == "throttle" else "ThrottlingException"

@@ -103,6 +103,9 @@ def test_the_switch_refuses_what_it_does_not_know() -> None:
         {"kind": "throttle", "next": -1},
         {"kind": "throttle", "next": 1, "operations": ["Query"]},
         {"kind": "throttle", "next": 1, "function": "nothing"},
+        {"kind": "throttle", "next": 1, "touching": "MATCH#main.F1"},
+        {"kind": "throttle", "next": 1, "touching": [""]},
+        {"kind": "throttle", "next": 1, "touching": ["x" * 600]},
         [],
     ):
         with pytest.raises(ValueError):
@@ -127,6 +130,16 @@ def test_faults_for_one_function_leave_the_others_alone() -> None:
     switch.invoking = "draw"
     assert switch.take("PutItem") == "conflict"
     assert switch.take("PutItem") is None  # the next 1, spent
+
+
+def test_faults_touching_one_match_leave_other_writes_alone() -> None:
+    """A schedule of another tournament, or of another match, firing meanwhile takes no fault."""
+    switch = FaultSwitch()
+    switch.set({"kind": "conflict", "next": 1, "touching": ["TOURNAMENT#t1", "MATCH#main.F1"]})
+    assert switch.describe()["touching"] == ["TOURNAMENT#t1", "MATCH#main.F1"]
+    assert switch.take("TransactWriteItems", b'{"pk": "TOURNAMENT#t2", "sk": "MATCH#main.F1"}') is None
+    assert switch.take("TransactWriteItems", b'{"pk": "TOURNAMENT#t1", "sk": "MATCH#main.S1.1"}') is None
+    assert switch.take("TransactWriteItems", b'{"pk": "TOURNAMENT#t1", "sk": "MATCH#main.F1"}') == "conflict"
 
 
 def test_botocores_retries_give_up_inside_every_http_functions_timeout() -> None:
