@@ -192,6 +192,9 @@ export function TournamentMoney({ id }: { id: string }) {
         <a class="button secondary" href={`#/t/${id}/refunds`}>
           {t("refunds_title")}
         </a>
+        <a class="button secondary" href={`#/t/${id}/payouts`}>
+          {t("payouts_title")}
+        </a>
         <a class="button secondary" href={`#/t/${id}/deadline`}>
           {t("deadline_title")}
         </a>
