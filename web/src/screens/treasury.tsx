@@ -428,8 +428,8 @@ function WinnerCard({ id, winner, onPaid }: { id: string; winner: Winner; onPaid
     if (!asking) return;
     setBusy(true);
     const answer = await api.POST("/tournaments/{tournament_id}/prizes/payouts", {
-      params: { path: { tournament_id: id }, header: { "Idempotency-Key": asking.key } as never },
-      headers: { "Idempotency-Key": asking.key },
+      params: { path: { tournament_id: id } },
+      headers: { "Idempotency-Key": asking.key }, // the same confirmation sent twice pays once
       body: { tavla_id: winner.tavla_id, method: "cash", amount: { amount: asking.cents, currency: "EUR" } },
     });
     setBusy(false);
