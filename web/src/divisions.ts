@@ -3,13 +3,15 @@
 // screens (small: it is on the player's first screen).
 import type { Schemas, Tournament } from "./api/client";
 
-export type Division = Schemas["Division"];
+/** What the screens read of a division (its prizes are the prize list's business). */
+export type Division = Pick<Schemas["Division-Output"], "id" | "name" | "entry_fee" | "early_bird_fee">;
+type WithDivisions = { divisions?: readonly Division[] | null };
 
 /** More than one division: the screens let people choose, group and place by division. */
-export const several = (tour: Pick<Tournament, "divisions"> | undefined): boolean => (tour?.divisions?.length ?? 0) > 1;
+export const several = (tour: WithDivisions | undefined): boolean => (tour?.divisions?.length ?? 0) > 1;
 
 /** The division's name by its id (the id itself when the tournament no longer lists it). */
-export function divisionName(tour: Pick<Tournament, "divisions"> | undefined, id: string | null | undefined): string {
+export function divisionName(tour: WithDivisions | undefined, id: string | null | undefined): string {
   return tour?.divisions?.find((d) => d.id === id)?.name ?? id ?? "";
 }
 

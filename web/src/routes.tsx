@@ -16,7 +16,7 @@ import { Notifications } from "./screens/notifications";
 import { MyMoney } from "./screens/money/mine";
 import { TournamentMoney } from "./screens/money/tournament";
 import { MyInvitations, PlayerScreen, Ratings, SeasonScreen } from "./screens/season";
-import { PaymentDeadline, RefundList, Till } from "./screens/treasury";
+import { PaymentDeadline, Payouts, RefundList, Till } from "./screens/treasury";
 
 export type Screen = FunctionComponent<{ id: string }>;
 
@@ -49,6 +49,7 @@ export const ROUTES: readonly RouteEntry[] = [
   { path: "t/:id/money", screen: TournamentMoney },
   { path: "t/:id/till", screen: Till },
   { path: "t/:id/refunds", screen: RefundList },
+  { path: "t/:id/payouts", screen: Payouts },
   { path: "t/:id/deadline", screen: PaymentDeadline },
   { path: "t/:id/board", screen: BoardScreen },
   { path: "t/:id/tv", screen: TvScreen, bare: true },

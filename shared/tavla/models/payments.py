@@ -82,7 +82,15 @@ COLLECTED = (
     "the entry fees the tournament keeps: received - refunded - refunds due (a refund owed is "
     "not the tournament's money, paid back yet or not)"
 )
-POOL = "the prize pool: the part of `collected` the money prizes share (R11.2)"
+POOL = (
+    "the prize pool: the part of `collected` the money prizes share (R11.2); in all, the main "
+    "pool and each event's own pool (`pools`)"
+)
+EVENT = (
+    "the event whose prize it is: `main` (the highest division's Main, its places and "
+    "categories), a lower division's Main (`novice.main`), a side event (`consolation`, or "
+    "`novice.consolation` in a tournament of divisions)"
+)
 PAID_OUT = "prize payouts recorded (R11.5)"
 HELD = "money the organiser should hold now: received - refunded - paid out"
 
@@ -157,17 +165,37 @@ class PrizeAward(ApiModel):
 
     tavla_id: str
     name: str | None = None
-    scope: str
+    scope: str = Field(description="`main`, a category (women, youth, veteran), or the event's id")
     place: str = Field(description="the place as shown, e.g. '3-4' when shared")
     money: Money
     items: list[str] = Field(default_factory=list, description="cup, medal, item, free entry")
+    event: str = Field(default="main", description=EVENT)
+    paid_from: str = Field(
+        default="main", description="the pool that pays it: `main`, or the event's own (its id)"
+    )
+
+
+class PrizePool(ApiModel):
+    """One prize pool and what pays it (R3.6, R11.2): the main pool, or an event's own pool."""
+
+    id: str = Field(description="`main`, or the event whose own fees make this pool")
+    collected: Money = Field(
+        description="the fees this pool is made of: an own pool, the fees its event kept (its "
+        "players' payments beyond their entry fee go to their side events, up to each fee); "
+        "the main pool, all the rest of `collected`"
+    )
+    pool: Money = Field(description="the pool rate of those fees, rounded down to the cent")
+    pays: list[str] = Field(
+        description="the events whose prizes it pays: `main` pays the tournament's prizes and "
+        "every pooled event's; an own pool only its event's"
+    )
 
 
 class UnawardedPrize(ApiModel):
     """An announced prize nobody wins: a place the field did not reach, or a category with too
     few eligible finishers (R11.4; no count is shown: who is eligible is private)."""
 
-    scope: str
+    scope: str = Field(description="`main`, a category, or the event's id")
     place: int
     money: Money
     reason: Literal["place_not_reached", "too_few_participants"]
@@ -187,6 +215,11 @@ class PrizeTable(ApiModel):
     )
     unawarded: list[UnawardedPrize] = Field(
         default_factory=list, description="announced prizes nobody wins (once final), and why"
+    )
+    pools: list[PrizePool] = Field(
+        default_factory=list,
+        description="each pool, what makes it and which prizes it pays: the main pool first, "
+        "then each event paid from its own fees (R3.6)",
     )
 
 

@@ -93,15 +93,8 @@ class CategoryPrize(StrictModel):
 MAX_PLACE = 4096  # the largest field (capacity)
 
 
-def _check_prizes(prizes: Sequence[Prize], category_prizes: Sequence[CategoryPrize]) -> None:
-    """The announced prizes make sense together (R11): places in order, one minimum and age
-    per category, and the pool shares (first money prize of each place, as awarded) within 100 %."""
-    by_category: dict[str, tuple[int, int | None]] = {}
-    for c in category_prizes:
-        rule = (c.minimum_participants, c.age_limit)
-        if by_category.setdefault(c.category, rule) != rule:
-            raise ValueError(f"category_prizes: {c.category} needs one minimum_participants and age_limit")
-    scoped = [("main", p) for p in prizes] + [(c.category, c.prize) for c in category_prizes]
+def _pool_shares(scoped: Sequence[tuple[str, Prize]]) -> int:
+    """The pool percentage the prizes take (first money prize of each place, as awarded)."""
     money: dict[tuple[str, int], int | None] = {}
     for scope, prize in scoped:
         first, last = prize.places
@@ -113,8 +106,41 @@ def _check_prizes(prizes: Sequence[Prize], category_prizes: Sequence[CategoryPri
             continue
         for place in range(first, last + 1):
             money.setdefault((scope, place), prize.pool_percentage if prize.amount is None else None)
-    if sum(p or 0 for p in money.values()) > 100:
-        raise ValueError("the prizes' shares of the pool add up to more than 100 %")
+    return sum(p or 0 for p in money.values())
+
+
+def _check_prizes(
+    prizes: Sequence[Prize],
+    category_prizes: Sequence[CategoryPrize],
+    events: Sequence[tuple[str, Sequence[Prize], bool]] = (),
+) -> None:
+    """The announced prizes make sense together (R11): places in order, one minimum and age
+    per category, and the shares of each pool within 100 %: the main pool's (main places,
+    categories, pooled events) and each event's own (R3.6)."""
+    by_category: dict[str, tuple[int, int | None]] = {}
+    for c in category_prizes:
+        rule = (c.minimum_participants, c.age_limit)
+        if by_category.setdefault(c.category, rule) != rule:
+            raise ValueError(f"category_prizes: {c.category} needs one minimum_participants and age_limit")
+    scoped = [("main", p) for p in prizes] + [(c.category, c.prize) for c in category_prizes]
+    scoped += [(name, p) for name, own, pooled in events if pooled for p in own]
+    if _pool_shares(scoped) > 100:
+        raise ValueError("the prizes' shares of the main pool add up to more than 100 %")
+    for name, own, pooled in events:
+        if not pooled and _pool_shares([(name, p) for p in own]) > 100:
+            raise ValueError(f"{name}: the prizes' shares of its own pool add up to more than 100 %")
+
+
+EVENT_PRIZES = (
+    "its own prizes (R3.6), paid by default from its own pool: the pool rate of the fees it "
+    "collected (a division's entry fees, a side event's fees); with `pooled` they are paid "
+    "from the main pool instead, and its fees go into it. Its pool percentages are of the pool "
+    "that pays them; an event that announces no money prize pays its fees into the main pool"
+)
+POOLED = (
+    "its fees go into the main pool and its prizes are paid from it (their percentages are of "
+    "the main pool, which all its shares then share within 100 %)"
+)
 
 
 class SideEvent(StrictModel):
@@ -124,6 +150,10 @@ class SideEvent(StrictModel):
     kind: Literal["consolation", "last_chance", "other"] = "last_chance"
     fee: Money = Field(default_factory=lambda: Money(amount=0))
     free_for_main_players: bool = False
+    prizes: list[Prize] = Field(
+        default_factory=list, max_length=16, description=EVENT_PRIZES + "; in each division it is played"
+    )
+    pooled: bool = Field(default=False, description=POOLED)
 
 
 class Division(StrictModel):
@@ -138,6 +168,12 @@ class Division(StrictModel):
     # R3.3, R3.4: a division's own fees; unset, the tournament's apply
     entry_fee: Money | None = None
     early_bird_fee: Money | None = None
+    prizes: list[Prize] = Field(
+        default_factory=list,
+        max_length=16,
+        description=EVENT_PRIZES + "; for its Main (the highest division's are the tournament's `prizes`)",
+    )
+    pooled: bool = Field(default=False, description=POOLED)
 
 
 class MatchPointsSetting(StrictModel):
@@ -229,7 +265,13 @@ class TournamentSettings(StrictModel):
             raise ValueError("divisions: at least one, each with its own id")
         if self.early_bird_deadline is None and any(d.early_bird_fee for d in self.divisions):
             raise ValueError("a division's early-bird fee needs the tournament's early-bird deadline")
-        _check_prizes(self.prizes, self.category_prizes)  # R11.4
+        if self.divisions[0].prizes or self.divisions[0].pooled:
+            raise ValueError(
+                "the highest division's prizes are the tournament's `prizes`, paid from the main pool"
+            )
+        events = [(d.id, d.prizes, d.pooled) for d in self.divisions[1:]]
+        events += [(e.kind, e.prizes, e.pooled) for e in self.side_events]
+        _check_prizes(self.prizes, self.category_prizes, events)  # R11.4, R3.6
         return self
 
 

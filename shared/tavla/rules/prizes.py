@@ -28,8 +28,17 @@ Money is integer minor units (cents) throughout.
   the places close up.
 * A prize whose place nobody holds (a small field) is not paid and is reported as unawarded.
 
+* Event pools (R3.6): a side event or a lower division may announce its own prizes. By
+  default they are paid from its own fees: its own pool is `pool_rate_bp` of the fees it
+  collected. The organiser may pool it: its fees then go into the main pool and its pool
+  shares are shares of the main pool, finalised with the main prizes (so all shares of the
+  main pool, the main places, the categories and the pooled events', stay within 100 %). An
+  event that announces no money prize of its own pays its fees into the main pool.
+
 Guarantee: the money paid never exceeds the announced fixed amounts plus the pool, and
-with every place filled and shares of 100 % it equals them exactly, to the cent.
+with every place filled and shares of 100 % it equals them exactly, to the cent. Each pool
+pays at most itself in shares (fixed amounts are the organiser's promise, paid whatever
+the fees), and the pools together are at most the fees collected: no fee counts twice.
 """
 
 from __future__ import annotations
@@ -47,18 +56,22 @@ from tavla.rules.value import RuleModel
 __all__ = [
     "BASIS_POINTS",
     "CategoryPrize",
+    "EventPrizes",
     "FinalisedMoney",
     "Money",
     "NonMoneyPrize",
     "PlacePrize",
     "PlayerAward",
+    "Pools",
     "PrizeAnnouncement",
     "PrizeError",
     "PrizeResult",
     "UnawardedPrize",
+    "award_event",
     "award_prizes",
     "categories_of",
     "finalise_money",
+    "finalise_pools",
     "split_cents",
 ]
 
@@ -239,6 +252,91 @@ def finalise_money(announcement: PrizeAnnouncement, collected_fees_cents: int) -
     return FinalisedMoney(pool_cents=pool, amounts=amounts)
 
 
+class EventPrizes(RuleModel):
+    """A side event's or a lower division's own prizes and the fees it collected (R3.6)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str = Field(min_length=1)
+    """The event as the results name it: `consolation`, `novice.main`, `novice.consolation`."""
+    places: tuple[PlacePrize, ...] = ()
+    collected_cents: int = Field(default=0, ge=0)
+    pooled: bool = False
+    """Its fees go into the main pool, and its pool shares are shares of the main pool."""
+
+    @model_validator(mode="after")
+    def _sane(self) -> EventPrizes:
+        if self.id == MAIN:
+            raise ValueError("'main' is the tournament's own prizes")
+        _unique_places(self.places, self.id)
+        if sum(p.money.pool_share_bp or 0 for p in self.places if p.money) > BASIS_POINTS:
+            raise ValueError(f"{self.id}: the pool shares add up to more than 100 %")
+        return self
+
+    @property
+    def own_pool(self) -> bool:
+        """Paid from its own fees: not pooled, and some money prize announced."""
+        return not self.pooled and any(p.money is not None for p in self.places)
+
+
+class Pools(RuleModel):
+    """Every money prize in cents, each from the pool that pays it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    main: FinalisedMoney
+    """The main pool: the tournament's places and categories, and each pooled event (by its id)."""
+    own: dict[str, FinalisedMoney]
+    """Each event paid from its own fees: its pool, its places under `main`."""
+    collected: dict[str, int]
+    """The fees each pool is made of: `main`, and each event with its own pool."""
+
+    def money_of(self, event: str) -> tuple[FinalisedMoney, str]:
+        """The money an event's prizes are read from, and the scope they are under there."""
+        if event == MAIN:
+            return self.main, MAIN
+        if event in self.own:
+            return self.own[event], MAIN
+        return self.main, event
+
+    @property
+    def pool_cents(self) -> int:
+        return self.main.pool_cents + sum(m.pool_cents for m in self.own.values())
+
+
+def finalise_pools(
+    announcement: PrizeAnnouncement, collected_fees_cents: int, events: Sequence[EventPrizes] = ()
+) -> Pools:
+    """Every pool from the fees collected (R11.2, R3.6). `collected_fees_cents` is all the fees
+    the tournament keeps; each event paid from its own pool takes the fees it collected out
+    of it (never more than there is), and the rest makes the main pool. A pooled event's
+    places are finalised with the main prizes, as shares of the main pool."""
+    if collected_fees_cents < 0:
+        raise PrizeError("the entry fees collected cannot be negative")
+    ids = [e.id for e in events]
+    if len(set(ids)) != len(ids) or set(ids) & {c.category for c in announcement.categories}:
+        raise PrizeError("each event's prizes need their own name")
+    left = collected_fees_cents
+    collected: dict[str, int] = {}
+    own: dict[str, FinalisedMoney] = {}
+    for e in events:
+        if e.own_pool:
+            collected[e.id] = min(left, e.collected_cents)
+            left -= collected[e.id]
+            alone = PrizeAnnouncement(places=e.places, pool_rate_bp=announcement.pool_rate_bp)
+            own[e.id] = finalise_money(alone, collected[e.id])
+    pooled = tuple(
+        CategoryPrize(category=e.id, places=e.places) for e in events if not e.own_pool and e.places
+    )
+    try:
+        together = announcement.model_copy(update={"categories": announcement.categories + pooled})
+        together = PrizeAnnouncement.model_validate(together.model_dump())
+    except ValueError as error:
+        raise PrizeError("the main pool's shares add up to more than 100 %") from error
+    collected[MAIN] = left
+    return Pools(main=finalise_money(together, left), own=own, collected=collected)
+
+
 def split_cents(total_cents: int, players: Sequence[str]) -> dict[str, int]:
     """Split an amount equally; the leftover cents go one each to the first players listed."""
     if not players:
@@ -338,6 +436,31 @@ def _award_scope(
     return awards, unawarded
 
 
+def award_event(
+    event: EventPrizes,
+    standings: Sequence[Standing],
+    pools: Pools,
+    disqualified: Set[str] = frozenset(),
+    tie_order: Sequence[str] = (),
+) -> tuple[list[PlayerAward], list[UnawardedPrize]]:
+    """An event's own prize list (R11.1-R11.3, R8.3), from the pool that pays it; its awards
+    and unawarded prizes carry the event's id as their scope."""
+    rows = remove_players(standings, disqualified)
+    money, scope = pools.money_of(event.id)
+    awards, unawarded = _award_scope(scope, event.places, rows, money, _rank(rows, tie_order))
+    return (
+        [a.model_copy(update={"scope": event.id}) for a in awards],
+        [u.model_copy(update={"scope": event.id}) for u in unawarded],
+    )
+
+
+def _rank(rows: Sequence[Standing], tie_order: Sequence[str]) -> dict[str, tuple[int, int, str]]:
+    seen = {pid: i for i, pid in enumerate(dict.fromkeys(tie_order))}
+    return {
+        r.player_id: (0, seen[r.player_id], "") if r.player_id in seen else (1, 0, r.player_id) for r in rows
+    }
+
+
 def award_prizes(
     announcement: PrizeAnnouncement,
     standings: Sequence[Standing],
@@ -345,22 +468,22 @@ def award_prizes(
     eligibility: Mapping[str, Set[str]] | None = None,
     disqualified: Set[str] = frozenset(),
     tie_order: Sequence[str] = (),
+    money: FinalisedMoney | None = None,
 ) -> PrizeResult:
     """The prize list of a finished event (R11.1-R11.4, R8.3).
 
     `standings`: the event's final standings; `eligibility`: category name -> the players
     eligible for it (from their private profile, R1.2); `disqualified`: removed before
     anything is awarded; `tie_order`: who comes first among players sharing a place, for
-    leftover cents and non-money prizes (e.g. the draw's seed order; otherwise by player id).
+    leftover cents and non-money prizes (e.g. the draw's seed order; otherwise by player id);
+    `money`: the main pool as `finalise_pools` made it (else from `collected_fees_cents`).
     Guarantees: each shared place's combined money is split to within a cent; nobody
     disqualified wins anything; the money paid never exceeds fixed amounts + pool.
     """
     rows = remove_players(standings, disqualified)
-    money = finalise_money(announcement, collected_fees_cents)
-    seen = {pid: i for i, pid in enumerate(dict.fromkeys(tie_order))}
-    rank = {
-        r.player_id: (0, seen[r.player_id], "") if r.player_id in seen else (1, 0, r.player_id) for r in rows
-    }
+    if money is None:
+        money = finalise_money(announcement, collected_fees_cents)
+    rank = _rank(rows, tie_order)
     awards, unawarded = _award_scope(MAIN, announcement.places, rows, money, rank)
     eligible_sets = eligibility or {}
     for cat in announcement.categories:

@@ -244,11 +244,24 @@ def _places(prizes: Sequence[Mapping[str, Any]], name: str) -> tuple[PlacePrize,
 
 
 @dataclass(frozen=True)
+class EventPrizeSettings:
+    """A lower division's or a side event's own prizes (R3.6), as announced."""
+
+    event: str
+    """`main` for a division's Main, else the side event's kind."""
+    division: str | None
+    """The division whose Main it is; None for a side event (its prizes in each division)."""
+    places: tuple[PlacePrize, ...]
+    pooled: bool = False
+
+
+@dataclass(frozen=True)
 class PrizeSettings:
     """The announced prizes as the rules read them (R11.1, R11.4), and the category age limits."""
 
     announcement: PrizeAnnouncement = field(default_factory=PrizeAnnouncement)
     age_limits: Mapping[str, int] = field(default_factory=dict)  # youth / veteran, when set
+    events: tuple[EventPrizeSettings, ...] = ()
 
     @classmethod
     def parse(cls, s: Mapping[str, Any]) -> PrizeSettings:
@@ -277,8 +290,27 @@ class PrizeSettings:
             )
         except ValidationError as error:
             raise StoredSettingsError("prizes", error.errors()[0]["msg"]) from error
+        lower = [
+            EventPrizeSettings(
+                event="main",
+                division=str(d.get("id")),
+                places=_places(_objects(d, "prizes"), f"divisions.{d.get('id')}.prizes"),
+                pooled=bool(d.get("pooled")),
+            )
+            for d in _objects(s, "divisions")[1:]
+        ]
+        side = [
+            EventPrizeSettings(
+                event=str(e.get("kind")),
+                division=None,
+                places=_places(_objects(e, "prizes"), f"side_events.{e.get('kind')}.prizes"),
+                pooled=bool(e.get("pooled")),
+            )
+            for e in _objects(s, "side_events")
+        ]
         return cls(
             announcement=announcement,
+            events=tuple(e for e in lower + side if e.places),
             age_limits={
                 str(c.get("category")): _int(c["age_limit"], "category_prizes.age_limit")
                 for c in listed

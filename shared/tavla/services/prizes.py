@@ -12,6 +12,13 @@ finished; a player may win a place prize and a category prize, and is paid both 
 payout. Eligibility is private (R12): the player declares gender and birth year in their
 profile, the organiser may set or correct an entry's categories (it then wins over the
 profile) until the tournament is finished; only the award itself is public.
+
+Event pools (R3.6): a lower division's Main and each side event may announce prizes of their
+own, paid from their own fees unless the organiser pools them (rules `finalise_pools`). An
+event's fees: a player's money kept (payments - refunds, paid or due) goes to their entry fee
+first (their division's Main, as owed at the close of registration), what is beyond it to the
+side events they were charged, each up to its fee, in the order played; a withdrawn player's
+kept money to the highest division's Main (the entry is gone; its division with it).
 """
 
 from __future__ import annotations
@@ -34,15 +41,22 @@ from tavla.models.payments import (
     Payout,
     PrizeAward,
     PrizePayouts,
+    PrizePool,
     PrizeTable,
     UnawardedPrize,
     WinnerPayouts,
 )
 from tavla.rules.prizes import (
+    EventPrizes,
+    PlayerAward,
+    Pools,
+    award_event,
     award_prizes,
-    finalise_money,
+    finalise_pools,
 )
+from tavla.rules.prizes import UnawardedPrize as UnawardedRule
 from tavla.rules.standings import Standing
+from tavla.rules.tournament_settings import EventPrizeSettings
 from tavla.services import categories, day, payments
 from tavla.services.access import require_organiser, require_staff
 from tavla.store import draws as draw_store
@@ -90,45 +104,148 @@ def figures(tournament: TournamentRecord, entries: Sequence[LedgerEntryRecord]) 
         refunded=Money(amount=refunded),
         refunds_due=Money(amount=refunds_due),
         collected=Money(amount=collected),
-        pool=Money(amount=finalise_money(tournament.prizes.announcement, collected).pool_cents),
+        pool=Money(amount=pools(tournament, entries, collected)[0].pool_cents),
         paid_out=Money(amount=paid_out),
         held=Money(amount=max(0, received - refunded - paid_out)),
     )
+
+
+Event = tuple[str, str | None, EventPrizeSettings]
+"""An event with prizes of its own: its id, its division (None: a single division), its prizes."""
+
+
+def _event_id(division: str | None, event: str) -> str:
+    return f"{division}.{event}" if division else event
+
+
+def _events(tournament: TournamentRecord) -> list[Event]:
+    keys = day.divisions(tournament)
+    out: list[Event] = []
+    for e in tournament.prizes.events:
+        if e.division is not None:  # a lower division's Main
+            out.append((_event_id(e.division, "main"), e.division, e))
+        else:  # a side event, played in each division
+            out += [(_event_id(d, e.event), d, e) for d in keys]
+    return out
+
+
+def _event_fees(
+    tournament: TournamentRecord, entries: Sequence[LedgerEntryRecord], events: Sequence[Event]
+) -> dict[str, int]:
+    """The fees each event kept (module doc): read only when an event keeps its own pool."""
+    if not any(not e.pooled and any(p.money for p in e.places) for _, _, e in events):
+        return {}
+    registrations = {r.tavla_id: r for r in registration_store.all_entries(tournament.id)}
+    charges = payments.side_event_charges(tournament) if any(e.division is None for _, _, e in events) else {}
+    by_player: dict[str, list[LedgerEntryRecord]] = {}
+    for entry in entries:
+        if entry.kind in (payments.PAYMENT, payments.REFUND) and payments.counted(entry):
+            by_player.setdefault(entry.tavla_id, []).append(entry)
+    keys = day.divisions(tournament)
+    closes = tournament.registration.closes
+    out: dict[str, int] = {}
+    for tavla_id, own in by_player.items():
+        kept = sum(e.amount if e.kind == payments.PAYMENT else -e.amount for e in own)
+        if kept <= 0:
+            continue
+        registration = registrations.get(tavla_id)
+        division = registration.division if registration and registration.division in keys else keys[0]
+        fee, _ = payments.fee_of(tournament, division, own, closes)
+        beyond = max(0, kept - fee)
+        for charge in charges.get(tavla_id, ()):
+            part = min(beyond, charge.fee.amount)
+            event = _event_id(division, charge.event)
+            out[event] = out.get(event, 0) + part
+            beyond, kept = beyond - part, kept - part
+        main = "main" if division == keys[0] else _event_id(division, "main")
+        out[main] = out.get(main, 0) + kept
+    return out
+
+
+def pools(
+    tournament: TournamentRecord, entries: Sequence[LedgerEntryRecord], collected: int
+) -> tuple[Pools, list[Event]]:
+    """Every prize pool of the tournament from the fees it collected (R11.2, R3.6)."""
+    events = _events(tournament)
+    fees = _event_fees(tournament, entries, events)
+    listed = [
+        EventPrizes(id=i, places=e.places, collected_cents=fees.get(i, 0), pooled=e.pooled)
+        for i, _, e in events
+    ]
+    return finalise_pools(tournament.prizes.announcement, collected, listed), events
+
+
+def _pools_shown(found: Pools, events: Sequence[Event]) -> list[PrizePool]:
+    pooled = [i for i, _, e in events if i not in found.own]
+    shown = [
+        PrizePool(
+            id=MAIN,
+            collected=Money(amount=found.collected[MAIN]),
+            pool=Money(amount=found.main.pool_cents),
+            pays=[MAIN, *pooled],
+        )
+    ]
+    return shown + [
+        PrizePool(id=i, collected=Money(amount=found.collected[i]), pool=Money(amount=m.pool_cents), pays=[i])
+        for i, m in found.own.items()
+    ]
 
 
 def _table(tournament: TournamentRecord) -> tuple[PrizeTable, dict[str, int]]:
     entries = payment_store.entries(tournament.id)
     fees = figures(tournament, entries).collected.amount
     prizes = tournament.prizes.announcement
+    found, events = pools(tournament, entries, fees)
     final = finish_store.final(tournament.id)
     if final is None:
-        pool = award_prizes(prizes, [], fees).pool_cents
         table = PrizeTable(
             tournament_id=tournament.id,
             final=False,
             collected=Money(amount=fees),
-            pool=Money(amount=pool),
+            pool=Money(amount=found.pool_cents),
             awards=[],
             money_total=Money(amount=0),
+            pools=_pools_shown(found, events),
         )
         return table, {}
     # the announced prizes are the highest division's (R3.7; divisions are listed highest first)
     top = day.divisions(tournament)[0]
-    events = {str(e["event"]): e for e in final.events if e.get("division") == top}
-    rows: list[dict[str, Any]] = (events.get(MAIN) or next(iter(events.values()), {"rows": []}))["rows"]
+    tops = {str(e["event"]): e for e in final.events if e.get("division") == top}
+    rows: list[dict[str, Any]] = (tops.get(MAIN) or next(iter(tops.values()), {"rows": []}))["rows"]
     standings = [
         Standing(player_id=r["player"]["tavla_id"], place=r["place"], place_to=r["place_to"]) for r in rows
     ]
     names = {r["player"]["tavla_id"]: r["player"].get("name") for r in rows}
     field = draw_store.day(tournament.id, with_rounds=False).field
+    disqualified = frozenset(field.disqualified) if field else frozenset()
+    tie_order = [str(e["player_id"]) for e in field.entrants] if field else []
     result = award_prizes(
         prizes,
         standings,
         fees,
         eligibility=_frozen_or_live(tournament),
-        disqualified=frozenset(field.disqualified) if field else frozenset(),
-        tie_order=[str(e["player_id"]) for e in field.entrants] if field else (),
+        disqualified=disqualified,
+        tie_order=tie_order,
+        money=found.main,
     )
+    won: list[tuple[str, PlayerAward]] = [(MAIN, a) for a in result.awards]
+    missed: list[UnawardedRule] = list(result.unawarded)
+    played = {(e.get("division"), str(e["event"])): e for e in final.events}
+    for event_id, division, announced in events:
+        event = played.get((division, announced.event), {"rows": []})
+        names |= {r["player"]["tavla_id"]: r["player"].get("name") for r in event["rows"]}
+        got, lost = award_event(
+            EventPrizes(id=event_id, places=announced.places, pooled=announced.pooled),
+            [
+                Standing(player_id=r["player"]["tavla_id"], place=r["place"], place_to=r["place_to"])
+                for r in event["rows"]
+            ],
+            found,
+            disqualified,
+            tie_order,
+        )
+        won += [(event_id, a) for a in got]
+        missed += lost
     awards = [
         PrizeAward(
             tavla_id=a.player_id,
@@ -137,16 +254,21 @@ def _table(tournament: TournamentRecord) -> tuple[PrizeTable, dict[str, int]]:
             place=a.place,
             money=Money(amount=a.money_cents),
             items=[f"{i.kind}: {i.description}" if i.description else i.kind for i in a.items],
+            event=event_id,
+            paid_from=event_id if event_id in found.own else MAIN,
         )
-        for a in result.awards
+        for event_id, a in won
     ]
+    money: dict[str, int] = {}
+    for award in awards:
+        money[award.tavla_id] = money.get(award.tavla_id, 0) + award.money.amount
     table = PrizeTable(
         tournament_id=tournament.id,
         final=True,
         collected=Money(amount=fees),
-        pool=Money(amount=result.pool_cents),
+        pool=Money(amount=found.pool_cents),
         awards=awards,
-        money_total=Money(amount=result.paid_cents),
+        money_total=Money(amount=sum(money.values())),
         unawarded=[
             UnawardedPrize(
                 scope=u.scope,
@@ -154,10 +276,11 @@ def _table(tournament: TournamentRecord) -> tuple[PrizeTable, dict[str, int]]:
                 money=Money(amount=u.money_cents),
                 reason="too_few_participants" if u.too_few else "place_not_reached",
             )
-            for u in result.unawarded
+            for u in missed
         ],
+        pools=_pools_shown(found, events),
     )
-    return table, result.money_by_player()
+    return table, money
 
 
 def prize_table(tournament_id: str) -> PrizeTable:

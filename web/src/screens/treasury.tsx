@@ -224,6 +224,14 @@ export function RefundList({ id }: { id: string }) {
           <li key={r.id} class="card">
             <span>
               <strong>{money(r.amount.amount)}</strong> · {r.tavla_id}
+              {r.flags?.includes("surplus") && (
+                <>
+                  {" "}
+                  <span class="tag" data-testid="surplus">
+                    {t("refund_surplus")}
+                  </span>
+                </>
+              )}
             </span>
             <span class="small">
               {t(`method_${r.method}` as Key)} · {dateTime(r.recorded_at)}
@@ -362,5 +370,125 @@ export function ExportButton({ id }: { id: string }) {
       )}
       <Alert text={error} />
     </>
+  );
+}
+
+type Winner = Schemas["WinnerPayouts"];
+
+/** #/t/<id>/payouts: each winner's prize, what was paid of it and the rest due (R11.5); a
+ * payout of any amount up to the rest due (a split, a part now and the rest later), asked to
+ * be confirmed before it is recorded; the answer shows in the winner's own card. */
+export function Payouts({ id }: { id: string }) {
+  const path = { params: { path: { tournament_id: id } } };
+  const list = useLoad(
+    () =>
+      getToken() ? api.GET("/tournaments/{tournament_id}/prizes/payouts", path) : nothing<Schemas["PrizePayouts"]>(401),
+    [id],
+  );
+  if (!getToken()) return <NeedSignIn />;
+  return (
+    <section>
+      <h1>{t("payouts_title")}</h1>
+      <Status loading={list.loading && !list.data} error={list.error} />
+      {list.data && (
+        <dl class="facts">
+          <dt>{t("payouts_paid_total")}</dt>
+          <dd data-testid="payouts-paid">{money(list.data.paid.amount)}</dd>
+          <dt>{t("payouts_rest_total")}</dt>
+          <dd data-testid="payouts-rest">{money(list.data.rest_due.amount)}</dd>
+        </dl>
+      )}
+      {list.data && !list.data.final && <p class="hint">{t("prizes_provisional")}</p>}
+      <ul class="plain" data-testid="payouts-list">
+        {list.data?.winners.map((w) => <WinnerCard key={w.tavla_id} id={id} winner={w} onPaid={list.reload} />)}
+      </ul>
+    </section>
+  );
+}
+
+function WinnerCard({ id, winner, onPaid }: { id: string; winner: Winner; onPaid: () => void }) {
+  const rest = winner.rest_due.amount;
+  const [typed, setTyped] = useState(rest > 0 ? typedOf(rest) : "");
+  const [asking, setAsking] = useState<{ cents: number; key: string } | null>(null);
+  const [error, setError] = useState("");
+  const [message, setMessage] = useState("");
+  const [busy, setBusy] = useState(false);
+  const who = winner.name ?? t("payouts_winner");
+
+  function ask(e: Event) {
+    e.preventDefault();
+    setError("");
+    setMessage("");
+    const amount = typedAmount(typed);
+    if ("error" in amount) return setError(t(amount.error));
+    if (amount.cents > rest) return setError(t("payouts_over", { rest: money(rest) }));
+    setAsking({ cents: amount.cents, key: crypto.randomUUID() });
+  }
+  async function pay() {
+    if (!asking) return;
+    setBusy(true);
+    const answer = await api.POST("/tournaments/{tournament_id}/prizes/payouts", {
+      params: { path: { tournament_id: id } },
+      headers: { "Idempotency-Key": asking.key }, // the same confirmation sent twice pays once
+      body: { tavla_id: winner.tavla_id, method: "cash", amount: { amount: asking.cents, currency: "EUR" } },
+    });
+    setBusy(false);
+    if (answer.error) {
+      setError(problem(answer.error) || t("failed"));
+      setAsking(null);
+      return;
+    }
+    setMessage(t("payouts_recorded", { amount: money(asking.cents), who }));
+    setAsking(null);
+    onPaid();
+  }
+
+  return (
+    <li class="card" data-testid="winner">
+      <strong>{who}</strong>
+      <dl class="facts">
+        <dt>{t("payouts_won")}</dt>
+        <dd>{money(winner.won.amount)}</dd>
+        <dt>{t("payouts_paid")}</dt>
+        <dd>{money(winner.paid.amount)}</dd>
+        <dt>{t("payouts_rest")}</dt>
+        <dd data-testid="winner-rest">{money(rest)}</dd>
+      </dl>
+      {winner.payouts.length > 0 && (
+        <ul class="plain small" aria-label={t("payouts_made")}>
+          {winner.payouts.map((p) => (
+            <li key={p.id}>
+              {money(p.amount.amount)} · {dateTime(p.recorded_at)}
+            </li>
+          ))}
+        </ul>
+      )}
+      <Note text={message} testid="winner-message" />
+      <Alert text={error} />
+      {rest > 0 && !asking && (
+        <form class="inline" onSubmit={ask}>
+          <label>
+            {t("payouts_amount")}
+            <input name="payout-amount" inputMode="decimal" value={typed} onInput={(e) => setTyped(e.currentTarget.value)} />
+          </label>
+          <button type="submit" class="secondary">
+            {t("payouts_pay")}
+          </button>
+        </form>
+      )}
+      {asking && (
+        <div role="alertdialog" aria-label={t("payouts_confirm_title")} data-testid="payout-confirm">
+          <p>{t("payouts_confirm", { amount: money(asking.cents), who })}</p>
+          <div class="two">
+            <button type="button" onClick={() => void pay()} disabled={busy}>
+              {t("payouts_confirm_yes")}
+            </button>
+            <button type="button" class="secondary" onClick={() => setAsking(null)}>
+              {t("payouts_confirm_no")}
+            </button>
+          </div>
+        </div>
+      )}
+    </li>
   );
 }

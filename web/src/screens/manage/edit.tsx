@@ -9,6 +9,7 @@ import { EventFields } from "../../ui/event-fields";
 import { useLoad } from "../../load";
 import { FORMATS, PROFILES } from "../../profiles";
 import { divisionsOf, DivisionsEditor, rowsOf, sameDivisions, type DivisionRow } from "../divisions";
+import type { Division } from "../../divisions";
 
 type Format = (typeof FORMATS)[number];
 type Profile = (typeof PROFILES)[number];
@@ -57,8 +58,7 @@ type Settings = Pick<
   | "rule_profile"
   | "tables"
   | "requires_approval"
-  | "divisions"
->;
+> & { divisions?: readonly Division[] | null };
 
 function formOf(x: Settings): Form {
   return {
@@ -80,7 +80,7 @@ function formOf(x: Settings): Form {
     profile: (x.rule_profile ?? "platform") as Profile,
     tables: x.tables ? String(x.tables) : "",
     approval: Boolean(x.requires_approval),
-    divisions: rowsOf(x.divisions),
+    divisions: rowsOf(x.divisions ?? undefined),
   };
 }
 

@@ -22,6 +22,7 @@ type Mapping = {
   amount: string;
   reference: string;
   payer: string;
+  transaction_id: string;
   date_format: (typeof DATE_FORMATS)[number];
   decimal_comma: boolean;
   delimiter: Delimiter;
@@ -31,24 +32,61 @@ const FIRST_MAPPING: Mapping = {
   amount: "amount",
   reference: "reference",
   payer: "payer",
+  transaction_id: "",
   date_format: "2026-12-31",
   decimal_comma: false,
   delimiter: "comma",
 };
-const COLUMNS = ["value_date", "amount", "reference", "payer"] as const;
+const COLUMNS = ["value_date", "amount", "reference", "payer", "transaction_id"] as const;
+const OPTIONAL: readonly string[] = ["payer", "transaction_id"];
+type Preview = Schemas["CsvPreview"];
+const PREVIEW_LINES = 21; // the header and the first 20 lines
 
 /** Which column of the bank's CSV holds what; the API keeps it for the organiser's next upload. */
 function MappingForm({
+  id,
+  content,
   mapping,
   saved,
   onChange,
   onSaved,
 }: {
+  id: string;
+  content: string;
   mapping: Mapping;
   saved: boolean;
   onChange: (m: Mapping) => void;
   onSaved: (saved: boolean) => void;
 }) {
+  const [preview, setPreview] = useState<Preview>();
+  const [error, setError] = useState("");
+
+  /** The file's first lines read by the API: its columns with examples, the date formats they read in. */
+  async function read() {
+    setError("");
+    const head = content.split(/\r?\n/).slice(0, PREVIEW_LINES).join("\n");
+    const answer = await api.POST("/tournaments/{tournament_id}/bank-statements/csv-columns", {
+      params: { path: { tournament_id: id } },
+      body: { content: head },
+    });
+    if (answer.error) return setError(problem(answer.error) || t("failed"));
+    const found = answer.data;
+    setPreview(found);
+    const pick = (role: string) => found.suggested[role] ?? "";
+    const dates = found.columns.find((c) => c.name === pick("value_date"))?.date_formats ?? [];
+    const delimiter = (Object.keys(DELIMITERS) as Delimiter[]).find((k) => DELIMITERS[k] === found.delimiter) ?? "comma";
+    onChange({
+      ...mapping,
+      ...Object.fromEntries(COLUMNS.map((c) => [c, pick(c)])),
+      date_format: (dates[0] as Mapping["date_format"]) ?? mapping.date_format,
+      delimiter,
+      decimal_comma: found.decimal_comma,
+    });
+  }
+
+  const dateColumn = preview?.columns.find((c) => c.name === mapping.value_date);
+  const formats = (preview ? (dateColumn?.date_formats ?? []) : DATE_FORMATS) as readonly Mapping["date_format"][];
+  const rows = preview ? Math.max(0, ...preview.columns.map((c) => c.examples.length)) : 0;
   return (
     <fieldset data-testid="csv-mapping">
       <legend>{t("mapping_title")}</legend>
@@ -58,19 +96,62 @@ function MappingForm({
       </label>
       {!saved && (
         <>
-          <p class="hint">{t("mapping_hint")}</p>
-          {COLUMNS.map((c) => (
-            <label key={c}>
-              {t(`mapping_${c}`)}
-              <input
-                name={`column-${c}`}
-                required={c !== "payer"}
-                autocomplete="off"
-                value={mapping[c]}
-                onInput={(e) => onChange({ ...mapping, [c]: e.currentTarget.value })}
-              />
-            </label>
-          ))}
+          <p class="hint">{t(preview ? "mapping_hint_picked" : "mapping_hint")}</p>
+          <button type="button" class="secondary" disabled={!content.trim()} onClick={() => void read()}>
+            {t("mapping_read")}
+          </button>
+          <Alert text={error} />
+          {preview && (
+            <div class="scroll" tabIndex={0} role="region" aria-label={t("mapping_first_lines")}>
+              <table class="grid" data-testid="csv-first-lines">
+                <caption>{t("mapping_first_lines")}</caption>
+                <thead>
+                  <tr>
+                    {preview.columns.map((c) => (
+                      <th scope="col" key={c.name}>
+                        {c.name}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {Array.from({ length: rows }, (_, i) => (
+                    <tr key={i}>
+                      {preview.columns.map((c) => (
+                        <td key={c.name}>{c.examples[i] ?? ""}</td>
+                      ))}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          {COLUMNS.map((c) =>
+            preview ? (
+              <label key={c}>
+                {t(`mapping_${c}`)}
+                <select name={`column-${c}`} value={mapping[c]} onChange={(e) => onChange({ ...mapping, [c]: e.currentTarget.value })}>
+                  {OPTIONAL.includes(c) && <option value="">{t("mapping_none")}</option>}
+                  {preview.columns.map((col) => (
+                    <option key={col.name} value={col.name}>
+                      {col.examples[0] ? t("mapping_column_example", { name: col.name, example: col.examples[0] }) : col.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            ) : (
+              <label key={c}>
+                {t(`mapping_${c}`)}
+                <input
+                  name={`column-${c}`}
+                  required={!OPTIONAL.includes(c)}
+                  autocomplete="off"
+                  value={mapping[c]}
+                  onInput={(e) => onChange({ ...mapping, [c]: e.currentTarget.value })}
+                />
+              </label>
+            ),
+          )}
           <label>
             {t("mapping_date_format")}
             <select
@@ -78,9 +159,11 @@ function MappingForm({
               value={mapping.date_format}
               onChange={(e) => onChange({ ...mapping, date_format: e.currentTarget.value as Mapping["date_format"] })}
             >
-              {DATE_FORMATS.map((f) => (
+              {formats.map((f) => (
                 <option key={f} value={f}>
-                  {t(`date_format_${DATE_FORMATS.indexOf(f)}` as Key)}
+                  {dateColumn?.first_date_reads_as?.[f]
+                    ? t("mapping_date_reads", { example: dateColumn.examples[0] ?? "", date: day(dateColumn.first_date_reads_as[f]) })
+                    : t(`date_format_${DATE_FORMATS.indexOf(f)}` as Key)}
                 </option>
               ))}
             </select>
@@ -114,6 +197,7 @@ function mappingBody(m: Mapping) {
     amount: m.amount.trim(),
     reference: m.reference.trim(),
     payer: m.payer.trim() || null,
+    transaction_id: m.transaction_id.trim() || null,
     date_format: m.date_format,
     decimal_comma: m.decimal_comma,
     delimiter: DELIMITERS[m.delimiter],
@@ -192,6 +276,9 @@ export function TournamentMoney({ id }: { id: string }) {
         <a class="button secondary" href={`#/t/${id}/refunds`}>
           {t("refunds_title")}
         </a>
+        <a class="button secondary" href={`#/t/${id}/payouts`}>
+          {t("payouts_title")}
+        </a>
         <a class="button secondary" href={`#/t/${id}/deadline`}>
           {t("deadline_title")}
         </a>
@@ -264,7 +351,7 @@ export function TournamentMoney({ id }: { id: string }) {
           />
         </label>
         {form.format === "csv" && (
-          <MappingForm mapping={mapping} saved={useSaved} onChange={setMapping} onSaved={setUseSaved} />
+          <MappingForm id={id} content={form.content} mapping={mapping} saved={useSaved} onChange={setMapping} onSaved={setUseSaved} />
         )}
         <label>
           {t("statement_file")}
