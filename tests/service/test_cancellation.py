@@ -262,6 +262,10 @@ def test_an_admin_takes_a_cancelled_days_results_out_of_the_ratings_as_a_rebuild
         {p: expected.get(p, (1500.0, 0)) for p in everybody}
     )
     assert all(h["tournament_id"] != cancelled for p in everybody for h in page(api, p)["history"])
+    finish = api.call(
+        "POST", "/tournaments/{tournament_id}/finish", params={"tournament_id": cancelled}, user=ORGANISER
+    )
+    assert finish.status == 409  # never finished, so no season counts it
     assert rebuild.nightly(clock.now(), repair=False).clean
     chunk = full_rebuild.ledger({"tournaments": [cancelled, later]})
     assert (chunk["missing"], chunk["changed"], chunk["extra"]) == (0, 0, 0)
