@@ -140,6 +140,10 @@ class ErasureRequest(StrictModel):
 
 
 class KeptRecord(ApiModel):
+    kind: Literal["results", "tavla_id", "money_records"] = Field(
+        description="names it for a screen that words it in the reader's language"
+    )
+    count: int | None = Field(default=None, description="money records: how many")
     what: str
     why: str
     until: str | None = Field(default=None, description="the last day it is kept (UTC date)")
