@@ -33,6 +33,7 @@ from tavla.events import (
     TOURNAMENT_CANCELLED,
     TOURNAMENT_FINISHED,
     TOURNAMENT_POSTPONED,
+    TOURNAMENT_UNRATED,
 )
 from tavla.schedules import arn_env_var
 from tavla.store.keys import OUTBOX_PREFIX
@@ -388,10 +389,11 @@ FUNCTIONS: tuple[Function, ...] = (
     Function(
         name="ratings",
         module="functions.ratings.handler",
-        description="Ratings: each official result once, in official order; merges; the nightly rebuild",
+        description="Ratings: each official result once, in official order; merges; a cancelled "
+        "tournament's results taken out; the nightly rebuild",
         tables={MAIN.name: "read_write"},
         http=False,
-        events=(RESULT_CONFIRMED, PLAYERS_MERGED),
+        events=(RESULT_CONFIRMED, PLAYERS_MERGED, TOURNAMENT_UNRATED),
         cron="cron(30 2 * * ? *)",  # the nightly compare-and-repair (an EventBridge Scheduler cron)
         reserved_concurrency=1,  # replays never interleave; EventBridge's async queue holds the rest
         timeout_seconds=900,

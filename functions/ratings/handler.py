@@ -1,4 +1,5 @@
-"""Ratings: ResultConfirmed and PlayersMerged from the bus, and the nightly rebuild (cron)."""
+"""Ratings: ResultConfirmed, PlayersMerged and TournamentUnrated from the bus, and the nightly
+rebuild (cron)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ def process(event: dict[str, Any]) -> dict[str, Any]:
         done = ratings.apply_result(detail, now)
     elif kind == events.PLAYERS_MERGED:
         done = ratings.merge(str(detail["keep"]), str(detail["merged"]), now)
+    elif kind == events.TOURNAMENT_UNRATED:
+        done = ratings.unrate(str(detail["tournament_id"]), now)
     elif kind == "Scheduled Event":
         report = rebuild.nightly(now)
         logger.info("nightly rebuild", extra=report.summary())

@@ -47,6 +47,9 @@ STATEMENT_UPLOADED = "StatementUploaded"
 # an organiser (or an admin) cancelled a tournament, or moved its dates: every entrant is told
 TOURNAMENT_CANCELLED = "TournamentCancelled"
 TOURNAMENT_POSTPONED = "TournamentPostponed"
+# an admin took a cancelled tournament's played results out of the ratings: the ratings
+# function removes them from the ledger and replays (one at a time with the results it applies)
+TOURNAMENT_UNRATED = "TournamentUnrated"
 
 
 @cache

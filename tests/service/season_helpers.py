@@ -51,7 +51,7 @@ def deliver(published: Published, kinds: tuple[str, ...] | None = None) -> list[
     for n, (kind, detail) in enumerate(list(published)):
         if kinds is not None and kind not in kinds:
             continue
-        if kind in (events.RESULT_CONFIRMED, events.PLAYERS_MERGED):
+        if kind in (events.RESULT_CONFIRMED, events.PLAYERS_MERGED, events.TOURNAMENT_UNRATED):
             out.append(ratings_fn.handler(event(kind, detail, n), LambdaContext("ratings")))
         if kind in (events.TOURNAMENT_FINISHED, events.PLAYERS_MERGED, events.SEASON_CHANGED):
             out.append(season_fn.handler(event(kind, detail, n), LambdaContext("season")))

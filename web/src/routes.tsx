@@ -13,6 +13,7 @@ import { Organise } from "./screens/organise";
 import { NewTournament } from "./screens/new-tournament";
 import { BoardScreen, TvScreen } from "./screens/board";
 import { Notifications } from "./screens/notifications";
+import { Privacy } from "./screens/privacy";
 import { MyMoney } from "./screens/money/mine";
 import { TournamentMoney } from "./screens/money/tournament";
 import { MyInvitations, PlayerScreen, Ratings, SeasonScreen } from "./screens/season";
@@ -35,6 +36,7 @@ export const ROUTES: readonly RouteEntry[] = [
   { path: "signin", screen: SignIn },
   { path: "profile", screen: Profile },
   { path: "notifications", screen: Notifications },
+  { path: "privacy", screen: Privacy },
   { path: "new", screen: NewTournament },
   { path: "money", screen: MyMoney },
   { path: "pass", screen: Pass, bare: true },

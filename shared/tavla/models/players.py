@@ -96,8 +96,15 @@ class Notification(ApiModel):
 
 
 class RetentionPeriod(ApiModel):
-    """How long one kind of personal data is kept, and what happens then (R12)."""
+    """How long one kind of personal data is kept, and what happens then (R12). `kind` names
+    it for a screen that words it in the reader's language; the texts are English."""
 
+    kind: Literal[
+        "contacts", "matched_payer", "notifications", "audit_details", "money_records", "erased_account"
+    ]
+    federation: str | None = Field(
+        default=None, description="money records: the federation whose law sets the period"
+    )
     data: str
     days: int | None = Field(default=None, description="kept this many days (None: see `years`)")
     years: int | None = None
@@ -133,6 +140,10 @@ class ErasureRequest(StrictModel):
 
 
 class KeptRecord(ApiModel):
+    kind: Literal["results", "tavla_id", "money_records"] = Field(
+        description="names it for a screen that words it in the reader's language"
+    )
+    count: int | None = Field(default=None, description="money records: how many")
     what: str
     why: str
     until: str | None = Field(default=None, description="the last day it is kept (UTC date)")

@@ -380,12 +380,17 @@ class Tournament(TournamentSettings):
     waiting: int = 0
     created_at: datetime | None = None
     finished_at: datetime | None = Field(default=None, description="when its organiser finished it")
+    draws: int = Field(default=0, description="draws published so far")
     draw_commitment: DrawCommitment | None = Field(
         default=None, description="the seed committed to before the first draw (R5.1); null until then"
     )
     late_entry_open: bool = Field(default=False, description="Swiss and lives: late entries accepted now")
     cancelled_at: datetime | None = Field(default=None, description="when it was cancelled")
     cancel_reason: str | None = None
+    unrated_at: datetime | None = Field(
+        default=None,
+        description="when an admin took the results played before the cancellation out of the ratings",
+    )
     postponed_at: datetime | None = Field(default=None, description="when its dates were last moved")
     postponed_from: datetime | None = Field(default=None, description="the start first announced")
 
@@ -394,6 +399,11 @@ class CancelBody(StrictModel):
     """Why the tournament is cancelled: every entrant reads it in their notice."""
 
     reason: ShortText | None = None
+    unrate: bool = Field(
+        default=False,
+        description="admins only, after the draw: the results played are taken out of the ratings "
+        "(they stay rated otherwise); may be given again on a cancelled tournament",
+    )
 
 
 class PostponeBody(StrictModel):
@@ -414,6 +424,10 @@ class Cancellation(ApiModel):
     refunds_written: int = Field(description="players refunded by this call")
     refunds_due: Money = Field(
         description="refunds still to pay, card ones included until the provider confirms"
+    )
+    unrated_at: datetime | None = Field(
+        default=None,
+        description="when an admin took its played results out of the ratings; null: they stay rated",
     )
 
 

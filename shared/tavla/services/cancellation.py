@@ -4,7 +4,10 @@ Cancelled (before or during the day): registration and check-in close, every ent
 refunded everything they paid (card payments back through the provider, bank and cash on the
 organiser's refund list), every entrant is told in their language, the public page says
 cancelled, and the season never counts it (only a finished tournament is counted, and a
-cancelled one never finishes). Matches played before the cancellation stay rated.
+cancelled one never finishes). Matches played before the cancellation stay rated, unless an
+admin says otherwise (`unrate`, when cancelling or later): the tournament is marked unrated and
+the ratings function takes its results out of the ledger and replays (`ratings.unrate`), as the
+nightly and full rebuilds leave an unrated tournament's results out.
 
 Postponed (before the draw): the dates move, and the registration close, early bird and
 payment deadline move by as much (the payment deadline's schedules with it: the old ones find
@@ -26,7 +29,14 @@ from pydantic import ValidationError
 
 from tavla import events
 from tavla.caller import Caller
-from tavla.errors import DrawInProgress, Invalid, NotPostponable, TournamentCancelled, TournamentOver
+from tavla.errors import (
+    DrawInProgress,
+    Forbidden,
+    Invalid,
+    NotPostponable,
+    TournamentCancelled,
+    TournamentOver,
+)
 from tavla.models.common import Money
 from tavla.models.tournaments import CancelBody, Cancellation, PostponeBody, Tournament, TournamentSettings
 from tavla.rules.tournament_settings import MoneySettings
@@ -50,7 +60,11 @@ def cancel(caller: Caller, tournament_id: str, body: CancelBody, now: datetime) 
     """Cancel the tournament and refund every entrant in full (its organisers, or an admin)."""
     tournament = tournament_store.get(tournament_id)
     actor = require_organiser(tournament, caller)
+    unrate = body.unrate and not tournament.settings.get("unrated_at")
+    if body.unrate:
+        _may_unrate(tournament, caller)
     changed = False
+    unrated = outbox.Event(events.TOURNAMENT_UNRATED, {"tournament_id": tournament_id, "at": now.isoformat()})
     if tournament.status != CANCELLED:
         _refuse_cancel(tournament)
         change = audit_entry(
@@ -60,12 +74,23 @@ def cancel(caller: Caller, tournament_id: str, body: CancelBody, now: datetime) 
             reason=body.reason,
             stage=tournament.status,
             draws=tournament.draws,
+            unrated=unrate or None,
         )
         detail = {"tournament_id": tournament_id, "at": now.isoformat(), "reason": body.reason}
         event = outbox.Event(events.TOURNAMENT_CANCELLED, {k: v for k, v in detail.items() if v is not None})
-        changed = tournament_store.cancel(tournament_id, now.isoformat(), body.reason, change, [event])
+        changed = tournament_store.cancel(
+            tournament_id,
+            now.isoformat(),
+            body.reason,
+            change,
+            [event, *([unrated] if unrate else [])],
+            unrate,
+        )
         if not changed:  # a draw, a finish or another cancellation came first
             _refuse_cancel(tournament_store.get(tournament_id), meanwhile=True)
+    elif unrate:  # the admin's later word on a day already cancelled
+        change = audit_entry(actor, "tournament_unrated", now, draws=tournament.draws)
+        changed = tournament_store.unrate(tournament_id, now.isoformat(), change, [unrated])
     cancelled = tournament_store.get(tournament_id)
     written = _refund_everyone(cancelled, actor, now)
     due = sum(
@@ -77,7 +102,16 @@ def cancel(caller: Caller, tournament_id: str, body: CancelBody, now: datetime) 
         changed=changed,
         refunds_written=written,
         refunds_due=Money(amount=due),
+        unrated_at=cancelled.settings.get("unrated_at"),
     )
+
+
+def _may_unrate(tournament: TournamentRecord, caller: Caller) -> None:
+    """Results stay rated unless an admin says otherwise, and only results a draw led to."""
+    if not caller.is_admin:
+        raise Forbidden("Only the federation's admins may take played results out of the ratings.")
+    if not tournament.draws:
+        raise Invalid("unrate: no draw was made, so no result was played to take out of the ratings.")
 
 
 def _refuse_cancel(tournament: TournamentRecord, *, meanwhile: bool = False) -> None:

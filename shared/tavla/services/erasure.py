@@ -101,11 +101,13 @@ def _rename_everywhere(tavla_id: str, pseudonym: str, tournaments: list[str], en
 def _kept(ledger: list[LedgerEntryRecord], tournaments: dict[str, TournamentRecord]) -> list[KeptRecord]:
     kept = [
         KeptRecord(
+            kind="results",
             what="results, rating history and season points, under the pseudonym",
             why="the official results of tournaments others played in (GDPR Art. 17(3)(d)); "
             "removing them would change opponents' ratings and standings",
         ),
         KeptRecord(
+            kind="tavla_id",
             what="the Tavla ID as the key of those results, with no name, contact or sign-in behind it",
             why="results, draws and their published fingerprints refer to it",
         ),
@@ -122,6 +124,8 @@ def _kept(ledger: list[LedgerEntryRecord], tournaments: dict[str, TournamentReco
         )
         kept.append(
             KeptRecord(
+                kind="money_records",
+                count=len(ledger),
                 what=f"{len(ledger)} money records (entry fees, refunds, prizes), without contact data",
                 why="accounting law obliges the federation to keep them: "
                 + "; ".join(

@@ -51,7 +51,7 @@ from tavla.store import players as player_store
 from tavla.store import ratings as rating_store
 from tavla.store import season as season_store
 from tavla.store import tournaments as tournament_store
-from tavla.store.records import FINISHED, FixtureRecord, ProfileRecord, RatedMatchRecord
+from tavla.store.records import FINISHED, FixtureRecord, ProfileRecord, RatedMatchRecord, TournamentRecord
 
 CHUNK_TOURNAMENTS = 25  # tournaments per `ledger` item: ~2,500 results, ~200 calls from empty
 PLAYER_SHARDS = 8  # `players` items: 20,000 players -> 2,500 each
@@ -94,8 +94,9 @@ def ledger(item: Mapping[str, Any]) -> dict[str, Any]:
     Each write is conditioned on the marker read after the matches: a result the `ratings`
     function applies meanwhile is newer than the matches read and is left as it is (a marker
     holding a higher version than the match read is too)."""
-    matches, aliases = rebuild.matches_and_aliases([str(t) for t in item["tournaments"]])
-    wanted = rebuild.ledger_of(matches, aliases)
+    records = [tournament_store.get(str(t)) for t in item["tournaments"]]
+    matches, aliases = rebuild.matches_and_aliases([t.id for t in records])
+    wanted = rebuild.ledger_of(matches, aliases, rebuild.unrated_ids(records))
     versions = rebuild.announced_versions(matches)
     marks = rating_store.markers(list(versions))
     stored = rating_store.ledger_entries([e.key for e in wanted])
@@ -119,7 +120,7 @@ def ledger(item: Mapping[str, Any]) -> dict[str, Any]:
     calls, left = rating_store.repair_results(
         [*fixes, *(rating_store.ResultFix(m.match_id, None, None, m) for m in gone)]
     )
-    differ, award_calls = _chunk_awards([str(t) for t in item["tournaments"]], matches, aliases)
+    differ, award_calls = _chunk_awards(records, matches, aliases)
     return {
         "results": len(wanted),
         "missing": sum(1 for f in fixes if f.entry is not None and f.entry.key not in stored),
@@ -132,14 +133,15 @@ def ledger(item: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _chunk_awards(
-    tournament_ids: Sequence[str], matches: Mapping[str, list[FixtureRecord]], aliases: Mapping[str, str]
+    records: Sequence[TournamentRecord],
+    matches: Mapping[str, list[FixtureRecord]],
+    aliases: Mapping[str, str],
 ) -> tuple[int, int]:
     """The chunk's finished tournaments' season awards, compared with the stored ones and
     repaired: a tournament's award is one attribute of its player's entry, so chunks never
     write the same attribute (the running total is an atomic ADD). Returns (differ, calls)."""
-    records = [tournament_store.get(tid) for tid in tournament_ids]
     wanted = rebuild.wanted_awards(records, matches, aliases)
-    ids = set(tournament_ids)
+    ids = {t.id for t in records}
     differ = calls = 0
     for season_id, by_player in sorted(wanted.items()):
         stored = season_store.entries_of(season_id, sorted(by_player))

@@ -53,6 +53,7 @@ from tavla.store.records import (
     TournamentRecord,
 )
 from tavla.store.registrations import REGISTERED
+from tavla.store.tournaments import CANCELLED
 from tavla.store.transactions import Transaction
 
 _system_random = random.SystemRandom()
@@ -434,17 +435,34 @@ def provider_webhook(payload: str, signature: str | None, now: datetime) -> Webh
         expected_amount=started.amount if flags else None,
         provider_ref=paid.payment_ref,
     )
-    refund = surplus_refund(tournament, entry, SYSTEM, now)
-    changes = [audited(SYSTEM, entry, now, provider=provider.name, provider_event=paid.event_id)]
-    changes += [audited(SYSTEM, r, now, status=DUE, surplus_of=entry.id) for r in refund]
-    try:
-        payment_store.add(entry, changes, provider_event=(provider.name, paid.event_id), follow=refund)
-    except payment_store.AlreadyRecorded:
-        return WebhookReceived(recorded=False)
+    for _ in range(2):  # read open, found cancelled meanwhile: once more, as cancelled
+        late = tournament.status == CANCELLED
+        refund = surplus_refund(tournament, entry, SYSTEM, now)
+        changes = [audited(SYSTEM, entry, now, provider=provider.name, provider_event=paid.event_id)]
+        changes += [audited(SYSTEM, r, now, status=DUE, surplus_of=entry.id) for r in refund]
+        try:
+            payment_store.add(
+                entry,
+                changes,
+                provider_event=(provider.name, paid.event_id),
+                follow=refund,
+                not_cancelled=not late,
+            )
+        except payment_store.AlreadyRecorded:
+            return WebhookReceived(recorded=False)
+        except payment_store.TournamentWasCancelled:
+            tournament = tournament_or_404(started.tournament_id)
+            continue
+        break
+    if late and any(r.method == PROVIDER_REFUND for r in refund):
+        # nobody is there to pay it: back through the provider at once, the retries after
+        _schedule_card_refunds(tournament.id, entry.tavla_id, now)
+        send_card_refunds(tournament.id, entry.tavla_id, SYSTEM, now, patient=False)
     return WebhookReceived(recorded=True)
 
 
 SURPLUS = "surplus"
+AFTER_CANCEL = "after_cancel"  # money that arrived once the tournament was cancelled
 
 
 def surplus_refund(
@@ -457,9 +475,26 @@ def surplus_refund(
     """What a payment brings beyond what its registration owed on its value date (`owed`,
     when the caller has just read it), as a refund due (R3.3, R3.5): on the organiser's
     refund list, flagged `surplus`, paid like any refund (a card one back through the
-    provider). Nothing for money not counted."""
+    provider). Nothing for money not counted.
+
+    A tournament cancelled already owes nothing: the whole payment comes back (`after_cancel`),
+    under the id the cancellation would give it, so a repeated cancellation never plans it twice."""
     if not counted(payment):
         return []
+    if tournament.status == CANCELLED:
+        by_card = payment.method == "card_online" and payment.provider_ref is not None
+        method = PROVIDER_REFUND if by_card else BANK_REFUND
+        late = _refund_entry(
+            tournament,
+            payment.tavla_id,
+            actor,
+            now,
+            f"refund.cancel.{payment.id}",
+            method,
+            payment.amount,
+            payment,
+        )
+        return [replace(late, flags=(AFTER_CANCEL,))]
     if owed is None:
         owed = player_ledger(tournament, payment.tavla_id, _value(payment)).outstanding.amount
     extra = payment.amount - owed

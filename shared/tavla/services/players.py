@@ -156,6 +156,8 @@ def _retention() -> list[RetentionPeriod]:
     periods = privacy.Periods.from_env()
     money = [
         RetentionPeriod(
+            kind="money_records",
+            federation=federation,
             data=f"money records of tournaments under {federation} rules (entry fees, refunds, prizes), "
             "without contact data",
             years=kept.years,
@@ -167,24 +169,28 @@ def _retention() -> list[RetentionPeriod]:
     ]
     return [
         RetentionPeriod(
+            kind="contacts",
             data="phone, e-mail, gender, birth year and message consents",
             days=periods.inactive_contacts,
             after="your last tournament entry",
             then="deleted; your profile, results and rating stay",
         ),
         RetentionPeriod(
+            kind="matched_payer",
             data="the payer's name and text of a bank transfer",
             days=periods.matched_payer,
             after="the transfer is matched to your entry",
             then="deleted; the amount and date stay as a money record",
         ),
         RetentionPeriod(
+            kind="notifications",
             data="your notices (the in-app feed)",
             days=periods.notifications,
             after="the notice was sent",
             then="deleted",
         ),
         RetentionPeriod(
+            kind="audit_details",
             data="details of the audit trail (what a change said, the sign-in that made it)",
             days=periods.audit_details,
             after="the change",
@@ -192,6 +198,7 @@ def _retention() -> list[RetentionPeriod]:
         ),
         *money,
         RetentionPeriod(
+            kind="erased_account",
             data="name, club, city, results and rating",
             after="your account is erased",
             then="results and rating stay under a pseudonym; name, club and city are deleted",

@@ -21,6 +21,12 @@ match reads a higher one); a result older than the one the marker holds changes 
 (`superseded`), so the ratings are always those of each match's latest result, replayed in
 official order, whatever order the events came in.
 
+Unrated: an admin may take a cancelled tournament's played results out of the ratings
+(`TournamentUnrated` -> `unrate`): its ledger entries and markers go and the players are
+replayed from its first one, as an appeal that removes a result does; a result of that
+tournament delivered late is not rated. The rebuilds leave an unrated tournament out
+(`rebuild.ledger_of`), so both paths say the same.
+
 Forfeits are recorded in the player's history (their results) but not rated. An account
 merge (`PlayersMerged`) moves the merged account's ledger entries to the one kept and
 replays from its first match (R1.1: as if the two had always been one).
@@ -37,6 +43,7 @@ from typing import Any, Literal
 
 from tavla.errors import Invalid
 from tavla.models.season import RatingPage, RatingRow
+from tavla.rules.model import match_id
 from tavla.rules.rating import PROVISIONAL_MATCHES, RatingState
 from tavla.rules.rating_ledger import LedgerEntry, RatingStep, cascade, ledger_key, replay
 from tavla.store import players as player_store
@@ -105,6 +112,8 @@ def apply_result(detail: Mapping[str, Any], now: datetime) -> Applied:
         return Applied("not_rated")
     entry = entry_of(detail, _aliases(raw.players))
     assert entry is not None
+    if store.unrated(entry.tournament_id):
+        return Applied("not_rated")  # a late copy of a result an admin took out of the ratings
     before = store.marker(entry.match_id)
     print_ = fingerprint(entry)
     if before is not None and before.fingerprint == print_:
@@ -168,6 +177,31 @@ def _replay_and_write(
         applied_before=marker_before,
     )
     return Applied("applied", replayed=len({s.key for s in steps}), players=len(states), calls=calls)
+
+
+def unrate(tournament_id: str, now: datetime) -> Applied:
+    """Take a tournament's results out of the ratings and replay its players (and their later
+    opponents) from its first one. Idempotent: what a cut-short run left is finished by the
+    next; the ledger entries go before their markers, so a retry still finds where to start."""
+    matches = store.official_matches(tournament_id)
+    marks = store.markers([match_id(tournament_id, m.code) for m in matches])
+    if not marks:
+        return Applied("unchanged")
+    start = min(m.ledger_key for m in marks.values())
+    later = store.ledger_from(start, now)
+    gone = [e for e in later if e.tournament_id == tournament_id]
+    entries = [e for e in later if e.tournament_id != tournament_id]
+    seeds = {p for m in marks.values() for p in m.players}
+    stale = [(p, m.ledger_key) for m in marks.values() for p in m.players]
+    done = _replay_and_write(
+        entries,
+        seeds,
+        start,
+        stale=stale,
+        ledger_deletes=sorted({e.key for e in gone} | {m.ledger_key for m in marks.values()}),
+    )
+    store.drop_markers(sorted(marks))
+    return done
 
 
 def merge(keep: str, merged: str, now: datetime) -> Applied:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
@@ -130,9 +130,21 @@ def marker_of(entry: LedgerEntry, versions: Mapping[str, int]) -> RatedMatchReco
     )
 
 
-def ledger_of(matches: Mapping[str, list[FixtureRecord]], aliases: Mapping[str, str]) -> list[LedgerEntry]:
+def unrated_ids(tournaments: Iterable[TournamentRecord]) -> frozenset[str]:
+    """Tournaments whose results an admin took out of the ratings (cancelled ones only)."""
+    return frozenset(t.id for t in tournaments if t.settings.get("unrated_at"))
+
+
+def ledger_of(
+    matches: Mapping[str, list[FixtureRecord]],
+    aliases: Mapping[str, str],
+    unrated: Collection[str] = frozenset(),
+) -> list[LedgerEntry]:
+    """The ledger the record says: every official result, but an unrated tournament's."""
     entries = []
     for tid, records in matches.items():
+        if tid in unrated:
+            continue
         for r in records:
             if r.state != State.OFFICIAL:
                 continue
@@ -286,7 +298,13 @@ def nightly(now: datetime, repair: bool = True) -> Report:
     tournaments = all_tournaments()
     report.tournaments = len(tournaments)
     matches, aliases = confirmed(tournaments)
-    rebuild_ratings(ledger_of(matches, aliases), now, report, repair, announced_versions(matches))
+    rebuild_ratings(
+        ledger_of(matches, aliases, unrated_ids(tournaments)),
+        now,
+        report,
+        repair,
+        announced_versions(matches),
+    )
     rebuild_seasons(tournaments, matches, aliases, report, repair)
     report.repaired = repair and not report.clean
     report.seconds = round(time.perf_counter() - started, 3)

@@ -46,10 +46,22 @@ def add(
     *,
     provider_event: tuple[str, str] | None = None,
     follow: Sequence[LedgerEntryRecord] = (),
+    not_cancelled: bool = False,
 ) -> None:
     """Record one movement and its audit records (and `follow`: the refund of its surplus);
-    AlreadyRecorded if it (or its event) is there."""
+    AlreadyRecorded if it (or its event) is there. `not_cancelled`: only while the tournament
+    is not cancelled (TournamentWasCancelled otherwise: the caller refunds it instead), so a
+    payment and a cancellation's refunds never miss each other."""
     tx = Transaction()
+    if not_cancelled:
+        tx.check(
+            "tournament",
+            MAIN,
+            keys.tournament(entry.tournament_id),
+            "#status <> :cancelled",
+            names={"#status": "status"},
+            values={"cancelled": "cancelled"},
+        )
     put_entry(tx, entry, name="entry")
     for other in follow:
         put_entry(tx, other)
@@ -69,7 +81,13 @@ def add(
     except Cancelled as cancelled:
         if cancelled.failed("entry") or cancelled.failed("event"):
             raise AlreadyRecorded(entry.id) from cancelled
+        if cancelled.failed("tournament"):
+            raise TournamentWasCancelled(entry.tournament_id) from cancelled
         raise
+
+
+class TournamentWasCancelled(Exception):
+    """The tournament was cancelled after it was read: the payment is to be refunded."""
 
 
 class OverPaid(Exception):

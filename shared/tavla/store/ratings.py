@@ -381,6 +381,26 @@ def put_markers(markers: Sequence[RatedMatchRecord]) -> int:
     return batch_write(MAIN, items, [])
 
 
+def drop_markers(match_ids: Sequence[str]) -> int:
+    """Rated matches' markers deleted (their results left the ledger), 25 per BatchWriteItem."""
+    return batch_write(MAIN, [], [keys.rated_match(m) for m in match_ids])
+
+
+def unrated(tournament_id: str) -> bool:
+    """Did an admin take the tournament's results out of the ratings? (One attribute read.)"""
+    item = (
+        client()
+        .get_item(
+            TableName=table_name(MAIN),
+            Key=keys.tournament(tournament_id),
+            ConsistentRead=True,
+            ProjectionExpression="unrated_at",
+        )
+        .get("Item")
+    )
+    return bool(item and "unrated_at" in item)
+
+
 # -- the rebuild's read of the record ----------------------------------------------------------
 
 _RESULT_FIELDS = ("code", "event", "home", "away", "length", "result", "official_at", "state", "version")

@@ -199,7 +199,12 @@ CANCELLED = "cancelled"
 
 
 def cancel(
-    tournament_id: str, at: str, reason: str | None, change: AuditRecord, events: Sequence[outbox.Event]
+    tournament_id: str,
+    at: str,
+    reason: str | None,
+    change: AuditRecord,
+    events: Sequence[outbox.Event],
+    unrated: bool = False,
 ) -> bool:
     """Mark the tournament cancelled (registration and check-in close with it), before or
     during the day, never while a draw is being made nor once finished: the draw's
@@ -211,7 +216,8 @@ def cancel(
         MAIN,
         keys.tournament(tournament_id),
         "SET #status = :cancelled, checkin_open = :no, cancelled_at = :at, version = version + :one"
-        + (", cancel_reason = :reason" if reason else ""),
+        + (", cancel_reason = :reason" if reason else "")
+        + (", unrated_at = :at" if unrated else ""),
         condition="#status IN (:open, :running) AND attribute_not_exists(drawing)",
         names={"#status": "status"},
         values={
@@ -226,6 +232,11 @@ def cancel(
     )
     audit.record(tx, tournament_id, change)
     outbox.add(tx, events)
+    return _ran(tx)
+
+
+def _ran(tx: Transaction) -> bool:
+    """Run a change of the tournament item; False when its condition was false."""
     try:
         tx.run()
     except Cancelled as cancelled:
@@ -233,6 +244,24 @@ def cancel(
             return False
         raise
     return True
+
+
+def unrate(tournament_id: str, at: str, change: AuditRecord, events: Sequence[outbox.Event]) -> bool:
+    """Mark a cancelled tournament's results unrated (once: False when it already was, or is
+    not cancelled)."""
+    tx = Transaction()
+    tx.update(
+        "tournament",
+        MAIN,
+        keys.tournament(tournament_id),
+        "SET unrated_at = :at, version = version + :one",
+        condition="#status = :cancelled AND attribute_not_exists(unrated_at)",
+        names={"#status": "status"},
+        values={"at": at, "one": 1, "cancelled": CANCELLED},
+    )
+    audit.record(tx, tournament_id, change)
+    outbox.add(tx, events)
+    return _ran(tx)
 
 
 def set_checkin_open(tournament_id: str, is_open: bool, change: AuditRecord) -> None:

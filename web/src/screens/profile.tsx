@@ -152,6 +152,11 @@ export function Profile() {
         </form>
       )}
       {me.data && <Consents me={me.data} saved={me.reload} />}
+      <p>
+        <a href="#/privacy" data-testid="privacy-link">
+          {t("privacy_link")}
+        </a>
+      </p>
       {me.data && <Erasure tavlaId={me.data.tavla_id} />}
     </section>
   );

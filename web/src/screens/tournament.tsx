@@ -7,6 +7,7 @@ import { useStaffRole } from "../ui/staff-role";
 import { channelsOf, useLive } from "../live/use-live";
 import { askForPush } from "../push";
 import { dateTime, money } from "../format";
+import { CalledOff } from "../ui/called-off";
 import { lang, t, type Key } from "../i18n";
 import { nothing, useLoad } from "../load";
 import { MyLedger } from "./money/ledger";
@@ -77,6 +78,7 @@ export function TournamentPage({ id }: { id: string }) {
       {x && (
         <>
           <h1>{x.name}</h1>
+          <CalledOff x={x} />
           <p>
             {dateTime(x.starts_at, x.time_zone)}
             <br />

@@ -4,7 +4,7 @@
 import { useState } from "preact/hooks";
 import { api, problem, type MyProfile, type Schemas } from "../api/client";
 import { signOut } from "../auth";
-import { dateTime } from "../format";
+import { dateTime, day } from "../format";
 import { t } from "../i18n";
 import { Alert, ConfirmButton, Note } from "./widgets";
 
@@ -80,9 +80,9 @@ export function Erasure({ tavlaId }: { tavlaId: string }) {
         <p role="status">{t("erase_done", { pseudonym: done.pseudonym })}</p>
         <ul>
           {done.kept
-            .filter((k) => k.until)
+            .filter((k) => k.kind === "money_records" && k.until)
             .map((k) => (
-              <li key={k.what}>{t("erase_kept", { what: k.what, until: k.until ?? "" })}</li>
+              <li key={k.kind}>{t("erase_kept", { n: k.count ?? 0, until: day(k.until) })}</li>
             ))}
         </ul>
         <button type="button" onClick={() => signOut()}>

@@ -3,7 +3,7 @@
 import { useState } from "preact/hooks";
 import { api, problem } from "../../api/client";
 import { Alert, ConfirmButton, NeedSignIn, Note, Status } from "../../ui/widgets";
-import { getToken } from "../../auth";
+import { getToken, isAdmin } from "../../auth";
 import { t } from "../../i18n";
 import { useLoad } from "../../load";
 import { isoToVenueInput, money, venueInputToIso } from "../../format";
@@ -12,26 +12,32 @@ export function CancelOrPostpone({ id }: { id: string }) {
   const path = { params: { path: { tournament_id: id } } };
   const tour = useLoad(() => api.GET("/tournaments/{tournament_id}", path), [id]);
   const [reason, setReason] = useState("");
+  const [unrate, setUnrate] = useState(false);
   const [starts, setStarts] = useState("");
   const [message, setMessage] = useState("");
   const [error, setError] = useState("");
   if (!getToken()) return <NeedSignIn />;
   const x = tour.data;
-  async function cancel() {
+  async function cancel(unrated = unrate) {
     setError("");
     setMessage("");
-    const answer = await api.POST("/tournaments/{tournament_id}/cancel", { ...path, body: { reason: reason.trim() || null } });
+    const answer = await api.POST("/tournaments/{tournament_id}/cancel", {
+      ...path,
+      body: { reason: reason.trim() || null, ...(unrated ? { unrate: true } : {}) },
+    });
     if (answer.error) setError(problem(answer.error) || t("failed"));
     else setMessage(t("cancel_done", { amount: money(answer.data.refunds_due.amount) }));
     tour.reload();
   }
+  // after the draw the results played stay rated unless an admin says otherwise
+  const mayUnrate = isAdmin() && x !== undefined && (x.draws ?? 0) > 0 && !x.unrated_at;
   async function postpone() {
     setError("");
     setMessage("");
-    const chosen = starts || (x ? isoToVenueInput(new Date(x.starts_at)) : "");
+    const chosen = starts || (x ? isoToVenueInput(new Date(x.starts_at), x.time_zone) : "");
     const answer = await api.POST("/tournaments/{tournament_id}/postpone", {
       ...path,
-      body: { starts_at: venueInputToIso(chosen) },
+      body: { starts_at: venueInputToIso(chosen, x?.time_zone) },
     });
     if (answer.error) setError(problem(answer.error) || t("failed"));
     else setMessage(t("postpone_done"));
@@ -46,6 +52,20 @@ export function CancelOrPostpone({ id }: { id: string }) {
           {t("tournament_cancelled_banner")}
         </p>
       )}
+      {x?.unrated_at && (
+        <p class="notice" data-testid="unrated">
+          {t("cancel_unrated_banner")}
+        </p>
+      )}
+      {x?.status === "cancelled" && mayUnrate && (
+        <ConfirmButton
+          class="warn"
+          label={t("unrate_results")}
+          question={t("unrate_question")}
+          onConfirm={() => void cancel(true)}
+          testid="confirm-unrate"
+        />
+      )}
       {x && x.status === "open" && (
         <div class="card">
           <label>
@@ -53,7 +73,7 @@ export function CancelOrPostpone({ id }: { id: string }) {
             <input
               name="postpone-to"
               type="datetime-local"
-              value={starts || isoToVenueInput(new Date(x.starts_at))}
+              value={starts || isoToVenueInput(new Date(x.starts_at), x.time_zone)}
               onInput={(e) => setStarts(e.currentTarget.value)}
             />
           </label>
@@ -71,6 +91,12 @@ export function CancelOrPostpone({ id }: { id: string }) {
             {t("cancel_reason")}
             <input name="cancel-reason" value={reason} onInput={(e) => setReason(e.currentTarget.value)} />
           </label>
+          {mayUnrate && (
+            <label class="check">
+              <input type="checkbox" name="unrate" checked={unrate} onChange={(e) => setUnrate(e.currentTarget.checked)} />
+              {t("cancel_unrate")}
+            </label>
+          )}
           <ConfirmButton
             class="warn"
             label={t("cancel_tournament")}
@@ -82,6 +108,11 @@ export function CancelOrPostpone({ id }: { id: string }) {
       )}
       <Note text={message} testid="cancel-message" />
       <Alert text={error} />
+      {x?.status === "cancelled" && (
+        <a class="button secondary" href={`#/t/${id}/refunds`} data-testid="refunds-link">
+          {t("cancel_refunds_link")}
+        </a>
+      )}
       <a class="button secondary" href={`#/t/${id}/organise`}>
         {t("organise")}
       </a>
