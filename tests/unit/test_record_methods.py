@@ -11,7 +11,11 @@ from tavla.store import records
 from tavla.store.records import _Record
 
 RECORDS = sorted(
-    (c for c in vars(records).values() if isinstance(c, type) and issubclass(c, _Record) and c is not _Record),
+    (
+        c
+        for c in vars(records).values()
+        if isinstance(c, type) and issubclass(c, _Record) and c is not _Record
+    ),
     key=lambda c: c.__name__,
 )
 
