@@ -38,7 +38,7 @@ from tavla.models.players import (
 from tavla.models.push import PushKey, PushSubscriptionBody, PushSubscriptionId
 from tavla.models.season import PlayerPage
 from tavla.observability import entry
-from tavla.services import erasure, players, push
+from tavla.services import players, push
 
 app = make_resolver()
 
@@ -165,6 +165,8 @@ def erase_me(body: ErasureRequest) -> Erasure:
     long as the law keeps them (`kept` says until when). Refused while I am entered in a
     tournament that is not over, or hold a platform role. Asking again answers the same.
     """
+    from tavla.services import erasure  # every store a player is in: loaded by this rare route
+
     return erasure.erase_me(caller(app), body.confirm, clock.now())
 
 

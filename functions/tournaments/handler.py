@@ -43,7 +43,7 @@ from tavla.models.tournaments import (
     TournamentUpdate,
 )
 from tavla.observability import entry
-from tavla.services import cancellation, tournaments
+from tavla.services import tournaments
 
 app = make_resolver()
 
@@ -139,6 +139,8 @@ def cancel_tournament(tournament_id: TournamentId, body: CancelBody) -> Cancella
     never counts it; matches already played stay rated. Cancelling again changes nothing
     (`changed: false`) and only checks the refunds.
     """
+    from tavla.services import cancellation  # money and refunds: loaded by this rare route
+
     return cancellation.cancel(caller(app), tournament_id, body, clock.now())
 
 
@@ -157,6 +159,8 @@ def postpone_tournament(tournament_id: TournamentId, body: PostponeBody) -> Tour
     early bird and payment deadline move by as much (the close may be given). Entrants keep
     their place, are told, and may withdraw with a full refund until the new close.
     """
+    from tavla.services import cancellation  # money and refunds: loaded by this rare route
+
     return cancellation.postpone(caller(app), tournament_id, body, clock.now())
 
 

@@ -17,23 +17,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
 from pydantic import ValidationError
 
-from tavla.rules.prizes import (
-    BASIS_POINTS,
-    VETERAN,
-    VETERAN_FROM,
-    YOUTH,
-    YOUTH_UNDER,
-    CategoryPrize,
-    NonMoneyPrize,
-    PlacePrize,
-    PrizeAnnouncement,
-)
-from tavla.rules.prizes import Money as PrizeMoney
 from tavla.rules.refunds import RefundKind
+
+if TYPE_CHECKING:
+    from tavla.rules.prizes import PlacePrize, PrizeAnnouncement
+
+# The prize rules (a dozen pydantic models, and the standings they rank by) are imported where
+# the prizes are read, not here: every function reads a tournament, few read its prizes, and
+# `TournamentRecord.prizes` is parsed on first use (cold start, docs/performance.md).
 
 DEFAULT_TIME_ZONE = "Europe/Athens"
 DEFAULT_CURRENCY = "EUR"
@@ -221,6 +216,9 @@ class PageSettings:
 
 def _places(prizes: Sequence[Mapping[str, Any]], name: str) -> tuple[PlacePrize, ...]:
     """Announced prizes ([first, last] places each) as one PlacePrize per place."""
+    from tavla.rules.prizes import BASIS_POINTS, NonMoneyPrize, PlacePrize
+    from tavla.rules.prizes import Money as PrizeMoney
+
     places: dict[int, dict[str, Any]] = {}
     for prize in prizes:
         try:
@@ -243,6 +241,12 @@ def _places(prizes: Sequence[Mapping[str, Any]], name: str) -> tuple[PlacePrize,
     )
 
 
+def _no_prizes() -> PrizeAnnouncement:
+    from tavla.rules.prizes import PrizeAnnouncement
+
+    return PrizeAnnouncement()
+
+
 @dataclass(frozen=True)
 class EventPrizeSettings:
     """A lower division's or a side event's own prizes (R3.6), as announced."""
@@ -259,12 +263,14 @@ class EventPrizeSettings:
 class PrizeSettings:
     """The announced prizes as the rules read them (R11.1, R11.4), and the category age limits."""
 
-    announcement: PrizeAnnouncement = field(default_factory=PrizeAnnouncement)
+    announcement: PrizeAnnouncement = field(default_factory=_no_prizes)
     age_limits: Mapping[str, int] = field(default_factory=dict)  # youth / veteran, when set
     events: tuple[EventPrizeSettings, ...] = ()
 
     @classmethod
     def parse(cls, s: Mapping[str, Any]) -> PrizeSettings:
+        from tavla.rules.prizes import CategoryPrize, PrizeAnnouncement
+
         by_category: dict[str, list[Mapping[str, Any]]] = {}
         listed = _objects(s, "category_prizes")
         for c in listed:
@@ -325,8 +331,12 @@ class PrizeSettings:
 
     @property
     def youth_under(self) -> int:
+        from tavla.rules.prizes import YOUTH, YOUTH_UNDER
+
         return self.age_limits.get(YOUTH, YOUTH_UNDER)
 
     @property
     def veteran_from(self) -> int:
+        from tavla.rules.prizes import VETERAN, VETERAN_FROM
+
         return self.age_limits.get(VETERAN, VETERAN_FROM)

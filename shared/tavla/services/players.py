@@ -27,7 +27,6 @@ from tavla.models.players import (
 from tavla.models.season import PlayerPage, RatingLine
 from tavla.rules import privacy
 from tavla.rules.rating import PROVISIONAL_MATCHES, START_RATING
-from tavla.services import clubs
 from tavla.store import notifications as notification_store
 from tavla.store import outbox
 from tavla.store import payments as payment_store
@@ -69,6 +68,10 @@ def create(
 ) -> MyProfile:
     """Create the caller's profile with a fresh Tavla ID; a second one is refused (R1.1),
     and so is a phone number another account holds."""
+    # The federation's clubs (their service, models and roles) are read by the writes that
+    # name a club, not by every request of the players function (cold start).
+    from tavla.services import clubs
+
     chosen = clubs.profile_fields(body.model_dump(include=set(PUBLIC), exclude_unset=True))
     public = {k: v for k, v in chosen.items() if v is not None}
     private = {k: v for k, v in _private_fields(body, now).items() if v is not None}
@@ -93,6 +96,8 @@ def me(caller: Caller) -> MyProfile:
 
 def update_me(caller: Caller, body: ProfileUpdate, now: datetime) -> MyProfile:
     tavla_id = player_store.tavla_id_of(caller.sub)
+    from tavla.services import clubs  # as in create
+
     public = clubs.profile_fields(body.model_dump(include=set(PUBLIC), exclude_unset=True))
     if "name" in public and public["name"] is None:
         raise Invalid("name: a player needs a name.")

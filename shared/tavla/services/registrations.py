@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tavla import events, ids, observability
 from tavla.caller import Caller
@@ -22,7 +22,6 @@ from tavla.errors import (
 )
 from tavla.models.common import Money
 from tavla.models.registrations import Entries, Entry, RegistrationResult, WithdrawalResult
-from tavla.services import payments
 from tavla.services.access import player_actor, require_organiser
 from tavla.store import outbox, snapshots
 from tavla.store import players as player_store
@@ -37,6 +36,9 @@ from tavla.store.records import (
     TournamentRecord,
 )
 from tavla.store.registrations import PENDING, REFUSED, REGISTERED, WAITLISTED
+
+if TYPE_CHECKING:
+    from tavla.services import payments
 
 _system_random = random.SystemRandom()
 MAX_ATTEMPTS = 60
@@ -245,6 +247,10 @@ def withdraw(
     tournament_id = tournament.id
     if not tournament.is_open:  # drawn meanwhile: the day's withdrawal applies now
         raise RegistrationClosed("The draw has just been made: withdraw again to leave the day.")
+    # Money (its models, card payments, statements) is loaded by a withdrawal, the only path
+    # here that refunds: registering and the lists never need it (cold start).
+    from tavla.services import payments
+
     refund = payments.withdrawal_refund(tournament, tavla_id, actor, now)
     for attempt in range(MAX_ATTEMPTS):
         head = next(iter(registration_store.first_waiting(tournament_id)), None)
@@ -283,6 +289,8 @@ def leave_list(
     """A waiting or pending entry leaves its list: it held no place, so nobody is promoted.
     After the draw too (the list stays until its players leave it), then with all it paid
     refunded, since it never had a place to pay for."""
+    from tavla.services import payments  # loaded by a withdrawal, as above
+
     drawn = not tournament.is_open
     if refund is None:
         refund = payments.withdrawal_refund(tournament, tavla_id, actor, now, whole=drawn)

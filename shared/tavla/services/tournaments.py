@@ -32,7 +32,7 @@ from tavla.models.tournaments import (
 from tavla.models.tournaments import StaffMember as ApiStaffMember
 from tavla.rules.errors import RuleViolation
 from tavla.rules.tournament_settings import MoneySettings
-from tavla.services import registrations, unpaid
+from tavla.services import registrations
 from tavla.services.access import ORGANISER, require_organiser, require_staff
 from tavla.store import audit
 from tavla.store import players as player_store
@@ -154,6 +154,8 @@ def new_record(
 def _schedule_payment_deadline(tournament_id: str, deadline: str | None, now: datetime) -> None:
     """A payment deadline takes effect however it is set (R3.2): its schedules are created."""
     if deadline:
+        from tavla.services import unpaid  # its money models and schedules: loaded by a deadline set
+
         unpaid.schedule(tournament_id, deadline, now)
 
 

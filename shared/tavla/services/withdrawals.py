@@ -30,10 +30,9 @@ from tavla.errors import (
     TournamentNotFound,
     TournamentOver,
 )
-from tavla.models.appeals import OutBody
 from tavla.models.common import Money
 from tavla.models.registrations import WithdrawalResult
-from tavla.services import conduct, registrations
+from tavla.services import registrations
 from tavla.services.access import player_actor, role_in, staff_actor
 from tavla.store import players as player_store
 from tavla.store import snapshots
@@ -81,6 +80,11 @@ def withdraw(
     listed = snap.registration if tavla_id else None
     if listed is not None and listed.status in (WAITLISTED, PENDING):
         return registrations.leave_list(actor, tournament, who, listed.status, now)
+    # The day's withdrawal (the day engine, its models) is loaded only when the day has begun:
+    # the registrations function withdraws before the draw (cold start, docs/performance.md).
+    from tavla.models.appeals import OutBody
+    from tavla.services import conduct
+
     try:
         out = conduct.withdraw(caller, tournament_id, OutBody(tavla_id=who, reason=reason), now)
     except NotInField:

@@ -39,7 +39,26 @@ def item_of(record: Any) -> Item:
 
 
 class _Record:
-    """from_item / to_item for a flat dataclass whose fields are item attributes."""
+    """from_item / to_item for a flat dataclass whose fields are item attributes.
+
+    Records here are `@dataclass(frozen=True, eq=False, repr=False)`: equality, hashing and
+    the repr are these, written once over the fields, the same as the dataclass's own. A
+    dataclass compiles each method it generates when its class is made, and every function
+    imports this module, so the three it need not generate per record were a few ms of
+    every cold start (docs/performance.md).
+    """
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Record) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return _values(self) == _values(other)
+
+    def __hash__(self) -> int:
+        return hash(_values(self))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.repr)  # type: ignore[arg-type]
+        return f"{type(self).__qualname__}({shown})"
 
     @classmethod
     def from_item(cls, item: Item) -> Self:
@@ -48,6 +67,11 @@ class _Record:
 
     def to_item(self) -> Item:
         return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None}  # type: ignore[arg-type]
+
+
+def _values(record: _Record) -> tuple[Any, ...]:
+    """What a dataclass's __eq__ and __hash__ compare: its fields' values, in order."""
+    return tuple(getattr(record, f.name) for f in fields(record) if f.compare)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -187,7 +211,7 @@ class TournamentRecord:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class RegistrationRecord(_Record):
     """One entry: on the main list (`registered`) or the waiting list (`waitlisted`)."""
 
@@ -214,7 +238,7 @@ class RegistrationRecord(_Record):
     categories: tuple[str, ...] | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class ProfileRecord(_Record):
     """A player's public profile."""
 
@@ -234,7 +258,7 @@ class ProfileRecord(_Record):
     rating_seq: int = 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class ContactsRecord(_Record):
     """A player's private data (R12): only the player, and phone/e-mail to staff."""
 
@@ -254,7 +278,7 @@ class ContactsRecord(_Record):
 FINISHED = "finished"  # a tournament's status once its final standings are stored
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class NotificationRecord(_Record):
     id: str
     kind: str
@@ -263,7 +287,7 @@ class NotificationRecord(_Record):
     data: Mapping[str, str] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class RoundRecord(_Record):
     """A published draw (R5.1): its number, what it holds, its seed and the inputs' digest.
 
@@ -288,7 +312,7 @@ class RoundRecord(_Record):
     earlier: tuple[Mapping[str, Any], ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class PrizeEligibilityRecord(_Record):
     """R11.4: category -> the Tavla IDs eligible for its prizes, frozen when the
     tournament finished (private: read only to award the prizes)."""
@@ -297,7 +321,7 @@ class PrizeEligibilityRecord(_Record):
     categories: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class FinalRecord(_Record):
     """A finished tournament's final standings (R10.1, R10.2), stored once by the finish.
 
@@ -314,7 +338,7 @@ class FinalRecord(_Record):
     announced: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class AppealRecord(_Record):
     """An appeal on a match's score, pairing or referee decision (R9), and how it was decided.
 
@@ -342,7 +366,7 @@ class AppealRecord(_Record):
     decided_by: str | None = None  # the staff member's Tavla ID (or role) who recorded it
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class LedgerEntryRecord(_Record):
     """One money movement of a registration (R3.3-R3.5, R11.5): cents, EUR.
 
@@ -370,7 +394,7 @@ class LedgerEntryRecord(_Record):
     statement_line: str | None = None  # a bank payment: the checksum of the line that paid it
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class CheckoutRecord(_Record):
     """A card checkout the platform started (R3.3): the only sessions whose payments count,
     for this player and tournament, in this currency, whatever the webhook's metadata says."""
@@ -384,7 +408,7 @@ class CheckoutRecord(_Record):
     started_at: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class BankLineRecord(_Record):
     """One line of an imported bank statement (R3.3): what happened to it, and, while it is
     unmatched only, the payer's name and the reference text a person needs to match it (R12)."""
@@ -404,7 +428,7 @@ class BankLineRecord(_Record):
     statement: str | None = None  # the import that stored it (a resumed import knows its own lines)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class StatementRecord(_Record):
     """One statement's import: queued (large ones, stored in the statement store until the
     job reads them), running with `done` of `total` credit lines, then done or failed."""
@@ -427,7 +451,7 @@ class StatementRecord(_Record):
 # -- ratings and the season --------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class RatedMatchRecord(_Record):
     """A match applied to the ratings: where it sits in the ledger and what was applied.
 
@@ -444,7 +468,7 @@ class RatedMatchRecord(_Record):
     version: int | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class SeasonRecord(_Record):
     """A season as the federation sets it (R10.4): dates and `SeasonSettings` in JSON mode."""
 
@@ -460,7 +484,7 @@ class SeasonRecord(_Record):
     organiser: str | None = None  # the Tavla ID of the Super Final's organiser
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class SuperFinalRecord(_Record):
     """The Super Final of a closed season (R10.4): the list frozen at the close (`rows`, in
     season order: the invited first, then the reserves) and the counters the invitations'
@@ -478,7 +502,7 @@ class SuperFinalRecord(_Record):
     champion: str | None = None  # its winner, once it finished
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class InvitationRecord(_Record):
     """One player's invitation to a season's Super Final, answered once by its deadline."""
 
@@ -493,7 +517,7 @@ class InvitationRecord(_Record):
     answered_at: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class SeasonStandingsRecord(_Record):
     """The head of a season's standings snapshot (R10.5): its pages are version `version`."""
 
@@ -506,7 +530,7 @@ class SeasonStandingsRecord(_Record):
     counted: tuple[str, ...] = ()  # the tournaments whose points it includes
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class SeasonEntryRecord(_Record):
     """One player's season: per counted tournament the points and what the tie-breaks need.
 
