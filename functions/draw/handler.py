@@ -273,7 +273,10 @@ def set_table(tournament_id: TournamentId, table: TableNumber, body: TableAttrib
     middlewares=revalidated(),
 )
 def player_need(tournament_id: TournamentId, tavla_id: PlayerId) -> NeedBody:
-    """A player's need at the tables (the player, or the tournament's staff: private)."""
+    """A player's need at the tables.
+
+    Private: the player, or the tournament's staff, read it; no public route shows it.
+    """
     return hall.need(caller(app), tournament_id, tavla_id)
 
 
@@ -298,8 +301,11 @@ def set_player_need(tournament_id: TournamentId, tavla_id: PlayerId, body: NeedB
     responses=errors(TournamentNotFound, NotStaff, NotHeld, Busy),
 )
 def release_hold(tournament_id: TournamentId, code: MatchCode) -> HallView:
-    """Release a hold (its staff): the match is called at the next free table it may use,
-    though its player is still playing elsewhere (409 `not_held` when it is not held)."""
+    """Release a hold (its staff).
+
+    The match is called at the next free table it may use, though its player is still playing
+    elsewhere (409 `not_held` when it is not held).
+    """
     return hall.release(caller(app), tournament_id, code, clock.now())
 
 

@@ -15,6 +15,7 @@ match waits while a table it may use is free (the property test says so over ran
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import cache
 
 from pydantic import ConfigDict
 
@@ -43,7 +44,10 @@ class TableAttributes(RuleModel):
     out_of_service: bool = False
 
 
-PLAIN = TableAttributes()
+@cache
+def plain() -> TableAttributes:
+    """A table without attributes (made on first use: no validator built at import)."""
+    return TableAttributes()
 
 
 class Demand(RuleModel):
@@ -59,7 +63,10 @@ class Demand(RuleModel):
     released: bool = False  # staff released its hold: called even if a player is busy elsewhere
 
 
-ANY = Demand()
+@cache
+def any_match() -> Demand:
+    """A match that asks for nothing (its demand not recorded)."""
+    return Demand()
 
 
 def may_use(table: TableAttributes, demand: Demand) -> bool:
@@ -87,7 +94,7 @@ def holder(demand: Demand, busy: Mapping[str, str]) -> str | None:
 
 def busy_players(occupied: Iterable[str], demands: Mapping[str, Demand]) -> dict[str, str]:
     """Every player at a table of this tournament -> the match he plays there."""
-    return {p: code for code in occupied for p in demands.get(code, ANY).players}
+    return {p: code for code in occupied for p in demands.get(code, any_match()).players}
 
 
 def fill(
@@ -105,17 +112,17 @@ def fill(
     waiting: list[str] = []
     calls: dict[str, int] = {}
     for code in queue:
-        demand = demands.get(code, ANY)
+        demand = demands.get(code, any_match())
         if holder(demand, busy) is not None:
             waiting.append(code)
             continue
         free = [
-            t for t in range(1, count + 1) if t not in taken and may_use(attributes.get(t, PLAIN), demand)
+            t for t in range(1, count + 1) if t not in taken and may_use(attributes.get(t, plain()), demand)
         ]
         if not free:
             waiting.append(code)
             continue
-        table = min(free, key=lambda t: (_spare(attributes.get(t, PLAIN)), t))
+        table = min(free, key=lambda t: (_spare(attributes.get(t, plain())), t))
         taken[table] = code
         calls[code] = table
         busy.update({p: code for p in demand.players})
@@ -131,12 +138,12 @@ def why_waiting(
     elsewhere: Mapping[str, str],
 ) -> tuple[str, str | None]:
     """Why a queued match is not on a table: the reason and, for a hold, where its player plays."""
-    demand = demands.get(code, ANY)
+    demand = demands.get(code, any_match())
     busy = {**elsewhere, **busy_players(occupied.values(), demands)}
     where = holder(demand, busy)
     if where is not None:
         return HELD, where
-    usable = [t for t in range(1, count + 1) if may_use(attributes.get(t, PLAIN), demand)]
+    usable = [t for t in range(1, count + 1) if may_use(attributes.get(t, plain()), demand)]
     if demand.streamed:
         return (STREAMED_TABLE_BUSY if usable else NO_STREAMED_TABLE), None
     if demand.accessible:
