@@ -589,6 +589,7 @@ class Day:
             version=(previous or 0) + 1,
             appeals=appeals,
             demands=demands,
+            released=tuple(c for c in base.released if c in plan.queue),  # a release serves once
         )
         return record, previous
 

@@ -153,7 +153,8 @@ def test_no_match_waits_while_a_table_it_may_use_is_free(hall: tuple) -> None:
         if reason != HELD:  # a match that is not held waits only when no table it may use is free
             assert not any(may_use(attributes.get(t, plain), demands[code]) for t in free)
     # no player is called to two tables, nor while he plays elsewhere (unless released)
-    at_tables = [p for c in taken.values() for p in demands[c].players]
-    for code in calls:
+    busy = set(elsewhere) | {p for c in occupied.values() for p in demands[c].players}
+    for code in calls:  # in the order they were made
         if not demands[code].released:
-            assert all(at_tables.count(p) == 1 and p not in elsewhere for p in demands[code].players)
+            assert not busy & set(demands[code].players), code
+        busy |= set(demands[code].players)
