@@ -32,7 +32,7 @@ def test_an_accessible_table_player_sits_only_at_the_accessible_table_all_day(st
     seen: list[tuple[str, int]] = []
 
     def pick(match: dict[str, Any]) -> str:
-        sides = (match["home"]["tavla_id"], match["away"]["tavla_id"])
+        sides = (str(match["home"]["tavla_id"]), str(match["away"]["tavla_id"]))
         seen.append((match["code"], match["table"]))
         if needy in sides:
             assert match["table"] == 3, match

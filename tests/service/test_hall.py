@@ -5,12 +5,13 @@ key by key; refusals change nothing."""
 from __future__ import annotations
 
 from tavla.store import draws as draw_store
+from tavla.store.records import TablesRecord
 from tests.service.conftest import Api
 from tests.service.day_helpers import checked_in_field, draw, official, records
 from tests.service.helpers import ORGANISER
 
 
-def _plan(tournament_id: str):  # type: ignore[no-untyped-def]
+def _plan(tournament_id: str) -> TablesRecord:
     tables = draw_store.day(tournament_id, with_rounds=False).tables
     assert tables is not None
     return tables

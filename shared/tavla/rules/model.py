@@ -14,6 +14,7 @@ a service loads the day, applies one operation, saves the change, and retries on
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -367,7 +368,8 @@ class Day:
     fixtures: Sequence[rules_day.Fixture] = ()
     partial: bool = False
     alone: bool = False  # one match read without the rest of the day (see `apply`)
-    elsewhere: Mapping[str, str] = field(default_factory=dict)  # player -> where he plays beside
+    # player -> where he plays beside (`dataclasses.field`: `field` is the day's field here)
+    elsewhere: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
     @classmethod
     def of_match(cls, match: FixtureRecord) -> Day:

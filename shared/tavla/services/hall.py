@@ -21,6 +21,7 @@ import logging
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
 from tavla.caller import Caller
 from tavla.errors import Busy, DomainError, Invalid, NotStaff, StaleMatch
@@ -46,7 +47,9 @@ ATTEMPTS = 5
 
 def _reseat(
     tournament_id: str,
-    change_plan: Callable[[TournamentRecord, TablesRecord], tuple[TablesRecord, Actor | None, str, dict]],
+    change_plan: Callable[
+        [TournamentRecord, TablesRecord], tuple[TablesRecord, Actor | None, str, dict[str, Any]]
+    ],
     now: datetime,
 ) -> TablesRecord:
     """Read the day, change its plan (`change_plan` authorises and returns the plan, who did it,
@@ -94,7 +97,9 @@ def set_table(
 ) -> HallView:
     """A table's attributes (its organisers): what may sit there from now on."""
 
-    def change(tournament: TournamentRecord, plan: TablesRecord) -> tuple[TablesRecord, Actor, str, dict]:
+    def change(
+        tournament: TournamentRecord, plan: TablesRecord
+    ) -> tuple[TablesRecord, Actor, str, dict[str, Any]]:
         actor = require_organiser(tournament, caller)
         count = plan.count or tournament.play.tables or 0
         if count and table > count:
@@ -113,7 +118,9 @@ def set_hall(caller: Caller, tournament_id: str, body: HallBody, now: datetime) 
     """The matches to stream, whether the Main's top board is streamed, and the tournaments
     sharing the hall (its organisers)."""
 
-    def change(tournament: TournamentRecord, plan: TablesRecord) -> tuple[TablesRecord, Actor, str, dict]:
+    def change(
+        tournament: TournamentRecord, plan: TablesRecord
+    ) -> tuple[TablesRecord, Actor, str, dict[str, Any]]:
         actor = require_organiser(tournament, caller)
         beside = tuple(sorted(set(body.beside) - {tournament_id}))
         updated = replace(plan, streamed=tuple(body.streamed), stream_top=body.top_board, beside=beside)
@@ -133,7 +140,9 @@ def _require_self_or_staff(tournament: TournamentRecord, caller: Caller, tavla_i
 def set_need(caller: Caller, tournament_id: str, tavla_id: str, body: NeedBody, now: datetime) -> NeedBody:
     """A player's need (the player, or staff): the seating honours it from now on. Private."""
 
-    def change(tournament: TournamentRecord, plan: TablesRecord) -> tuple[TablesRecord, Actor, str, dict]:
+    def change(
+        tournament: TournamentRecord, plan: TablesRecord
+    ) -> tuple[TablesRecord, Actor, str, dict[str, Any]]:
         actor = _require_self_or_staff(tournament, caller, tavla_id)
         needs = {p: n for p, n in plan.needs.items() if p != tavla_id}
         if body.accessible:
@@ -157,7 +166,9 @@ def release(caller: Caller, tournament_id: str, code: str, now: datetime) -> Hal
     """Staff release a hold (409 `not_held` when the match is not held): the match is called at
     the next free table it may use, whether or not its player is still playing elsewhere."""
 
-    def change(tournament: TournamentRecord, plan: TablesRecord) -> tuple[TablesRecord, Actor, str, dict]:
+    def change(
+        tournament: TournamentRecord, plan: TablesRecord
+    ) -> tuple[TablesRecord, Actor, str, dict[str, Any]]:
         actor = require_staff(tournament, caller)
         return holds.release(plan, code, hall_store.elsewhere(plan)), actor, "hold_released", {"match": code}
 
