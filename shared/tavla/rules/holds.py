@@ -52,7 +52,7 @@ def plan_of(
         if record.state == State.QUEUED or record.state in AT_TABLE:
             demands[record.code] = record_demand(record, tables)
     return TablePlan(
-        count=tables.count,
+        count=max(tables.count, 1),  # 0: set before the hall's size, nothing seated or queued yet
         occupied={int(t): c for t, c in tables.occupied.items()},
         queue=tables.queue,
         attributes=attributes_of(tables),
