@@ -8,6 +8,7 @@ from tavla import clock, params
 from tavla.contract import errors
 from tavla.errors import (
     AppealOpen,
+    Busy,
     DrawInProgress,
     DrawnWithoutCommitment,
     Invalid,
@@ -15,8 +16,10 @@ from tavla.errors import (
     LateEntryRefused,
     NotCommitted,
     NotEnoughPlayers,
+    NotHeld,
     NothingToDraw,
     NotOrganiser,
+    NotStaff,
     PlayerNotFound,
     RoundInProgress,
     RoundNotFound,
@@ -34,9 +37,10 @@ from tavla.models.day import (
     Rounds,
     RoundView,
 )
+from tavla.models.hall import HallBody, HallView, NeedBody, TableAttributesBody
 from tavla.models.tournaments import DrawCommitment
 from tavla.observability import entry
-from tavla.services import commitment, draw, late_entries, redraw
+from tavla.services import commitment, draw, hall, late_entries, redraw
 
 app = make_resolver()
 
@@ -207,6 +211,102 @@ def enter_late(tournament_id: TournamentId, body: LateEntryRequest) -> tuple[Lat
     gives; the standings mark them as late.
     """
     return late_entries.enter(caller(app), tournament_id, body, clock.now()), 201
+
+
+TableNumber: TypeAlias = "Annotated[int, params.Path(ge=1, le=2048)]"
+MatchCode: TypeAlias = 'Annotated[str, params.Path(max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")]'
+PlayerId: TypeAlias = "Annotated[str, params.Path(max_length=64)]"
+
+
+@app.get(
+    "/tournaments/<tournament_id>/hall",
+    security=SIGNED_IN,
+    tags=["hall"],
+    responses=errors(TournamentNotFound, NotStaff),
+    middlewares=revalidated(),
+)
+def hall_view(tournament_id: TournamentId) -> HallView:
+    """The hall as the desk sees it (its staff; R6).
+
+    Every table with its attributes and match, the queue with why each match waits (its turn,
+    a busy or missing accessible or streamed table, a hold), who holds whom, the players who
+    need an accessible table.
+    """
+    return hall.hall(caller(app), tournament_id)
+
+
+@app.put(
+    "/tournaments/<tournament_id>/hall",
+    security=SIGNED_IN,
+    tags=["hall"],
+    responses=errors(TournamentNotFound, NotOrganiser, Busy),
+)
+def set_hall(tournament_id: TournamentId, body: HallBody) -> HallView:
+    """The matches to stream (or the Main's top board) and the tournaments sharing the hall.
+
+    Its organisers: a streamed match goes only to a streamed table; a match of a player still
+    at a table of a tournament beside this one is held. The day is seated again at once.
+    """
+    return hall.set_hall(caller(app), tournament_id, body, clock.now())
+
+
+@app.put(
+    "/tournaments/<tournament_id>/tables/<table>",
+    security=SIGNED_IN,
+    tags=["hall"],
+    responses=errors(TournamentNotFound, NotOrganiser, Invalid, Busy),
+)
+def set_table(tournament_id: TournamentId, table: TableNumber, body: TableAttributesBody) -> HallView:
+    """A table's attributes: accessible, streamed, reserved for an event or division, out of service.
+
+    Its organisers; what may sit there from now on (a match at it plays on). The day is
+    seated again at once.
+    """
+    return hall.set_table(caller(app), tournament_id, table, body, clock.now())
+
+
+@app.get(
+    "/tournaments/<tournament_id>/needs/<tavla_id>",
+    security=SIGNED_IN,
+    tags=["hall"],
+    responses=errors(TournamentNotFound, NotStaff),
+    middlewares=revalidated(),
+)
+def player_need(tournament_id: TournamentId, tavla_id: PlayerId) -> NeedBody:
+    """A player's need at the tables.
+
+    Private: the player, or the tournament's staff, read it; no public route shows it.
+    """
+    return hall.need(caller(app), tournament_id, tavla_id)
+
+
+@app.put(
+    "/tournaments/<tournament_id>/needs/<tavla_id>",
+    security=SIGNED_IN,
+    tags=["hall"],
+    responses=errors(TournamentNotFound, NotStaff, Busy),
+)
+def set_player_need(tournament_id: TournamentId, tavla_id: PlayerId, body: NeedBody) -> NeedBody:
+    """Set a player's need (the player, or the tournament's staff; private).
+
+    A player who needs an accessible table is seated only at one; a queued match waits for it.
+    """
+    return hall.set_need(caller(app), tournament_id, tavla_id, body, clock.now())
+
+
+@app.post(
+    "/tournaments/<tournament_id>/holds/<code>/release",
+    security=SIGNED_IN,
+    tags=["hall"],
+    responses=errors(TournamentNotFound, NotStaff, NotHeld, Busy),
+)
+def release_hold(tournament_id: TournamentId, code: MatchCode) -> HallView:
+    """Release a hold (its staff).
+
+    The match is called at the next free table it may use, though its player is still playing
+    elsewhere (409 `not_held` when it is not held).
+    """
+    return hall.release(caller(app), tournament_id, code, clock.now())
 
 
 handler = entry(app)

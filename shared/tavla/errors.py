@@ -344,6 +344,12 @@ class AlreadyOut(Conflict):
     code = "already_out"
 
 
+class NotHeld(Conflict):
+    """Only a queued match held for a player still playing elsewhere can be released."""
+
+    code = "not_held"
+
+
 class NoMatchToPenalise(Conflict):
     """A game or match penalty needs a match the player is playing (R8.4)."""
 

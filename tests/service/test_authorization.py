@@ -99,6 +99,14 @@ POST   /tournaments/{tournament_id}/rounds/{number}/redraw      401  403   403  
 # entry is not open (409 late_entry_closed), past authorization
 PUT    /tournaments/{tournament_id}/late-entry                  401  403   403  403  403  409  403  409
 POST   /tournaments/{tournament_id}/late-entries                401  403   403  403  403  409  403  409
+# the hall (R6): staff read the desk's view; organisers set tables and the hall; a need is
+# the player's own or staff's (private); a release of T's match that is not held is 409 not_held
+GET    /tournaments/{tournament_id}/hall                        401  403   403  200  403  200  403  200
+PUT    /tournaments/{tournament_id}/hall                        401  403   403  403  403  200  403  200
+PUT    /tournaments/{tournament_id}/tables/{table}              401  403   403  403  403  200  403  200
+GET    /tournaments/{tournament_id}/needs/{tavla_id}            401  200   403  200  403  200  403  200
+PUT    /tournaments/{tournament_id}/needs/{tavla_id}            401  200   403  200  403  200  403  200
+POST   /tournaments/{tournament_id}/holds/{code}/release        401  403   403  409  403  409  403  409
 # live score and result: `self` plays D's match; `org` and `ref` run D
 GET    /matches/{match_id}                                      200  200   200  200  200  200  200  200
 PUT    /matches/{match_id}/score                     game       401  200   403  200  403  200  403  200
@@ -524,6 +532,20 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     ),
     "PUT /tournaments/{tournament_id}/late-entry": _in_t({"open": True}),
     "POST /tournaments/{tournament_id}/late-entries": _in_t(lambda w: {"tavla_id": w.tavla_ids["other"]}),
+    "GET /tournaments/{tournament_id}/hall": _in_d(),
+    "PUT /tournaments/{tournament_id}/hall": _in_d({"top_board": True}),
+    "PUT /tournaments/{tournament_id}/tables/{table}": lambda w: Request(
+        {"tournament_id": w.drawn, "table": "1"}, {"accessible": True}
+    ),
+    "GET /tournaments/{tournament_id}/needs/{tavla_id}": lambda w: Request(
+        {"tournament_id": w.drawn, "tavla_id": w.tavla_ids["self"]}
+    ),
+    "PUT /tournaments/{tournament_id}/needs/{tavla_id}": lambda w: Request(
+        {"tournament_id": w.drawn, "tavla_id": w.tavla_ids["self"]}, {"accessible": True}
+    ),
+    "POST /tournaments/{tournament_id}/holds/{code}/release": lambda w: Request(
+        {"tournament_id": w.drawn, "code": "main.R1.1"}
+    ),
     "GET /matches/{match_id}": _on_match(),
     "PUT /matches/{match_id}/score game": _on_match(
         lambda w: {"version": 0, "game": {"winner": w.tavla_ids["self"]}}

@@ -23,6 +23,9 @@ BODY_ROUTES = [
     ("POST", "/tournaments/{tournament_id}/rounds/{number}/redraw"),
     ("PUT", "/tournaments/{tournament_id}/late-entry"),
     ("POST", "/tournaments/{tournament_id}/late-entries"),
+    ("PUT", "/tournaments/{tournament_id}/hall"),
+    ("PUT", "/tournaments/{tournament_id}/tables/{table}"),
+    ("PUT", "/tournaments/{tournament_id}/needs/{tavla_id}"),
     # live score and result
     ("PUT", "/matches/{match_id}/score"),
     ("POST", "/matches/{match_id}/report"),
@@ -68,6 +71,7 @@ NO_BODY = {
     ("POST", "/tournaments/{tournament_id}/registrations/{tavla_id}/refuse"),
     ("POST", "/tournaments/{tournament_id}/rounds"),
     ("POST", "/tournaments/{tournament_id}/draw-commitment"),
+    ("POST", "/tournaments/{tournament_id}/holds/{code}/release"),
     # table call and no-show (R6)
     ("POST", "/matches/{match_id}/call"),
     ("POST", "/tournaments/{tournament_id}/finish"),

@@ -14,6 +14,7 @@ a service loads the day, applies one operation, saves the change, and retries on
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -126,6 +127,18 @@ class TablesRecord:
     # the matches under an open appeal (R9.2), kept here so a change that reads only its own
     # matches knows whether anything it would call is held; None: not recorded yet (older plans)
     appeals: tuple[str, ...] | None = None
+    # constraints (rules.venue): table number (as text) -> its attributes; Tavla ID -> needs
+    # (private: never on a public route); matches marked for streaming, or the Main's board 1;
+    # matches whose hold staff released; the tournaments sharing the hall
+    attributes: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    needs: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    streamed: tuple[str, ...] = ()
+    stream_top: bool = False
+    released: tuple[str, ...] = ()
+    beside: tuple[str, ...] = ()
+    # each queued or seated match's demand, so a change that reads part of the day seats any
+    # queued match by its constraints; None: not recorded yet (older plans: the whole day is read)
+    demands: Mapping[str, Mapping[str, Any]] | None = None
 
 
 @dataclass(frozen=True)
@@ -355,6 +368,8 @@ class Day:
     fixtures: Sequence[rules_day.Fixture] = ()
     partial: bool = False
     alone: bool = False  # one match read without the rest of the day (see `apply`)
+    # player -> where he plays beside (`dataclasses.field`: `field` is the day's field here)
+    elsewhere: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
     @classmethod
     def of_match(cls, match: FixtureRecord) -> Day:
@@ -408,7 +423,7 @@ class Day:
         for c in frozen:
             if records[c].state == State.CALLED:
                 records[c] = replace(records[c], state=State.QUEUED, table=None, called_at=None)
-        plan = self._plan()
+        plan = self._plan(records.values())
         done = [
             c for c, r in records.items() if r.state in OFF_TABLE or r.state == State.WAITING or c in frozen
         ]
@@ -456,7 +471,13 @@ class Day:
 
         fixtures = [*self.fixtures, *drawn.fixtures]
         states = flow(fixtures, winners_of(self.matches.values()))
-        plan, calls = seat(self._plan(), [f.code for f in drawn.fixtures if states[f.code].status == "ready"])
+        drawn_players = [
+            replace(r, home=states[r.code].home, away=states[r.code].away, state=State.QUEUED)
+            for r in records
+            if states[r.code].status == "ready"
+        ]
+        plan = self._plan([*self.matches.values(), *drawn_players])
+        plan, calls = seat(plan, [f.code for f in drawn.fixtures if states[f.code].status == "ready"])
         placed = []
         for record in records:
             slot = states[record.code]
@@ -515,12 +536,28 @@ class Day:
             if not changed:
                 return records
 
-    def _plan(self) -> TablePlan:
+    def _plan(self, records: Iterable[FixtureRecord] = ()) -> TablePlan:
+        """The stored plan, with the demands of the matches `records` as they stand now."""
+        from tavla.rules import holds
+
         stored = self.tables
-        if stored is None:
-            return TablePlan(count=self.table_count)
-        return TablePlan(
-            count=stored.count, occupied={int(t): c for t, c in stored.occupied.items()}, queue=stored.queue
+        if stored is None or stored.count == 0:  # no plan yet, or one set before the hall's size
+            stored = replace(stored or TablesRecord(self.tournament_id, 0), count=self.table_count)
+        return holds.plan_of(stored, records, self.elsewhere)
+
+    def reseat(self, now: datetime) -> DayChange:
+        """The whole day seated again under the plan as it is now (its constraints, needs or
+        released holds changed): what waits and can now sit is called."""
+        assert not self.partial and self.tables is not None
+        records = dict(self.matches)
+        plan, calls = release(self._plan(records.values()), ())
+        for c, table in calls.items():
+            records[c] = replace(records[c], state=State.CALLED, table=table, called_at=now.isoformat())
+        return DayChange(
+            matches=tuple((records[c], self.matches[c].version) for c in calls),
+            tables=self._tables_change(plan, records, always=True),
+            events=self._events((), calls, now),
+            called=tuple(records[c] for c in calls),
         )
 
     def _tables_change(
@@ -532,22 +569,29 @@ class Day:
             appeals = stored.appeals if stored is not None else None
         else:
             appeals = tuple(sorted(c for c, r in records.items() if r.appeal))
+        from tavla.rules import holds
+
+        demands = holds.demands_kept(plan)
         if (
             not always
             and stored is not None
             and dict(stored.occupied) == occupied
             and tuple(stored.queue) == plan.queue
             and stored.appeals == appeals
+            and stored.demands == demands
         ):
             return None
         previous = stored.version if stored else None
-        record = TablesRecord(
-            tournament_id=self.tournament_id,
+        base = stored or TablesRecord(tournament_id=self.tournament_id, count=plan.count)
+        record = replace(
+            base,
             count=plan.count,
             occupied=occupied,
             queue=plan.queue,
             version=(previous or 0) + 1,
             appeals=appeals,
+            demands=demands,
+            released=tuple(c for c in base.released if c in plan.queue),  # a release serves once
         )
         return record, previous
 

@@ -32,7 +32,7 @@ from tavla.errors import (
     StaleMatch,
     TooLateToArrive,
 )
-from tavla.rules import grievances
+from tavla.rules import grievances, holds
 from tavla.rules.model import Actor, AuditRecord, DomainEvent, FixtureRecord, audit_entry, locked
 from tavla.rules.play_settings import PlaySettings
 from tavla.rules.results import How, Result
@@ -598,6 +598,8 @@ class NoShow(Operation):
         if not awaited(before) or absent_sides(before) != [self.side]:
             raise Unchanged
         loser = player_of(before, self.side)
+        if holds.playing_elsewhere(day, loser, before.code) is not None:
+            raise Unchanged  # still at another table of the hall: held, never forfeited
         return replace(
             late_points(before, self.points, [self.side]),
             state=State.OFFICIAL,

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from pydantic import ConfigDict, Field
 
 from tavla.rules.value import RuleModel
+from tavla.rules.venue import Demand, TableAttributes, fill
 
 Calls = dict[str, int]
 
@@ -25,20 +26,20 @@ class TablePlan(RuleModel):
     count: int = Field(ge=1)
     occupied: Mapping[int, str] = Field(default_factory=dict)
     queue: tuple[str, ...] = ()
+    # constraints (rules.venue): the tables' attributes, each queued or seated match's demand,
+    # and the players at a table of another tournament of the hall (-> where)
+    attributes: Mapping[int, TableAttributes] = Field(default_factory=dict)
+    demands: Mapping[str, Demand] = Field(default_factory=dict)
+    elsewhere: Mapping[str, str] = Field(default_factory=dict)
 
     def table_of(self, code: str) -> int | None:
         return next((t for t, c in self.occupied.items() if c == code), None)
 
     def _fill(self) -> tuple[TablePlan, Calls]:
-        occupied, queue, calls = dict(self.occupied), list(self.queue), {}
-        for table in range(1, self.count + 1):
-            if not queue:
-                break
-            if table not in occupied:
-                code = queue.pop(0)
-                occupied[table] = code
-                calls[code] = table
-        return TablePlan(count=self.count, occupied=occupied, queue=tuple(queue)), calls
+        occupied, queue, calls = fill(
+            self.count, self.occupied, self.queue, self.attributes, self.demands, self.elsewhere
+        )
+        return self.model_copy(update={"occupied": occupied, "queue": queue}), calls
 
 
 def seat(plan: TablePlan, codes: Iterable[str]) -> tuple[TablePlan, Calls]:
@@ -48,7 +49,7 @@ def seat(plan: TablePlan, codes: Iterable[str]) -> tuple[TablePlan, Calls]:
     """
     known = set(plan.occupied.values()) | set(plan.queue)
     new = [c for c in dict.fromkeys(codes) if c not in known]
-    return TablePlan(count=plan.count, occupied=plan.occupied, queue=(*plan.queue, *new))._fill()
+    return plan.model_copy(update={"queue": (*plan.queue, *new)})._fill()
 
 
 def release(plan: TablePlan, codes: Iterable[str]) -> tuple[TablePlan, Calls]:
@@ -57,4 +58,4 @@ def release(plan: TablePlan, codes: Iterable[str]) -> tuple[TablePlan, Calls]:
     gone = set(codes)
     occupied = {t: c for t, c in plan.occupied.items() if c not in gone}
     queue = tuple(c for c in plan.queue if c not in gone)
-    return TablePlan(count=plan.count, occupied=occupied, queue=queue)._fill()
+    return plan.model_copy(update={"occupied": occupied, "queue": queue})._fill()

@@ -42,6 +42,7 @@ from tavla.rules.states import State
 from tavla.services import commitment, day, progress
 from tavla.services.access import require_organiser
 from tavla.store import draws as draw_store
+from tavla.store import hall as hall_store
 from tavla.store import players as player_store
 from tavla.store import registrations as registration_store
 from tavla.store.audit import entry as audit_entry
@@ -223,6 +224,7 @@ def draw_next(
         tables=current.tables,
         matches={r.code: r for r in records},
         fixtures=[f for d in draws for f in d.fixtures],
+        elsewhere=hall_store.elsewhere(current.tables),
     )
     placed = aggregate.publish_draw(drawn, drawn_records(tournament, number, key, drawn), now)
     new_records = [r for r, _ in placed.matches]

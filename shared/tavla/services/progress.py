@@ -47,6 +47,7 @@ from tavla.rules.operations import require_unlocked as require_unlocked
 from tavla.rules.states import State
 from tavla.services import day
 from tavla.store import draws as draw_store
+from tavla.store import hall as hall_store
 from tavla.store import matches as match_store
 from tavla.store import outbox
 from tavla.store.records import FINISHED, AuditRecord, FieldRecord, FixtureRecord, TournamentRecord
@@ -100,6 +101,7 @@ def read_day(tournament_id: str) -> DayView:
         tables=current.tables,
         matches={r.code: r for r in records},
         fixtures=[day.fixture_of(r) for r in sorted(records, key=lambda r: (r.draw, r.position))],
+        elsewhere=hall_store.elsewhere(current.tables),
     )
     return DayView(current.tournament, aggregate)
 
@@ -130,6 +132,7 @@ def read_part(tournament_id: str, code: str, first: match_store.Part | None = No
         or before.appeal is not None
         or tables is None
         or tables.appeals != ()
+        or tables.demands is None
     ):
         return None
     aggregate = model.Day(
@@ -139,6 +142,7 @@ def read_part(tournament_id: str, code: str, first: match_store.Part | None = No
         tables=tables,
         matches=first.matches,
         partial=True,
+        elsewhere=hall_store.elsewhere(tables),
     )
     # the match at the head of the queue takes the table this one frees: read with the rest
     head = {tables.queue[0]} if tables.queue and before.table is not None else set()
@@ -315,6 +319,10 @@ def _apply(
             continue
         if moved.confirmed:
             observability.count(observability.RESULT_CONFIRMED, len(moved.confirmed))
+        if view.day.tables is not None and view.day.tables.beside:  # a held player may be free
+            from tavla.services import hall
+
+            hall.free_beside(tournament_id, moved, view.day.tables, now)
         stored = replace(after, version=seen + 1) if seen is not None else after
         return Settled(
             match=stored,

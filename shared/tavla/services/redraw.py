@@ -26,6 +26,7 @@ from tavla.services import day, progress
 from tavla.services.access import require_organiser
 from tavla.services.draw import drawn_records, plan_draw, round_record_of, round_view, seed_for
 from tavla.store import draws as draw_store
+from tavla.store import hall as hall_store
 from tavla.store.audit import entry as audit_entry
 from tavla.store.records import FINISHED, FixtureRecord, RoundRecord, TablesRecord
 from tavla.store.transactions import MAX_ITEMS
@@ -88,6 +89,7 @@ def redraw(
         tables=tables,
         matches={r.code: r for r in planned.records},
         fixtures=[f for d in planned.draws for f in d.fixtures],
+        elsewhere=hall_store.elsewhere(current.tables),
     )
     placed = aggregate.publish_draw(drawn, drawn_records(tournament, number, key, drawn), now)
     assert placed.tables is not None

@@ -157,6 +157,13 @@ def tables_from_item(item: Item) -> TablesRecord:
     data["queue"] = tuple(data.get("queue") or ())
     if data.get("appeals") is not None:
         data["appeals"] = tuple(data["appeals"])
+    for name in ("streamed", "released", "beside"):
+        data[name] = tuple(data.get(name) or ())
+    data["needs"] = {p: tuple(n) for p, n in (data.get("needs") or {}).items()}
+    if data.get("demands") is not None:
+        data["demands"] = {
+            c: {**d, "players": tuple(d.get("players") or ())} for c, d in data["demands"].items()
+        }
     return record_of(TablesRecord, data)
 
 
@@ -296,7 +303,17 @@ def publish(
 
 def put_tables(tx: Transaction, tables: TablesRecord, previous_version: int | None) -> None:
     """Write the table plan in `tx`, on condition nobody changed it since it was read."""
-    item = {**keys.plain(keys.tables(tables.tournament_id)), **item_of(tables), "queue": list(tables.queue)}
+    item = {
+        **keys.plain(keys.tables(tables.tournament_id)),
+        **item_of(tables),
+        "queue": list(tables.queue),
+        **{name: list(getattr(tables, name)) for name in ("streamed", "released", "beside")},
+        "needs": {p: list(n) for p, n in tables.needs.items()},
+    }
+    if tables.demands is not None:
+        item["demands"] = {
+            c: {**d, "players": list(d.get("players") or ())} for c, d in tables.demands.items()
+        }
     if previous_version is None:
         tx.put("tables", MAIN, item, condition="attribute_not_exists(pk)")
     else:

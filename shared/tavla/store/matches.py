@@ -188,6 +188,7 @@ def update_tables(tx: Transaction, read: TablesRecord, after: TablesRecord) -> N
         values["queue"] = list(kept)
         conditions.append("version = :seen")
         values["seen"] = read.version
+    _demands_changed(read, after, sets, removes, names, values)
     expression = "SET " + ", ".join(sets) + (" REMOVE " + ", ".join(removes) if removes else "")
     tx.update(
         "tables",
@@ -198,6 +199,27 @@ def update_tables(tx: Transaction, read: TablesRecord, after: TablesRecord) -> N
         names=names or None,
         values=values,
     )
+
+
+def _demands_changed(
+    read: TablesRecord,
+    after: TablesRecord,
+    sets: list[str],
+    removes: list[str],
+    names: dict[str, str],
+    values: dict[str, object],
+) -> None:
+    """The demands of the matches that joined or left the plan (`rules.venue`), each by its key."""
+    was, now = read.demands or {}, after.demands or {}
+    for i, code in enumerate(sorted(set(was) | set(now))):
+        if was.get(code) == now.get(code):
+            continue
+        names[f"#d{i}"] = code
+        if code in now:
+            sets.append(f"demands.#d{i} = :d{i}")
+            values[f"d{i}"] = {**now[code], "players": list(now[code].get("players") or ())}
+        else:
+            removes.append(f"demands.#d{i}")
 
 
 def settle(

@@ -11,6 +11,7 @@ import { roundName } from "../rounds";
 import { t } from "../i18n";
 import { nothing, useLoad } from "../load";
 import { MatchLine } from "./board";
+import { HallDesk } from "../ui/hall-desk";
 
 type Named = { tavla_id: string } | { phone: string } | { pass: string };
 
@@ -153,6 +154,7 @@ export function Desk({ id }: { id: string }) {
           </li>
         ))}
       </ul>
+      <HallDesk id={id} matches={matches} tick={board.data} />
       <h2>{t("to_confirm", { n: toConfirm.length })}</h2>
       <ul class="tables" data-testid="to-confirm">
         {toConfirm.map((m) => (

@@ -1,0 +1,86 @@
+"""The hall's wiring (services.hall, store): a table's attributes and a player's need written
+on the plan and honoured by the draw; a change that reads part of the day keeps the demands
+key by key; refusals change nothing."""
+
+from __future__ import annotations
+
+from tavla.store import draws as draw_store
+from tavla.store.records import TablesRecord
+from tests.service.conftest import Api
+from tests.service.day_helpers import checked_in_field, draw, official, records
+from tests.service.helpers import ORGANISER
+
+
+def _plan(tournament_id: str) -> TablesRecord:
+    tables = draw_store.day(tournament_id, with_rounds=False).tables
+    assert tables is not None
+    return tables
+
+
+def test_a_need_and_an_accessible_table_seat_the_player_there(api: Api) -> None:
+    tid, ids = checked_in_field(api, 4, tables=2)
+    path = {"tournament_id": tid, "table": "2"}
+    reply = api.call(
+        "PUT",
+        "/tournaments/{tournament_id}/tables/{table}",
+        params=path,
+        body={"accessible": True},
+        user=ORGANISER,
+    )
+    assert reply.status == 200 and reply.body["tables"][1]["accessible"] is True, reply.body
+    need = {"tournament_id": tid, "tavla_id": ids[0]}
+    reply = api.call(
+        "PUT",
+        "/tournaments/{tournament_id}/needs/{tavla_id}",
+        params=need,
+        body={"accessible": True},
+        user="player-0",
+    )
+    assert reply.status == 200, reply.body
+    assert draw(api, tid).status == 201
+    mine = next(r for r in records(tid).values() if ids[0] in (r.home, r.away) and r.round == 1)
+    assert mine.table == 2
+    desk = api.call("GET", "/tournaments/{tournament_id}/hall", params={"tournament_id": tid}, user=ORGANISER)
+    assert desk.status == 200 and desk.body["needs"] == [ids[0]]
+
+
+def test_refusals_change_nothing(api: Api) -> None:
+    tid, ids = checked_in_field(api, 4, tables=2)
+    before = draw_store.day(tid, with_rounds=False).tables
+    path = {"tournament_id": tid, "table": "3"}
+    reply = api.call(
+        "PUT",
+        "/tournaments/{tournament_id}/tables/{table}",
+        params=path,
+        body={"accessible": True},
+        user=ORGANISER,
+    )
+    assert reply.status == 422 and reply.error == "validation_error", reply.body  # the hall has 2 tables
+    need = {"tournament_id": tid, "tavla_id": ids[0]}
+    reply = api.call(
+        "PUT",
+        "/tournaments/{tournament_id}/needs/{tavla_id}",
+        params=need,
+        body={"accessible": True},
+        user="player-1",
+    )
+    assert reply.status == 403
+    assert draw_store.day(tid, with_rounds=False).tables == before
+
+
+def test_a_result_read_on_part_of_the_day_keeps_the_plan_s_demands(api: Api) -> None:
+    """4 players, 1 table: the first semi-final's result (read by key) calls the second and
+    writes its demand and drops the first's, key by key."""
+    tid, _ = checked_in_field(api, 4, tables=1)
+    assert draw(api, tid).status == 201
+    plan = _plan(tid)
+    assert plan.occupied == {"1": "main.R1.1"} and plan.queue == ("main.R1.2",)
+    assert sorted(plan.demands or {}) == ["main.R1.1", "main.R1.2"]
+    official(tid, "main.R1.1")
+    plan = _plan(tid)
+    assert plan.occupied == {"1": "main.R1.2"} and plan.queue == ()
+    assert sorted(plan.demands or {}) == ["main.R1.2"]
+    assert set((plan.demands or {})["main.R1.2"]["players"]) == {
+        records(tid)["main.R1.2"].home,
+        records(tid)["main.R1.2"].away,
+    }
