@@ -33,6 +33,11 @@ PLAYERS_MERGED = "PlayersMerged"
 SUPER_FINAL_INVITED = "SuperFinalInvited"
 # an invited player declined or let the deadline pass: the seat goes to the next on the list
 SUPER_FINAL_SEAT_PASSED = "SuperFinalSeatPassed"
+# an invited player accepted: the season page and the final's organiser hear a live hint
+SUPER_FINAL_ACCEPTED = "SuperFinalAccepted"
+# a season's standings were ranked again (a tournament counted, a merge, changed settings, a
+# rebuild's repair): open season pages hear a live hint
+SEASON_STANDINGS_CHANGED = "SeasonStandingsChanged"
 # an admin set a season's dates or numbers (R10.4): the season function recounts its points
 # and standings at once and schedules its close at the end date
 SEASON_CHANGED = "SeasonChanged"

@@ -10,6 +10,9 @@ Channels: `tournament/{tid}` (public: draws, results, standings, board, entries)
 tournament's organisers, referees and admins: declarations, disputes, appeals, no-shows,
 payments). On AppSync Events a channel is a path of segments (letters, digits, dashes), so
 `match/T1.main.R1.3` travels as `/match/T1/main/R1/3` (`path`); the hint carries the name.
+`season/{season_id}` (public: the season's page, its standings, who accepted; the Super Final's
+replies screen): a changed season, standings ranked again, an invitation sent, accepted or
+passed on. A hint names no player, so the public channel tells nobody who answered.
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ from typing import Any
 from tavla import events
 
 TOURNAMENT_NAMESPACE = "tournament"
-PUBLIC_NAMESPACES = (TOURNAMENT_NAMESPACE, "match")
+SEASON_NAMESPACE = "season"
+PUBLIC_NAMESPACES = (TOURNAMENT_NAMESPACE, "match", SEASON_NAMESPACE)
 STAFF_NAMESPACE = "staff"
 NAMESPACES = (*PUBLIC_NAMESPACES, STAFF_NAMESPACE)
 PUBLISH_BATCH = 5  # AppSync Events takes at most five events per publish request
@@ -36,6 +40,16 @@ ISSUER_ENV = "LIVE_ISSUER"
 AUDIENCE_ENV = "LIVE_AUDIENCE"  # the app clients whose ID tokens are accepted, comma separated
 
 
+# the events that change what a season's screens show (the season's own channel)
+SEASON_EVENTS = (
+    events.SEASON_CHANGED,
+    events.SEASON_STANDINGS_CHANGED,
+    events.SUPER_FINAL_INVITED,
+    events.SUPER_FINAL_ACCEPTED,
+    events.SUPER_FINAL_SEAT_PASSED,
+)
+
+
 @dataclass(frozen=True)
 class Hint:
     channel: str
@@ -44,6 +58,12 @@ class Hint:
 
     def message(self) -> dict[str, Any]:
         return {"channel": self.channel, "type": self.type, "version": self.version}
+
+
+def season_channel(season_id: str) -> str:
+    """A season's channel: AppSync segments take letters, digits and dashes, at most 50 (two
+    seasons sharing one only refetch each other's screens: a hint carries no data)."""
+    return f"{SEASON_NAMESPACE}/{season_id.replace('_', '-')[:50]}"
 
 
 def path(channel: str) -> str:
@@ -74,10 +94,12 @@ def _match_id(detail: Mapping[str, Any], code: str) -> str:
 
 def hints(detail_type: str, detail: Mapping[str, Any]) -> list[Hint]:
     """The hints one domain event gives (none for events no screen shows)."""
+    version: int | str = detail.get("version") or detail.get("at") or detail.get("official_at") or 0
+    if detail_type in SEASON_EVENTS and detail.get("season_id"):
+        return [Hint(season_channel(str(detail["season_id"])), detail_type, version)]
     tid = str(detail.get("tournament_id") or "")
     if not tid:
         return []
-    version: int | str = detail.get("version") or detail.get("at") or detail.get("official_at") or 0
     board = f"tournament/{tid}"
     staff = f"{STAFF_NAMESPACE}/{tid}"
     channels: list[str] = []

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tavla import clock, events
+from tavla.services import live as live_service
 from tests.service.conftest import Api, LambdaContext
 from tests.service.payment_helpers import planned_schedules
 from tests.service.season_helpers import Published, bus, deliver, entered, event, finish, play_out, season_fn
@@ -251,3 +252,36 @@ def test_the_frozen_list_ignores_later_tournaments_and_settings(api: Api, bus: P
     rows = api.call("GET", "/seasons/{season_id}/standings", params={"season_id": SEASON}).body["rows"]
     assert [r["tavla_id"] for r in rows] == order
     assert replies(api, **ADMIN).body == before
+
+
+def test_an_accept_a_decline_and_a_recount_each_tell_the_season_channel(
+    api: Api, bus: Published, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The season's screens follow it by themselves: the standings ranked again, an accept, a
+    decline (the seat passed on) and the reserve's invitation each put a hint on the season's
+    public channel, naming no player; the organiser's replies mark the reserve invited."""
+    everything: Published = []
+    monkeypatch.setattr(
+        events, "put_on_bus", lambda kind, detail: [x.append((kind, detail)) for x in (bus, everything)]
+    )
+    order = closed_season(api, bus)
+    ranked = [d for k, d in everything if k == events.SEASON_STANDINGS_CHANGED]
+    assert ranked and all(d["season_id"] == SEASON for d in ranked)
+    bus.clear()
+    assert answer(api, user_of(api, order[0]), "accept").status == 200
+    assert answer(api, user_of(api, order[1]), "decline").status == 200
+    kinds = [k for k, _ in bus]
+    assert kinds.count(events.SUPER_FINAL_ACCEPTED) == 1
+    assert {events.SUPER_FINAL_SEAT_PASSED, events.SUPER_FINAL_INVITED} <= set(kinds)
+    hints = live_service.hints_of([{"detail-type": k, "detail": d} for k, d in bus])
+    assert {h.channel for h in hints} == {"season/s-final"}
+    assert {h.type for h in hints} == {
+        events.SUPER_FINAL_ACCEPTED,
+        events.SUPER_FINAL_SEAT_PASSED,
+        events.SUPER_FINAL_INVITED,
+    }
+    assert all(set(h.message()) == {"channel", "type", "version"} for h in hints)
+    staff = replies(api, **ADMIN).body
+    assert [(i["tavla_id"], i["reserve"]) for i in staff["pending"]] == [(order[2], False), (order[3], True)]
+    assert [(p["tavla_id"], p["reserve"]) for p in staff["reserves"]] == [(order[4], True)]
+    assert [(p["tavla_id"], p["reserve"]) for p in staff["accepted"]] == [(order[0], False)]

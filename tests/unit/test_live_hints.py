@@ -58,7 +58,7 @@ def test_promotions_reach_the_entry_list_and_the_desk_and_unshown_events_nothing
         f"staff/{TID}",
     ]
     assert live.hints(events.PLAYERS_MERGED, {"kept": "P1"}) == []
-    assert live.hints(events.SUPER_FINAL_INVITED, {"season_id": "2026"}) == []
+    assert live.hints(events.ORGANISER_REQUESTED, {"tavla_id": "P1"}) == []
 
 
 def test_a_burst_posts_each_channel_once_with_its_newest_version() -> None:
@@ -80,3 +80,14 @@ def test_channel_names_travel_as_appsync_paths_and_back() -> None:
     assert live.tournament_of(f"/staff/{TID}") == TID
     assert live.tournament_of(f"match/{TID}.main.R1.3") == TID
     assert live.namespace(f"/staff/{TID}") == "staff"
+
+
+def test_season_changes_reach_the_season_channel_only() -> None:
+    """A season's events tell its page and the final's replies screen, on a channel AppSync
+    takes (no "_", 50 characters at most); the player's id stays out of the hint."""
+    at = "2026-11-02T10:00:00+00:00"
+    for kind in live.SEASON_EVENTS:
+        [hint] = live.hints(kind, {"season_id": "fed_2026", "tavla_id": "P1", "at": at})
+        assert hint.message() == {"channel": "season/fed-2026", "type": kind, "version": at}
+    assert live.path(live.season_channel("s" * 64)) == "/season/" + "s" * 50
+    assert live.hints(events.SEASON_STANDINGS_CHANGED, {"version": 3}) == []

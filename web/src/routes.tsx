@@ -42,6 +42,7 @@ export const ROUTES: readonly RouteEntry[] = [
   { path: "pass", screen: Pass, bare: true },
   { path: "season", screen: Ratings },
   { path: "season/:id", screen: SeasonScreen },
+  { path: "season/:id/replies", later: () => import("./screens/replies").then((m) => m.Replies) },
   { path: "invitations", screen: MyInvitations },
   { path: "player/:id", screen: PlayerScreen },
   { path: "t/:id", screen: TournamentPage },

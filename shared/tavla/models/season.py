@@ -189,6 +189,9 @@ class Invitation(ApiModel):
     invited_at: str
     reply_by: str = Field(description="UTC; after it the seat passes down the list")
     answered_at: str | None = None
+    reserve: bool = Field(
+        default=False, description="in the replies: invited from the reserve list, a seat having passed down"
+    )
 
 
 class InvitationList(ApiModel):
@@ -204,6 +207,7 @@ class FinalPlayer(ApiModel):
     place: int
     points: int
     lives: int
+    reserve: bool = Field(default=False, description="from the reserve list (below the seats at the close)")
 
 
 class SuperFinalAttendance(ApiModel):

@@ -100,6 +100,14 @@ def _invited_event(invitation: InvitationRecord, reserve: bool) -> outbox.Event:
     )
 
 
+def _accepted(season_id: str, tavla_id: str, at: str) -> outbox.Event:
+    return outbox.Event(
+        events.SUPER_FINAL_ACCEPTED,
+        {"season_id": season_id, "tavla_id": tavla_id, "at": at},
+        key=f"{season_id}/{tavla_id}",
+    )
+
+
 def fill_seats(season_id: str, now: datetime) -> list[str]:
     """Invite the next players on the frozen list into the open seats; the players invited."""
     invited: list[str] = []
@@ -195,7 +203,10 @@ def _player_id(caller: Caller) -> str | None:
 
 
 def _view(
-    record: InvitationRecord, names: Mapping[str, str], season: SeasonRecord | None = None
+    record: InvitationRecord,
+    names: Mapping[str, str],
+    season: SeasonRecord | None = None,
+    seats: int | None = None,
 ) -> Invitation:
     return Invitation(
         season_id=record.season_id,
@@ -208,6 +219,7 @@ def _view(
         invited_at=record.invited_at,
         reply_by=record.reply_by,
         answered_at=record.answered_at,
+        reserve=seats is not None and record.order >= seats,
     )
 
 
@@ -237,7 +249,11 @@ def reply(caller: Caller, season_id: str, answer: Literal["accept", "decline"], 
     wanted = store.ACCEPTED if answer == "accept" else store.DECLINED
     at = utc(now)
     if invitation.status == store.PENDING and at < invitation.reply_by:
-        event = [] if wanted == store.ACCEPTED else [_passed(season_id, tavla_id, "declined", at)]
+        event = [
+            _accepted(season_id, tavla_id, at)
+            if wanted == store.ACCEPTED
+            else _passed(season_id, tavla_id, "declined", at)
+        ]
         try:
             store.answer(season_id, tavla_id, wanted, at, event)
         except store.FinalFull as full:
@@ -276,10 +292,10 @@ def is_final_staff(caller: Caller, season: SeasonRecord) -> bool:
 def _players(
     final: SuperFinalRecord, wanted: Sequence[str], profiles: Mapping[str, Any]
 ) -> list[FinalPlayer]:
-    rows = {str(r["tavla_id"]): r for r in final.rows}
+    rows = {str(r["tavla_id"]): (n, r) for n, r in enumerate(final.rows)}
     out = []
     for p in wanted:
-        r, profile = rows[p], profiles.get(p)
+        (order, r), profile = rows[p], profiles.get(p)
         out.append(
             FinalPlayer(
                 tavla_id=p,
@@ -288,6 +304,7 @@ def _players(
                 place=int(r["place"]),
                 points=int(r["points"]),
                 lives=int(r["lives"]),
+                reserve=order >= final.seats,
             )
         )
     return out
@@ -336,7 +353,7 @@ def _replies(final: SuperFinalRecord, *, staff: bool) -> SuperFinalAttendance:
     names = {p: r.name for p, r in profiles.items()}
 
     def having(status: str) -> list[Invitation]:
-        return [_view(i, names) for i in invitations if i.status == status]
+        return [_view(i, names, seats=final.seats) for i in invitations if i.status == status]
 
     return SuperFinalReplies(
         **base,

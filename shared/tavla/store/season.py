@@ -19,6 +19,7 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
+from tavla import events
 from tavla.rules.season_table import Award, SeasonRow
 from tavla.store import invitations, keys, outbox
 from tavla.store.dynamo import (
@@ -231,29 +232,33 @@ def put_snapshot(
     ]
     calls = batch_write(MAIN, items, [])
     condition = "attribute_not_exists(pk)" if previous is None else "version = :v"
+    tx = Transaction()
+    tx.put(
+        "head",
+        MAIN,
+        {**keys.plain(keys.season_standings(season_id)), **head.to_item(), "counted": list(head.counted)},
+        condition=condition,
+        values=None if previous is None else {"v": previous.version},
+    )
+    # with the head, so that open season pages hear it (the live channel's `season/<id>`)
+    outbox.add(
+        tx,
+        [
+            outbox.Event(
+                events.SEASON_STANDINGS_CHANGED,
+                {"season_id": season_id, "version": head.version},
+                key=f"{season_id}/{head.version}",
+            )
+        ],
+    )
     try:
-        client().put_item(
-            TableName=table_name(MAIN),
-            Item=serialize(
-                {
-                    **keys.plain(keys.season_standings(season_id)),
-                    **head.to_item(),
-                    "counted": list(head.counted),
-                }
-            ),
-            ConditionExpression=condition,
-            **(
-                {}
-                if previous is None
-                else {"ExpressionAttributeValues": {":v": {"N": str(previous.version)}}}
-            ),
-        )
-    except ClientError as error:
-        if error_code(error) == "ConditionalCheckFailedException":
+        tx.run()
+    except Cancelled as cancelled:
+        if cancelled.failed("head") or cancelled.temporary:  # ranked again from a fresh read
             batch_write(
                 MAIN, [], [keys.season_standings_page(season_id, head.version, n) for n in range(len(pages))]
             )
-            raise SnapshotMoved(season_id) from error
+            raise SnapshotMoved(season_id) from cancelled
         raise
     calls += 1
     if previous is not None:

@@ -17,6 +17,8 @@ export const channelsOf = {
   tournament: (tid: string) => `tournament/${tid}`,
   match: (mid: string) => `match/${mid}`,
   staff: (tid: string) => `staff/${tid}`,
+  /** As the server names it (tavla.live.season_channel): AppSync segments take no "_", 50 at most. */
+  season: (sid: string) => `season/${sid.replace(/_/g, "-").slice(0, 50)}`,
 };
 
 export interface Live {

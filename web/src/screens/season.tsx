@@ -2,12 +2,13 @@
 // chart, no chart library), the season's standings and the Super Final invitations.
 import { useEffect, useState } from "preact/hooks";
 import { api, type Schemas } from "../api/client";
-import { Alert, ConfirmButton, NeedSignIn, Note, Status } from "../ui/widgets";
+import { Alert, ConfirmButton, NeedSignIn, Note, Stale, Status } from "../ui/widgets";
 import { useAction } from "../ui/action";
-import { getToken } from "../auth";
+import { getToken, isAdmin } from "../auth";
+import { channelsOf, useLive } from "../live/use-live";
 import { dateTime, day } from "../format";
 import { lang, t, type Key } from "../i18n";
-import { useLoad } from "../load";
+import { nothing, useLoad } from "../load";
 import { go } from "../router";
 
 type RatingRow = Schemas["RatingRow"];
@@ -254,8 +255,14 @@ export function SeasonScreen({ id }: { id: string }) {
   );
   const final = useLoad(() => api.GET("/seasons/{season_id}/super-final", p), [id]);
   const attendance = useLoad(() => api.GET("/seasons/{season_id}/invitations", p), [id]);
-  const reload = () => [season, calendar, table, final, attendance].forEach((x) => x.reload());
+  const signed = Boolean(getToken());
+  const me = useLoad(() => (signed ? api.GET("/me") : nothing<Schemas["MyProfile"]>(401)), [signed]);
+  // a changed season, standings ranked again, an invitation sent, accepted or passed on
+  const live = useLive([channelsOf.season(id)], () =>
+    [season, calendar, table, final, attendance].forEach((x) => x.reload()),
+  );
   const s = season.data;
+  const staff = isAdmin() || (Boolean(s?.organiser) && s?.organiser === me.data?.tavla_id);
   const tournaments = calendar.data?.tournaments ?? [];
   const counted = tournaments.map((x, i) => ({ ...x, n: i + 1 })).filter((x) => x.counted);
   return (
@@ -267,9 +274,7 @@ export function SeasonScreen({ id }: { id: string }) {
           {day(s.starts_on)} – {day(s.ends_on)} · {t(`season_status_${s.status}` as Key)}
         </p>
       )}
-      <button type="button" class="secondary" onClick={reload}>
-        {t("refresh")}
-      </button>
+      <Stale since={live.staleSince} />
       <h2>{t("season_calendar")}</h2>
       <Status loading={calendar.loading && !calendar.data} error={calendar.error} />
       {calendar.data && tournaments.length === 0 && <p>{t("season_calendar_none")}</p>}
@@ -294,6 +299,13 @@ export function SeasonScreen({ id }: { id: string }) {
       )}
       <h2>{t("super_final")}</h2>
       <Finalists attendance={attendance.data} provisional={final.data} />
+      {staff && attendance.data?.frozen && (
+        <p>
+          <a href={`#/season/${encodeURIComponent(id)}/replies`} data-testid="replies-link">
+            {t("replies_title")}
+          </a>
+        </p>
+      )}
     </section>
   );
 }
@@ -401,8 +413,13 @@ function StandingsTable({
 export function MyInvitations() {
   const loaded = useLoad(() => api.GET("/me/invitations"), []);
   const action = useAction(loaded.reload);
-  if (!getToken()) return <NeedSignIn />;
   const list = loaded.data?.invitations ?? [];
+  // each invitation's season: a seat passed on, a deadline lapsed (no season yet: polled)
+  const live = useLive(
+    list.map((i) => channelsOf.season(i.season_id)),
+    loaded.reload,
+  );
+  if (!getToken()) return <NeedSignIn />;
   const answer = (season_id: string, what: "accept" | "decline") =>
     void action.run(
       () =>
@@ -414,6 +431,7 @@ export function MyInvitations() {
   return (
     <section>
       <h1>{t("nav_invitations")}</h1>
+      <Stale since={live.staleSince} />
       <Status loading={loaded.loading && !loaded.data} error={loaded.error} />
       <Note text={action.message} testid="invitation-message" />
       <Alert text={action.error} />
