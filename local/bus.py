@@ -28,6 +28,12 @@ log = logging.getLogger("local.bus")
 ATTEMPTS = 3
 
 
+# consumers a screen waits for: on AWS every consumer runs at once, here one thread would
+# deliver them all and the screens' channel would wait behind ratings and notices, so these
+# have a delivery thread of their own
+FIRST = ("live",)
+
+
 class Bus:
     def __init__(
         self,
@@ -44,13 +50,21 @@ class Bus:
         self._outbox = outbox  # where the events come from: drained first on every pass
         self._lock = threading.Lock()  # one delivery pass at a time (thread or drain)
         self._periodic = Periodic("bus", 0.05, self._deliver_pending, log, idle_interval=0.2)
+        self._first_lock = threading.Lock()
+        self._first = Periodic("bus-first", 0.05, self._deliver_first, log, idle_interval=0.2)
         self.delivered = 0
 
     def start(self) -> None:
         self._periodic.start()
+        self._first.start()
 
     def stop(self) -> None:
+        self._first.stop()
         self._periodic.stop()
+
+    def _deliver_first(self) -> int:
+        with self._first_lock:
+            return sum(self._deliver_batch(f, url) for f, url in self._queues.items() if f in FIRST)
 
     def _deliver_pending(self) -> int:
         return self._drain(eager=False)
@@ -66,7 +80,9 @@ class Bus:
             total = 0
             while True:
                 published = self._outbox.drain(eager=True) if eager and self._outbox is not None else 0
-                delivered = sum(self._deliver_batch(f, url) for f, url in self._queues.items())
+                delivered = self._deliver_first() + sum(
+                    self._deliver_batch(f, url) for f, url in self._queues.items() if f not in FIRST
+                )
                 total += delivered
                 if not delivered and not published:
                     return total
