@@ -147,7 +147,7 @@ def view(tournament: TournamentRecord, match: FixtureRecord) -> BreaksView | Non
             if side in ("home", "away"):
                 points[side] = points.get(side, 0) + int(n)
     return BreaksView(
-        left=rules.left(policy, match),  # type: ignore[arg-type]
+        left=rules.left(policy, match),
         running=[s for s in brk["sides"] if s not in brk.get("back", {})] if brk else [],
         ends_at=rules.ends_at(brk) if brk else None,
         overrun_points=points,
