@@ -99,8 +99,11 @@ def adjourn_match(match_id: MatchId, body: AdjournRequest) -> MatchView:
     responses=errors(MatchNotFound, NotStaff, MatchNotInPlay, StaleMatch, Busy, TournamentOver),
 )
 def resume_match(match_id: MatchId) -> MatchView:
-    """Resume an adjourned match (staff): it is called to the next free table, its score, cube
-    and clocks as they were, both players present."""
+    """Resume an adjourned match (staff).
+
+    It is called to the next free table (another one if its own is taken), its score, cube
+    and clocks as they were, both players present: no no-show clock runs on it.
+    """
     return adjournment.resume(caller(app), match_id, clock.now())
 
 
@@ -111,8 +114,11 @@ def resume_match(match_id: MatchId) -> MatchView:
     responses=errors(MatchNotFound, NotStaff),
 )
 def photo_upload(match_id: MatchId, body: PhotoUploadRequest) -> PhotoUpload:
-    """A form to upload the position's photo from the phone straight to the private store
-    (staff; one image, 8 MB at most, within 5 minutes)."""
+    """A form to upload the position's photo (staff).
+
+    The phone posts the image straight to the private store with these fields: one JPEG,
+    PNG or WebP image, 8 MB at most, within 5 minutes. Name its `key` in the adjournment.
+    """
     return adjournment.upload(caller(app), match_id, body, clock.now())
 
 
@@ -123,8 +129,10 @@ def photo_upload(match_id: MatchId, body: PhotoUploadRequest) -> PhotoUpload:
     responses=errors(MatchNotFound, NotYourMatch),
 )
 def photo_link(match_id: MatchId) -> PhotoLink:
-    """A 5-minute link to the adjourned position's photo: the tournament's staff and the
-    match's two players only."""
+    """A link to the adjourned position's photo.
+
+    Valid for 5 minutes; given only to the tournament's staff and the match's two players.
+    """
     return adjournment.photo(caller(app), match_id, clock.now())
 
 
@@ -152,7 +160,11 @@ def start_break(match_id: MatchId, body: BreakRequest) -> MatchView:
     responses=errors(MatchNotFound, NotYourMatch, NotInMatch, NoBreakRunning, StaleMatch, Busy),
 )
 def end_break(match_id: MatchId, body: BackRequest) -> MatchView:
-    """Back from the break (the player, or the referee for them); late, the ladder's points."""
+    """Back from the break (the player, or the referee for them).
+
+    Back after the break's end, the player owes the penalty points of the lateness ladder
+    (R7.6) from that end; the break's remaining overrun schedules are deleted.
+    """
     return breaks.back(caller(app), match_id, body, clock.now())
 
 
