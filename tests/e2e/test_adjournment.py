@@ -104,16 +104,16 @@ def test_an_adjourned_match_resumes_at_another_table_and_an_overrun_break_costs_
     )
     stack.drain()
     [match] = [m for m in client.call("GET", f"/tournaments/{cnb}/rounds/1").body["pairings"] if m["home"]]
-    user = {t: u for u, t in entrants.items()}
+    by_id = {t: u for u, t in entrants.items()}
     h, a = match["home"]["tavla_id"], match["away"]["tavla_id"]
     for who in (h, a):
         assert (
-            client.call("POST", f"/matches/{match['id']}/presence", {"present": True}, user=user[who]).status
+            client.call("POST", f"/matches/{match['id']}/presence", {"present": True}, user=by_id[who]).status
             == 200
         )
     game = {"version": _match(client, cnb, match["code"])["version"], "game": {"winner": h}}
-    assert client.call("PUT", f"/matches/{match['id']}/score", game, user=user[h]).status == 200
-    started = client.call("POST", f"/matches/{match['id']}/breaks", {}, user=user[a])
+    assert client.call("PUT", f"/matches/{match['id']}/score", game, user=by_id[h]).status == 200
+    started = client.call("POST", f"/matches/{match['id']}/breaks", {}, user=by_id[a])
     assert started.status == 200, started.body
     shown = _match(client, cnb, match["code"])["breaks"]
     assert (shown["left"], shown["running"]) == ({"home": 1, "away": 0}, ["away"])
