@@ -107,6 +107,9 @@ class Function:
     erases_users: bool = False
     card_payments: bool = False  # reads the card payment provider's secret
     statement_files: StatementFiles | None = None  # large bank statements' uploads (S3)
+    # the adjourned positions' photos, in the statement bucket under their own prefix: presigned
+    # POSTs to upload one and presigned GETs to show one (s3:PutObject, s3:GetObject there)
+    position_photos: bool = False
     idempotent: bool = False  # uses the Powertools idempotency table
     timeout_seconds: int = 10
     memory_mb: int = 512
@@ -282,9 +285,11 @@ FUNCTIONS: tuple[Function, ...] = (
     Function(
         name="presence",
         module="functions.presence.handler",
-        description="At the table: presence and excuses, staff calling a match to its table",
+        description="At the table: presence, calls, adjourned matches, breaks (R6, R7.7)",
         tables={MAIN.name: "read_write"},
-        schedules=("noshow",),  # deletes a match's deadline once nobody is awaited
+        # deletes a match's deadline once nobody is awaited; an adjournment's and a break's deadlines
+        schedules=("noshow",),
+        position_photos=True,
     ),
     Function(
         name="tablecall",

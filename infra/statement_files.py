@@ -4,7 +4,9 @@ A private bucket (S3-managed encryption, TLS only, public access blocked, owner-
 objects, versioning off: an upload is read once); the lifecycle removes anything under the
 statements prefix after a week (a job deletes what it imported; this sweeps what a failed
 one left) and aborts unfinished multipart uploads. The payments function may only put
-objects there, the statements job only read and delete them, both under the prefix.
+objects there, the statements job only read and delete them, both under the prefix. The
+photos of adjourned positions live under their own prefix (kept 90 days): the function that
+adjourns matches signs uploads (put) and short links (get) there, and nowhere else.
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ from cdk_nag import NagSuppressions
 from constructs import Construct
 
 from infra.lambdas import Lambdas
-from tavla.statement_files import BUCKET_ENV, PREFIX
+from tavla.statement_files import BUCKET_ENV, PHOTOS_PREFIX, PREFIX
 
 KEPT_DAYS = 7
+PHOTOS_KEPT_DAYS = 90  # an adjourned position may be appealed, then reported: a season's quarter
 # what each kind of access may do, on the statements prefix only
 ACTIONS = {"put": ["s3:PutObject"], "read": ["s3:GetObject", "s3:DeleteObject"]}
 
@@ -39,7 +42,13 @@ class StatementFiles(Construct):
                     prefix=PREFIX,
                     expiration=Duration.days(KEPT_DAYS),
                     abort_incomplete_multipart_upload_after=Duration.days(1),
-                )
+                ),
+                s3.LifecycleRule(
+                    id="photos-swept",
+                    prefix=PHOTOS_PREFIX,
+                    expiration=Duration.days(PHOTOS_KEPT_DAYS),
+                    abort_incomplete_multipart_upload_after=Duration.days(1),
+                ),
             ],
             # kept when a stage goes, as the site's bucket (CloudFormation cannot delete a bucket
             # with objects in it): empty within a week of the last upload, then delete by hand
@@ -56,14 +65,20 @@ class StatementFiles(Construct):
             ],
         )
         objects = self.bucket.arn_for_objects(f"{PREFIX}*")
+        photos = self.bucket.arn_for_objects(f"{PHOTOS_PREFIX}*")
         for spec in lambdas.specs:
-            if spec.statement_files is None:
+            if spec.statement_files is None and not spec.position_photos:
                 continue
             function = lambdas.by_name[spec.name]
             function.add_environment(BUCKET_ENV, self.bucket.bucket_name)
-            function.add_to_role_policy(
-                iam.PolicyStatement(actions=ACTIONS[spec.statement_files], resources=[objects])
-            )
+            if spec.statement_files is not None:
+                function.add_to_role_policy(
+                    iam.PolicyStatement(actions=ACTIONS[spec.statement_files], resources=[objects])
+                )
+            if spec.position_photos:
+                function.add_to_role_policy(
+                    iam.PolicyStatement(actions=["s3:PutObject", "s3:GetObject"], resources=[photos])
+                )
             assert function.role is not None
             NagSuppressions.add_resource_suppressions(
                 function.role,
@@ -73,7 +88,8 @@ class StatementFiles(Construct):
                         "reason": "Each upload's key is made when it is stored: the grant names the "
                         "statements prefix of this one bucket, and only the object actions it needs.",
                         "appliesTo": [
-                            {"regex": "/^Resource::<StatementFilesUploads.*\\.Arn>\\/statements\\/\\*$/g"}
+                            {"regex": "/^Resource::<StatementFilesUploads.*\\.Arn>\\/statements\\/\\*$/g"},
+                            {"regex": "/^Resource::<StatementFilesUploads.*\\.Arn>\\/adjournments\\/\\*$/g"},
                         ],
                     }
                 ],

@@ -274,6 +274,25 @@ class TooLateToArrive(Conflict):
     code = "too_late"
 
 
+# adjourned matches and breaks (R7.7)
+class PhotoNotOfMatch(Invalid):
+    """The position's photo named is not one uploaded for this match."""
+
+    code = "photo_not_of_match"
+
+
+class BreakRefused(Conflict):
+    """A break cannot start now: during a game, none left, or one is running (R7.7)."""
+
+    code = "break_refused"
+
+
+class NoBreakRunning(Conflict):
+    """No break of this player is running: there is nothing to end."""
+
+    code = "no_break_running"
+
+
 # -- board, standings, finish --
 
 

@@ -27,6 +27,7 @@ PROMOTED = "promoted"
 APPEAL_DECIDED = "appeal_decided"
 NOSHOW = "noshow"
 NOSHOW_NOBODY = "noshow_nobody"
+ADJOURNMENT_OVERDUE = "adjournment_overdue"  # an adjourned match not resumed by its deadline
 PAYMENT_DUE = "payment_due"
 INVITED = "super_final"
 INVITED_BY = "super_final_by"  # an invitation with its reply deadline
@@ -69,6 +70,11 @@ CATALOGUE: Mapping[str, Mapping[Language, str]] = {
         "παρακαλούμε αποφασίστε.",
         "en": "{tournament}: nobody has come to table {table} for match {match}: please decide.",
         "it": "{tournament}: nessuno si è presentato al tavolo {table} per la partita {match}: decidete voi.",
+    },
+    ADJOURNMENT_OVERDUE: {
+        "el": "{tournament}: ο διακοπτόμενος αγώνας {match} δεν συνεχίστηκε έγκαιρα: παρακαλούμε αποφασίστε.",
+        "en": "{tournament}: the adjourned match {match} was not resumed in time: please decide.",
+        "it": "{tournament}: la partita sospesa {match} non è ripresa in tempo: decidete voi.",
     },
     PAYMENT_DUE: {
         "el": "{tournament}: πληρώστε τη συμμετοχή σας έως {deadline}, αλλιώς η θέση σας θα δοθεί σε άλλους.",

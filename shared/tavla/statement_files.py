@@ -12,6 +12,7 @@ from tavla import aws
 
 BUCKET_ENV = "STATEMENTS_BUCKET"
 PREFIX = "statements/"  # the bucket's lifecycle rule and the functions' grants name it
+PHOTOS_PREFIX = "adjournments/"  # the positions of adjourned matches (`rules.adjournment`)
 
 
 def key(tournament_id: str, statement_id: str) -> str:
@@ -37,3 +38,24 @@ def get(name: str) -> bytes:
 
 def delete(name: str) -> None:
     _client().delete_object(Bucket=_bucket(), Key=name)
+
+
+def presigned_post(name: str, content_type: str, max_bytes: int, seconds: int) -> dict[str, Any]:
+    """A form a browser posts one file with, straight to the bucket: this key, this type, at
+    most `max_bytes`, within `seconds` (S3 refuses anything else)."""
+    form: dict[str, Any] = _client().generate_presigned_post(
+        Bucket=_bucket(),
+        Key=name,
+        Fields={"Content-Type": content_type},
+        Conditions=[{"Content-Type": content_type}, ["content-length-range", 1, max_bytes]],
+        ExpiresIn=seconds,
+    )
+    return form
+
+
+def presigned_get(name: str, seconds: int) -> str:
+    """A link that reads one object for `seconds`."""
+    url: str = _client().generate_presigned_url(
+        "get_object", Params={"Bucket": _bucket(), "Key": name}, ExpiresIn=seconds
+    )
+    return url

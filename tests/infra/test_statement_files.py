@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from infra.statement_files import KEPT_DAYS
-from tavla.statement_files import BUCKET_ENV, PREFIX
+from infra.statement_files import KEPT_DAYS, PHOTOS_KEPT_DAYS
+from tavla.statement_files import BUCKET_ENV, PHOTOS_PREFIX, PREFIX
 from tests.infra.helpers import Synthesized, actions_on, environment
 
 pytestmark = pytest.mark.infra
@@ -25,7 +25,8 @@ def test_the_bucket_is_private_encrypted_tls_only_and_swept(synthesized: dict[st
         "IgnorePublicAcls": True,
         "RestrictPublicBuckets": True,
     }
-    [rule] = bucket["LifecycleConfiguration"]["Rules"]
+    rule, photos = bucket["LifecycleConfiguration"]["Rules"]
+    assert (photos["Prefix"], photos["ExpirationInDays"]) == (PHOTOS_PREFIX, PHOTOS_KEPT_DAYS)
     assert (rule["Prefix"], rule["ExpirationInDays"], rule["Status"]) == (PREFIX, KEPT_DAYS, "Enabled")
     assert rule["AbortIncompleteMultipartUpload"] == {"DaysAfterInitiation": 1}
     policies = [r for r in real.resources.values() if r["Type"] == "AWS::S3::BucketPolicy"]
@@ -39,15 +40,22 @@ def test_the_bucket_is_private_encrypted_tls_only_and_swept(synthesized: dict[st
 
 
 def test_only_the_payments_function_puts_and_only_the_job_reads_and_deletes(each_stack: Synthesized) -> None:
+    """...and only the function that adjourns matches signs the photos' uploads and links, under
+    their own prefix."""
     for spec in each_stack.functions:
         granted = actions_on(each_stack, spec.name, "s3:")
         variables = environment(each_stack, spec.name)
-        if spec.statement_files is None:
+        if spec.statement_files is None and not spec.position_photos:
             assert granted == {}, spec.name
             assert BUCKET_ENV not in variables, spec.name
             continue
         bucket = each_stack.logical_id(each_stack.stack.statement_files.bucket)
         assert variables[BUCKET_ENV] == {"Ref": bucket}
-        objects = f"<{bucket}.Arn>/{PREFIX}*"
-        expected = {"put": {"s3:PutObject"}, "read": {"s3:GetObject", "s3:DeleteObject"}}
-        assert granted == {objects: expected[spec.statement_files]}, spec.name
+        wanted: dict[str, set[str]] = {}
+        if spec.statement_files is not None:
+            expected = {"put": {"s3:PutObject"}, "read": {"s3:GetObject", "s3:DeleteObject"}}
+            wanted[f"<{bucket}.Arn>/{PREFIX}*"] = expected[spec.statement_files]
+        if spec.position_photos:
+            wanted[f"<{bucket}.Arn>/{PHOTOS_PREFIX}*"] = {"s3:PutObject", "s3:GetObject"}
+        assert granted == wanted, spec.name
+    assert {s.name for s in each_stack.functions if s.position_photos} <= {"presence"}

@@ -118,6 +118,16 @@ POST   /matches/{match_id}/presence                  self       401  200   403  
 POST   /matches/{match_id}/presence                  opponent   401  403   403  200  403  200  403  200
 POST   /matches/{match_id}/presence                  excused    401  403   403  200  403  200  403  200
 POST   /matches/{match_id}/call                                 401  403   403  200  403  200  403  200
+# adjourned matches and breaks (R7.7): staff adjourn and resume D's match (not adjourned: 409
+# match_not_in_play past authorization) and sign a photo's upload; staff and the match's players
+# read its photo (none kept: 404); a player takes a break and comes back for themself, staff for
+# either (no game is over and no break runs: 409 break_refused, no_break_running)
+POST   /matches/{match_id}/adjourn                              401  403   403  200  403  200  403  200
+POST   /matches/{match_id}/resume                               401  403   403  409  403  409  403  409
+POST   /matches/{match_id}/adjournment-photo                    401  403   403  200  403  200  403  200
+GET    /matches/{match_id}/adjournment-photo                    401  404   403  404  403  404  403  404
+POST   /matches/{match_id}/breaks                               401  409   403  409  403  409  403  409
+POST   /matches/{match_id}/breaks/back                          401  409   403  409  403  409  403  409
 # board, standings, finish, report, all on D
 GET    /tournaments/{tournament_id}/board                       200  200   200  200  200  200  200  200
 GET    /tournaments/{tournament_id}/standings                   200  200   200  200  200  200  200  200
@@ -568,6 +578,14 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
         lambda w: {"tavla_id": w.tavla_ids["opponent"], "excused": True}
     ),
     "POST /matches/{match_id}/call": _on_match(),
+    "POST /matches/{match_id}/adjourn": _on_match(
+        lambda w: {"reason": "The hall closes.", "resume_by": (clock.now() + timedelta(hours=12)).isoformat()}
+    ),
+    "POST /matches/{match_id}/resume": _on_match(),
+    "POST /matches/{match_id}/adjournment-photo": _on_match({"content_type": "image/jpeg"}),
+    "GET /matches/{match_id}/adjournment-photo": _on_match(),
+    "POST /matches/{match_id}/breaks": _on_match(lambda w: {"tavla_id": w.tavla_ids["self"]}),
+    "POST /matches/{match_id}/breaks/back": _on_match(lambda w: {"tavla_id": w.tavla_ids["self"]}),
     "GET /tournaments/{tournament_id}/board": _in_d(),
     "GET /tournaments/{tournament_id}/standings": _in_d(),
     "POST /tournaments/{tournament_id}/finish": _in_d(),

@@ -11,7 +11,17 @@ from tavla.models.common import ApiModel, StrictModel, TavlaId
 from tavla.rules.model import Bracket
 
 MatchState = Literal[
-    "waiting", "queued", "called", "playing", "finished", "disputed", "official", "bye", "void", "not_needed"
+    "waiting",
+    "queued",
+    "called",
+    "playing",
+    "adjourned",
+    "finished",
+    "disputed",
+    "official",
+    "bye",
+    "void",
+    "not_needed",
 ]
 Side = Literal["home", "away"]
 

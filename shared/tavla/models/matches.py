@@ -6,6 +6,7 @@ from typing import Literal, Self
 
 from pydantic import Field, field_validator, model_validator
 
+from tavla.models.adjournment import AdjournmentView, BreaksView
 from tavla.models.common import ApiModel, ShortText, StrictModel, TavlaId
 from tavla.models.day import MatchView, Side
 
@@ -108,3 +109,5 @@ class MatchDetail(MatchView):
     crawford: bool = Field(default=False, description="the next game is the Crawford game: no doubling")
     reported: list[Side] = Field(default_factory=list, description="who has declared a final score")
     flags: list[str] = Field(default_factory=list, description="for the referee, e.g. reports_differ")
+    adjournment: AdjournmentView | None = Field(default=None, description="its last adjournment, if any")
+    breaks: BreaksView | None = Field(default=None, description="breaks left and running (R7.7)")

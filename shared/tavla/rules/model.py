@@ -24,7 +24,7 @@ from tavla.errors import AlreadyOut
 from tavla.rules.event_names import MATCHES_CALLED, RESULT_CONFIRMED
 from tavla.rules.results import Result
 from tavla.rules.score_entries import ScoreEntry
-from tavla.rules.states import AT_TABLE, OFF_TABLE, STARTED, State
+from tavla.rules.states import AT_TABLE, OFF_TABLE, STARTED, UNDECIDED, State
 from tavla.rules.tables import TablePlan, release, seat
 
 if TYPE_CHECKING:  # the draws' rules load with the first change that moves the day on
@@ -186,6 +186,9 @@ class FixtureRecord:
     # the matches of its draw its result decides (a side, or whether the reset is needed): what
     # a change of this match reads besides it; None: drawn before this was stored
     feeds: tuple[str, ...] | None = None
+    # the last adjournment: the state it left its table in (`rules.adjournment`)
+    adjournment: Mapping[str, Any] | None = None
+    breaks: tuple[Mapping[str, Any], ...] = ()  # the breaks taken, the running one last (R7.7)
 
 
 @dataclass(frozen=True)
@@ -269,7 +272,7 @@ def state_after_flow(slot: rules_day.SlotState, current: State | None) -> State:
     settled = _SETTLED_SLOT.get(slot.status)
     if settled is not None:
         return settled
-    if current is not None and current in (State.QUEUED, *AT_TABLE, State.FINISHED, State.DISPUTED):
+    if current is not None and current in UNDECIDED:
         return current
     return State.QUEUED
 
@@ -621,7 +624,7 @@ def _slot_update(
             update["result"] = Result.bye(slot.winner)
         elif state in (State.WAITING, State.VOID, State.NOT_NEEDED):
             update.update(result=None, table=None, called_at=None)
-    if state == State.QUEUED or state in AT_TABLE:
+    if state in (State.QUEUED, State.ADJOURNED) or state in AT_TABLE:
         gone = [p for p in (slot.home, slot.away) if p in out]
         if gone and record.result is None:
             playing = replace(record, home=slot.home, away=slot.away)

@@ -11,14 +11,16 @@ from enum import StrEnum
 
 
 class State(StrEnum):
-    """waiting (players not known yet), queued (no table yet), called, playing, finished (the
-    score is complete, staff confirm), disputed (the players' reports differ), official; or
-    bye / void / not_needed for slots never played."""
+    """waiting (players not known yet), queued (no table yet), called, playing, adjourned (left
+    its table mid-match, resumed later from the same state), finished (the score is complete,
+    staff confirm), disputed (the players' reports differ), official; or bye / void /
+    not_needed for slots never played."""
 
     WAITING = "waiting"
     QUEUED = "queued"
     CALLED = "called"
     PLAYING = "playing"
+    ADJOURNED = "adjourned"
     FINISHED = "finished"
     DISPUTED = "disputed"
     OFFICIAL = "official"
@@ -34,11 +36,11 @@ AT_TABLE = frozenset({State.CALLED, State.PLAYING})
 # on a table or over without being official yet
 IN_PLAY = frozenset({*AT_TABLE, State.FINISHED, State.DISPUTED})
 # its players have started it: what depends on it may not change any more (R9.4)
-STARTED = frozenset({State.PLAYING, State.FINISHED, State.DISPUTED, State.OFFICIAL})
-# no longer needs its table
-OFF_TABLE = frozenset({State.FINISHED, State.DISPUTED, State.OFFICIAL, *UNPLAYED})
+STARTED = frozenset({State.PLAYING, State.ADJOURNED, State.FINISHED, State.DISPUTED, State.OFFICIAL})
+# no longer needs its table (an adjourned match gives it up until it resumes)
+OFF_TABLE = frozenset({State.ADJOURNED, State.FINISHED, State.DISPUTED, State.OFFICIAL, *UNPLAYED})
 # players known, result not official yet
-UNDECIDED = frozenset({State.QUEUED, *IN_PLAY})
+UNDECIDED = frozenset({State.QUEUED, State.ADJOURNED, *IN_PLAY})
 # the live score takes entries
 SCORING = AT_TABLE
 # players may declare the final score

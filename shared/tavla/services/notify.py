@@ -137,7 +137,8 @@ def _noshow_ruled(detail: Mapping[str, Any]) -> list[Notice]:
         "match": match.label,
         "absent": _name(read.field, str(detail.get("tavla_id", ""))),
     }
-    wording = notices.NOSHOW if detail.get("outcome") == "forfeited" else notices.NOSHOW_NOBODY
+    wordings = {"forfeited": notices.NOSHOW, "adjournment_overdue": notices.ADJOURNMENT_OVERDUE}
+    wording = wordings.get(str(detail.get("outcome")), notices.NOSHOW_NOBODY)
     data = {"tournament_id": tournament_id, "match_id": f"{tournament_id}.{code}", "table": match.table}
     profile = read.tournament.play.rule_profile
     staff = dict.fromkeys(m.tavla_id for m in read.tournament.staff.values() if m.tavla_id)

@@ -33,7 +33,7 @@ from tavla.rules import model, operations
 from tavla.rules.operations import EntryAsked, Operation, side_of
 from tavla.rules.score_entries import GamePlayed, PenaltyPoints
 from tavla.rules.states import SCORING, State
-from tavla.services import day, progress
+from tavla.services import adjournment, breaks, day, progress
 from tavla.services.access import player_actor, require_staff
 from tavla.store import matches as match_store
 from tavla.store.matches import MatchSnapshot
@@ -238,6 +238,8 @@ def detail(tournament: TournamentRecord, snap: MatchSnapshot) -> MatchDetail:
         crawford=crawford,
         reported=[side for side in ("home", "away") if side in match.reports],
         flags=list(match.flags),
+        adjournment=adjournment.view(match),
+        breaks=breaks.view(tournament, match),
     )
 
 

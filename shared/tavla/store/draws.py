@@ -85,7 +85,7 @@ def _round_item(record: RoundRecord) -> Item:
 
 def fixture_from_item(item: Item) -> FixtureRecord:
     data = _key_free(item)
-    for name in ("flags", "score", "feeds"):
+    for name in ("flags", "score", "feeds", "breaks"):
         if name in data:
             data[name] = tuple(data[name])
     data["games"] = tuple(score_entries.parse(e) for e in data.get("games") or ())

@@ -155,6 +155,7 @@ export function Desk({ id }: { id: string }) {
         ))}
       </ul>
       <HallDesk id={id} matches={matches} tick={board.data} />
+      <Adjournments matches={matches} act={act} />
       <h2>{t("to_confirm", { n: toConfirm.length })}</h2>
       <ul class="tables" data-testid="to-confirm">
         {toConfirm.map((m) => (
@@ -415,4 +416,67 @@ async function reader(): Promise<Read> {
     const image = context.getImageData(0, 0, canvas.width, canvas.height);
     return jsQR(image.data, image.width, image.height)?.data ?? null;
   };
+}
+
+/** Staff adjourn a match being played (a reason, a deadline to resume) and resume an adjourned
+ * one: it is called to the first free table with its score as it was. */
+function Adjournments(props: { matches: MatchView[]; act: (call: () => Promise<{ error?: unknown }>, ok: string) => Promise<void> }) {
+  const { matches, act } = props;
+  const [reason, setReason] = useState("");
+  const [hours, setHours] = useState(2);
+  const playing = matches.filter((m) => m.state === "playing");
+  const adjourned = matches.filter((m) => m.state === "adjourned");
+  if (playing.length === 0 && adjourned.length === 0) return null;
+  return (
+    <section data-testid="adjournments">
+      <h2>{t("adjourn")}</h2>
+      <label>
+        {t("adjourn_reason")}
+        <input name="adjourn-reason" value={reason} onInput={(e) => setReason(e.currentTarget.value)} />
+      </label>
+      <label>
+        {t("adjourn_resume_by")}
+        <select value={hours} onChange={(e) => setHours(Number(e.currentTarget.value))}>
+          {[1, 2, 4, 12, 24].map((h) => (
+            <option key={h} value={h}>
+              {clock(new Date(Date.now() + h * 3_600_000).toISOString())}
+            </option>
+          ))}
+        </select>
+      </label>
+      <ul class="tables">
+        {playing.map((m) => (
+          <li key={m.id} class="table">
+            <span class="num">{m.table}</span>
+            <MatchLine match={m} />
+            <button
+              type="button"
+              class="small secondary"
+              disabled={!reason.trim()}
+              onClick={() =>
+                act(
+                  () =>
+                    api.POST("/matches/{match_id}/adjourn", {
+                      params: { path: { match_id: m.id } },
+                      body: { reason: reason.trim(), resume_by: new Date(Date.now() + hours * 3_600_000).toISOString() },
+                    }),
+                  t("adjourn_done"),
+                )
+              }
+            >
+              {t("adjourn")}
+            </button>
+          </li>
+        ))}
+        {adjourned.map((m) => (
+          <li key={m.id} class="table" data-testid="adjourned-match">
+            <MatchLine match={m} />
+            <button type="button" class="small" onClick={() => act(() => api.POST("/matches/{match_id}/resume", { params: { path: { match_id: m.id } } }), t("resume_done"))}>
+              {t("resume")}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
 }

@@ -9,7 +9,7 @@ import { useAction } from "../ui/action";
 import { channelsOf, useLive } from "../live/use-live";
 import { roundOfRounds, roundsOf } from "../rounds";
 import { getToken } from "../auth";
-import { countdown } from "../format";
+import { countdown, time } from "../format";
 import { t, type Key } from "../i18n";
 import { nothing, useLoad } from "../load";
 
@@ -208,6 +208,12 @@ function Match(props: {
           {t("i_am_here")}
         </button>
       )}
+      <Breaks m={m} side={side} busy={action.busy} act={act} />
+      {m.state === "adjourned" && m.adjournment && (
+        <p class="notice" data-testid="adjourned">
+          {t("adjourned_notice", { score: m.adjournment.score.join("–"), until: time(m.adjournment.resume_by) })}
+        </p>
+      )}
       {!mine && !m.result && (
         <p class="live" data-testid="live-score">
           {m.home?.name} {score[0]} – {score[1]} {m.away?.name}
@@ -335,5 +341,45 @@ function Match(props: {
       {action.message && <p role="status">{action.message}</p>}
       <Alert text={action.error} />
     </div>
+  );
+}
+
+
+/** R7.7: the breaks both players have left, the one running and its end, the overrun points;
+ * a player takes a break between games and says when they are back. */
+function Breaks(props: {
+  m: MatchDetail;
+  side: "home" | "away";
+  busy: boolean;
+  act: (call: () => Promise<{ error?: unknown; data?: unknown }>, ok: string) => Promise<void>;
+}) {
+  const { m, side, busy, act } = props;
+  const b = m.breaks;
+  if (!b || !["called", "playing"].includes(m.state)) return null;
+  const match_id = m.id;
+  const running = b.running ?? [];
+  const left = { home: b.left.home ?? 0, away: b.left.away ?? 0 };
+  const away = running.includes(side);
+  const names = running.map((s) => m[s]?.name ?? "").join(", ");
+  const points = (b.overrun_points?.home ?? 0) + (b.overrun_points?.away ?? 0);
+  return (
+    <section aria-label={t("take_break")} data-testid="breaks">
+      <p>{t("breaks_left", { home: m.home?.name ?? "", h: left.home, away: m.away?.name ?? "", a: left.away })}</p>
+      {running.length > 0 && <p role="status">{t("on_break_until", { names, end: time(b.ends_at) })}</p>}
+      {points > 0 && <p>{t("overrun_points", { points })}</p>}
+      {away ? (
+        <button type="button" disabled={busy} onClick={() => act(() => api.POST("/matches/{match_id}/breaks/back", { params: { path: { match_id } }, body: {} }), t("back_marked"))}>
+          {t("back_from_break")}
+        </button>
+      ) : (
+        running.length === 0 &&
+        m.state === "playing" &&
+        left[side] > 0 && (
+          <button type="button" class="secondary" disabled={busy} onClick={() => act(() => api.POST("/matches/{match_id}/breaks", { params: { path: { match_id } }, body: {} }), t("break_started"))}>
+            {t("take_break")}
+          </button>
+        )
+      )}
+    </section>
   );
 }
