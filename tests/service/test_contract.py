@@ -34,6 +34,10 @@ BODY_ROUTES = [
     ("POST", "/matches/{match_id}/presence"),
     # appeals and conduct
     ("POST", "/matches/{match_id}/appeals"),
+    ("POST", "/matches/{match_id}/adjourn"),
+    ("POST", "/matches/{match_id}/adjournment-photo"),
+    ("POST", "/matches/{match_id}/breaks"),
+    ("POST", "/matches/{match_id}/breaks/back"),
     ("POST", "/appeals/{appeal_id}/decision"),
     ("POST", "/tournaments/{tournament_id}/penalties"),
     ("POST", "/tournaments/{tournament_id}/withdrawals"),
@@ -74,6 +78,7 @@ NO_BODY = {
     ("POST", "/tournaments/{tournament_id}/holds/{code}/release"),
     # table call and no-show (R6)
     ("POST", "/matches/{match_id}/call"),
+    ("POST", "/matches/{match_id}/resume"),
     ("POST", "/tournaments/{tournament_id}/finish"),
     # money (the webhook's body is the provider's, read raw and verified by signature)
     ("POST", "/tournaments/{tournament_id}/payments/checkout"),

@@ -261,9 +261,12 @@ def test_an_accept_a_decline_and_a_recount_each_tell_the_season_channel(
     decline (the seat passed on) and the reserve's invitation each put a hint on the season's
     public channel, naming no player; the organiser's replies mark the reserve invited."""
     everything: Published = []
-    monkeypatch.setattr(
-        events, "put_on_bus", lambda kind, detail: [x.append((kind, detail)) for x in (bus, everything)]
-    )
+
+    def put_on_bus(kind: str, detail: Any) -> None:
+        bus.append((kind, detail))
+        everything.append((kind, detail))
+
+    monkeypatch.setattr(events, "put_on_bus", put_on_bus)
     order = closed_season(api, bus)
     ranked = [d for k, d in everything if k == events.SEASON_STANDINGS_CHANGED]
     assert ranked and all(d["season_id"] == SEASON for d in ranked)

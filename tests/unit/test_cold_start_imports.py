@@ -24,6 +24,7 @@ DEFERRED = {
     "tavla.rules.swiss": "networkx; loaded by the Swiss draws",
     "tavla.rules.lives": "networkx; loaded by the lives draws",
     "tavla.rules.match": "builds a validator at import; loaded by the requests that score a match",
+    "tavla.rules.breaks": "builds each profile's break policy at import; loaded by a match's own screen",
     "hypothesis": "a test library; never in a function",
     "moto": "a test library; never in a function",
 }

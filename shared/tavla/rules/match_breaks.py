@@ -28,7 +28,6 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from tavla.errors import BreakRefused, NoBreakRunning
-from tavla.rules.breaks import BreakPolicy, break_decision
 from tavla.rules.lateness import LatenessPolicy, late_arrival
 from tavla.rules.model import Actor, AuditRecord, FixtureRecord, audit_entry
 from tavla.rules.operations import (
@@ -46,6 +45,7 @@ from tavla.rules.score_entries import EntryKind, PenaltyPoints
 from tavla.rules.states import AT_TABLE, State
 
 if TYPE_CHECKING:
+    from tavla.rules.breaks import BreakPolicy
     from tavla.rules.model import Day
 
 OVERRUN = "break overrun"  # the reason on the penalty points an overrun gives
@@ -102,6 +102,8 @@ class Start(Operation):
             raise BreakRefused("A break is running: it ends first.")
         if len(self.sides) > 1 and not self.policy.combinable:
             raise BreakRefused("Breaks cannot be run together under these rules: one player at a time.")
+        from tavla.rules.breaks import break_decision  # builds the profiles' policies when loaded
+
         duration = timedelta(0)
         for side in self.sides:
             decision = break_decision(

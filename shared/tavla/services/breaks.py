@@ -21,7 +21,6 @@ from tavla.models.adjournment import BackRequest, BreakRequest, BreaksView
 from tavla.models.day import MatchView
 from tavla.rules import match_breaks as rules
 from tavla.rules import operations
-from tavla.rules.breaks import break_policy
 from tavla.rules.lateness import lateness_policy
 from tavla.rules.operations import Side
 from tavla.services import day, progress
@@ -68,6 +67,8 @@ def start(caller: Caller, match_id: str, body: BreakRequest, now: datetime) -> M
     if body.both and not staff:
         raise NotYourMatch("The referee joins both players' breaks; a player takes their own.")
     sides: tuple[Side, ...] = ("home", "away") if body.both else (side,)
+    from tavla.rules.breaks import break_policy  # builds the profiles' policies when loaded
+
     policy = break_policy(snap.tournament.play.rule_profile)
     operation = rules.Start(sides, body.count, policy, actor, now)
     settled = progress.apply(snap.tournament.id, snap.match.code, operation, now)
@@ -139,6 +140,8 @@ def view(tournament: TournamentRecord, match: FixtureRecord) -> BreaksView | Non
     """What both players see: the breaks left, who is away and until when, overrun points."""
     if match.home is None or match.away is None:
         return None
+    from tavla.rules.breaks import break_policy
+
     policy = break_policy(tournament.play.rule_profile)
     brk = rules.running(match)
     points: dict[Side, int] = {}

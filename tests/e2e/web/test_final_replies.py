@@ -28,7 +28,7 @@ ADMIN = ("admins",)
 SHOWS_S = 10.0  # the poll's safety net with the push channel open (live.POLL_WITH_HINTS_MS)
 
 
-def test_the_organiser_sees_every_answer_and_an_accept_shows_within_two_seconds(
+def test_the_organiser_sees_every_answer_and_an_accept_shows_without_a_reload(
     phone: Phone, stack: Stack
 ) -> None:
     client = Client(stack)
