@@ -39,6 +39,7 @@ from infra.stages import Stage
 PERIOD = Duration.minutes(5)  # SQS publishes its metrics every five minutes
 LATENCY_PERIODS = 3  # p99 above the limit for 15 minutes, not one slow cold start
 TIMEOUT_SHARE = 0.8  # an asynchronous function alarms when its p99 nears its timeout
+THROTTLE_GROUP = 10  # an alarm's metric math reads at most ten metrics
 OUTBOX_BACKLOG_MS = 5 * 60 * 1000  # an event not on the bus 5 minutes after its change
 
 
@@ -148,6 +149,7 @@ class Alarms(Construct):
         self.topic.add_subscription(subscriptions.EmailSubscription(stage.alarm_email))
         for spec in lambdas.specs:
             self._watch_function(spec, lambdas, stage)
+        self._watch_throttles(lambdas)
         for name, table in tables.items():
             throttled = cloudwatch.MathExpression(
                 expression="reads + writes",
@@ -243,6 +245,30 @@ class Alarms(Construct):
             )
         )
 
+    def _watch_throttles(self, lambdas: Lambdas) -> None:
+        """Throttles come from the account's concurrency, which every function shares: one alarm
+        per ten functions (the most one alarm's math reads) names them, and the dashboard shows
+        which was throttled; one alarm per function took 30 of CloudFormation's 500 resources."""
+        specs = list(lambdas.specs)
+        for n, start in enumerate(range(0, len(specs), THROTTLE_GROUP), start=1):
+            group = specs[start : start + THROTTLE_GROUP]
+            throttled = {
+                f"f{i}": lambdas.by_name[spec.name].metric_throttles(period=PERIOD, statistic="Sum")
+                for i, spec in enumerate(group)
+            }
+            names = ", ".join(spec.name for spec in group)
+            self.throttles[f"group{n}"] = self._alarm(
+                f"Throttles{n}",
+                f"Lambda throttled one of these functions: {names}. The account's concurrency is "
+                "exhausted; the operations dashboard shows which function.",
+                cloudwatch.MathExpression(
+                    expression=" + ".join(throttled),
+                    using_metrics=throttled,
+                    label="throttled invocations",
+                    period=PERIOD,
+                ),
+            )
+
     def _watch_function(self, spec: Function, lambdas: Lambdas, stage: Stage) -> None:
         function = lambdas.by_name[spec.name]
         title = spec.name.capitalize()
@@ -253,11 +279,6 @@ class Alarms(Construct):
                 "got a 5xx. Client input never does that, so it is a fault to look at.",
                 function.metric_errors(period=PERIOD, statistic="Sum"),
             )
-        self.throttles[spec.name] = self._alarm(
-            f"{title}Throttles",
-            f"Lambda throttled the {spec.name} function: the account's concurrency is exhausted.",
-            function.metric_throttles(period=PERIOD, statistic="Sum"),
-        )
         limit_ms = TIMEOUT_SHARE * spec.timeout_seconds * 1000
         if spec.http:
             limit_ms = min(limit_ms, stage.p99_latency_ms)

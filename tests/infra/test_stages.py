@@ -75,11 +75,22 @@ def test_every_function_table_and_schedule_is_watched_and_alarms_reach_the_stage
     assert all(a["Properties"]["AlarmActions"] == [{"Ref": topic}] for a in alarms)
 
     def watched(metric: str) -> set[str]:
-        return {
-            a["Properties"]["Dimensions"][0]["Value"]["Ref"]
+        """The functions whose `metric` an alarm reads, alone or in its metric math."""
+        read = [
+            m
             for a in alarms
-            if a["Properties"].get("MetricName") == metric
-            and a["Properties"].get("Namespace") == "AWS/Lambda"
+            for m in (
+                [a["Properties"]]
+                if "MetricName" in a["Properties"]
+                else [
+                    q["MetricStat"]["Metric"] for q in a["Properties"].get("Metrics", []) if "MetricStat" in q
+                ]
+            )
+        ]
+        return {
+            m["Dimensions"][0]["Value"]["Ref"]
+            for m in read
+            if m.get("MetricName") == metric and m.get("Namespace") == "AWS/Lambda"
         }
 
     functions = {synth.logical_id(synth.stack.lambdas.by_name[f.name]) for f in synth.functions}
