@@ -128,7 +128,8 @@ def patch_tournament(tournament_id: TournamentId, body: TournamentUpdate) -> Tou
     "/tournaments/<tournament_id>/cancel",
     security=SIGNED_IN,
     tags=["tournaments"],
-    responses=errors(TournamentNotFound, NotOrganiser, TournamentOver, DrawInProgress),
+    # Forbidden: an organiser asking `unrate`, which only the federation's admins may
+    responses=errors(TournamentNotFound, NotOrganiser, Forbidden, TournamentOver, DrawInProgress),
 )
 def cancel_tournament(tournament_id: TournamentId, body: CancelBody) -> Cancellation:
     """Cancel a tournament.

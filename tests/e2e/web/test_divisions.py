@@ -91,12 +91,21 @@ def test_two_divisions_from_the_form_to_the_board(phone: Phone, stack: Stack) ->
     tid = page.url.split("#/t/")[1].split("/")[0]
     stored = client.call("GET", f"/tournaments/{tid}").body
     assert stored["divisions"] == [
-        {"id": "anoichti-a", "name": "Ανοιχτή Α'", "entry_fee": None, "early_bird_fee": None},
+        {
+            "id": "anoichti-a",
+            "name": "Ανοιχτή Α'",
+            "entry_fee": None,
+            "early_bird_fee": None,
+            "prizes": [],
+            "pooled": False,
+        },
         {
             "id": "novice",
             "name": "Αρχάριοι",
             "entry_fee": {"amount": 1500, "currency": "EUR"},
             "early_bird_fee": None,
+            "prizes": [],
+            "pooled": False,
         },
     ]
 
