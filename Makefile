@@ -28,8 +28,8 @@ test: setup lint ci-lint web ## every test: rules, services, infrastructure, end
 	$(BIN)/python -m infra.openapi --check
 	$(BIN)/pytest -p no:cacheprovider -n auto --dist worksteal --cov=tavla.rules --cov-branch --cov-report=term:skip-covered --cov-fail-under=95 --durations=25 tests
 
-test-fast: setup ## rules and services only
-	$(BIN)/pytest -n auto --dist worksteal tests/unit tests/service
+test-fast: setup ## the pure layer in seconds, for your own loop: unit tests, each property on 10 examples
+	HYPOTHESIS_PROFILE=quick $(BIN)/pytest -p no:cacheprovider -n auto --dist worksteal -m "not slow" tests/unit
 
 screenshots: setup web ## the screenshots of docs/web.md (docs/screenshots), taken again by the browser tests
 	TAVLA_SCREENSHOTS=$(CURDIR)/docs/screenshots $(BIN)/pytest -p no:cacheprovider -n auto tests/e2e/web

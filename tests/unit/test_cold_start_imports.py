@@ -10,6 +10,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from infra.registry import FUNCTIONS
 
 # module -> why it stays out of the init phase
@@ -77,6 +79,7 @@ print(json.dumps(found))
 """
 
 
+@pytest.mark.slow  # a fresh interpreter per handler
 def test_no_http_handler_imports_what_only_some_requests_need() -> None:
     env = {**os.environ, "AWS_DEFAULT_REGION": "eu-central-1"}
     modules = [f.module for f in FUNCTIONS if f.http]
