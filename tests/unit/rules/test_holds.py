@@ -15,10 +15,11 @@ from tavla.rules import holds, operations
 from tavla.rules.day import DaySettings, DrawInputs, compute_draw
 from tavla.rules.entrants import Entrant
 from tavla.rules.event_names import MATCHES_CALLED
-from tavla.rules.model import SYSTEM, Day, DayChange, FieldRecord, FixtureRecord, TablesRecord
+from tavla.rules.model import SYSTEM, Day, DayChange, FieldRecord, TablesRecord
 from tavla.rules.results import Result
 from tavla.rules.states import State
 from tavla.rules.venue import HELD, TABLES_BUSY
+from tests.unit.rules.stored import stored_fixtures
 
 NOW = datetime(2026, 6, 1, 10, 0, tzinfo=UTC)
 T = "T1"
@@ -32,24 +33,7 @@ def _drawn(
     drawn = compute_draw(
         DrawInputs(number=1, settings=DaySettings(format="single_elimination"), field=field), 7
     )
-    bare = [
-        FixtureRecord(
-            tournament_id=T,
-            code=f.code,
-            draw=1,
-            event=f.event,
-            round=f.round,
-            label=f.label,
-            board=f.board,
-            stage=f.stage,
-            length=7,
-            home_source=f.home.model_dump(exclude_none=True),
-            away_source=f.away.model_dump(exclude_none=True),
-            state=State.WAITING,
-            position=i,
-        )
-        for i, f in enumerate(drawn.fixtures)
-    ]
+    bare = stored_fixtures(drawn.fixtures)
     entrants = tuple({"player_id": e.player_id, "rating": e.rating} for e in field)
     empty = Day(
         T, tables.count, FieldRecord(T, NOW.isoformat(), entrants), tables, {}, elsewhere=elsewhere or {}

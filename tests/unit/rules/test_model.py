@@ -13,31 +13,10 @@ from tavla.rules.event_names import MATCHES_CALLED, RESULT_CONFIRMED
 from tavla.rules.model import Day, DayChange, FieldRecord, FixtureRecord, bracket_of, locked
 from tavla.rules.results import Result
 from tavla.rules.states import AT_TABLE, OFF_TABLE, STARTED, State
+from tests.unit.rules.stored import stored_fixtures
 
 NOW = datetime(2026, 6, 1, 10, 0, tzinfo=UTC)
 T = "T1"
-
-
-def _bare(draw_fixtures: list, number: int = 1) -> list[FixtureRecord]:
-    return [
-        FixtureRecord(
-            tournament_id=T,
-            code=f.code,
-            draw=number,
-            event=f.event,
-            round=f.round,
-            label=f.label,
-            board=f.board,
-            stage=f.stage,
-            length=7,
-            home_source=f.home.model_dump(exclude_none=True),
-            away_source=f.away.model_dump(exclude_none=True),
-            state=State.WAITING,
-            position=i,
-            unless_home_wins=f.unless_home_wins,
-        )
-        for i, f in enumerate(draw_fixtures)
-    ]
 
 
 def _drawn(players: int, tables: int) -> Day:
@@ -47,7 +26,7 @@ def _drawn(players: int, tables: int) -> Day:
     drawn = compute_draw(inputs, seed=7)
     entrants = tuple({"player_id": e.player_id, "rating": e.rating} for e in field)
     empty = Day(T, tables, FieldRecord(T, NOW.isoformat(), entrants), None, {})
-    change = empty.publish_draw(drawn, _bare(list(drawn.fixtures)), NOW)
+    change = empty.publish_draw(drawn, stored_fixtures(drawn.fixtures), NOW)
     assert change.tables is not None
     return Day(
         T,
@@ -95,7 +74,7 @@ def test_a_draw_announces_its_calls() -> None:
         DrawInputs(number=1, settings=DaySettings(format="single_elimination"), field=field), 1
     )
     day = Day(T, 8, None, None, {})
-    change = day.publish_draw(drawn, _bare(list(drawn.fixtures)), NOW)
+    change = day.publish_draw(drawn, stored_fixtures(drawn.fixtures), NOW)
     (event,) = change.events
     assert event.detail_type == MATCHES_CALLED
     assert set(event.detail["codes"]) == {r.code for r in change.called} and len(change.called) == 2

@@ -15,6 +15,7 @@ from tavla.rules.entrants import Entrant
 from tavla.rules.model import Day, DayChange, FieldRecord, FixtureRecord, Unread, feeds_of, sources_of
 from tavla.rules.results import Result
 from tavla.rules.states import AT_TABLE, State
+from tests.unit.rules.stored import stored_fixtures
 
 NOW = datetime(2026, 6, 1, 10, 0, tzinfo=UTC)
 T = "T1"
@@ -26,26 +27,7 @@ def _drawn(format: str, players: int, tables: int, out: tuple[str, ...] = ()) ->
     inputs = DrawInputs(number=1, settings=DaySettings(format=format), field=field)
     drawn = compute_draw(inputs, seed=11)
     fed = feeds_of(drawn.fixtures)
-    bare = [
-        FixtureRecord(
-            tournament_id=T,
-            code=f.code,
-            draw=1,
-            event=f.event,
-            round=f.round,
-            label=f.label,
-            board=f.board,
-            stage=f.stage,
-            length=7,
-            home_source=f.home.model_dump(exclude_none=True),
-            away_source=f.away.model_dump(exclude_none=True),
-            state=State.WAITING,
-            position=i,
-            unless_home_wins=f.unless_home_wins,
-            feeds=fed[f.code],
-        )
-        for i, f in enumerate(drawn.fixtures)
-    ]
+    bare = stored_fixtures(drawn.fixtures, feeds=fed)
     entrants = tuple({"player_id": e.player_id, "rating": e.rating} for e in field)
     empty = Day(T, tables, FieldRecord(T, NOW.isoformat(), entrants), None, {})
     change = empty.publish_draw(drawn, bare, NOW)
