@@ -199,11 +199,12 @@ class RegistrationSettings:
 
 @dataclass(frozen=True)
 class PageSettings:
-    """What the page says of the tournament itself: its name, level and season (R10.4)."""
+    """What the page says of the tournament itself: its name, level, season and city (R10.4)."""
 
     name: str = DEFAULT_NAME
     level: str | None = None
     season_id: str | None = None
+    city: str | None = None
 
     @classmethod
     def parse(cls, s: Mapping[str, Any]) -> PageSettings:
@@ -211,7 +212,37 @@ class PageSettings:
             name=str(s.get("name") or DEFAULT_NAME),
             level=str(s["level"]) if s.get("level") else None,
             season_id=str(s["season_id"]) if s.get("season_id") else None,
+            city=str(s["city"]) if s.get("city") else None,
         )
+
+
+@dataclass(frozen=True)
+class LifecycleSettings:
+    """What the organiser or an admin did to the tournament's dates after creating it (R2,
+    R3.5): cancelled, its results taken out of the ratings, postponed. The store writes these
+    beside the page's settings; unset, it never happened."""
+
+    cancelled_at: datetime | None = None
+    unrated_at: datetime | None = None
+    postponed_at: datetime | None = None
+    # kept as stored: a later postponement writes it back unchanged
+    postponed_from: str | None = None
+
+    @classmethod
+    def parse(cls, s: Mapping[str, Any]) -> LifecycleSettings:
+        return cls(
+            cancelled_at=_instant(s, "cancelled_at"),
+            unrated_at=_instant(s, "unrated_at"),
+            postponed_at=_instant(s, "postponed_at"),
+            postponed_from=str(s["postponed_from"]) if s.get("postponed_from") else None,
+        )
+
+    @property
+    def cancelled(self) -> datetime:
+        """When it was cancelled: a cancelled tournament has it (the store writes it with the status)."""
+        if self.cancelled_at is None:
+            raise StoredSettingsError("cancelled_at", None)
+        return self.cancelled_at
 
 
 def _places(prizes: Sequence[Mapping[str, Any]], name: str) -> tuple[PlacePrize, ...]:

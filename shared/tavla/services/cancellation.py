@@ -60,7 +60,7 @@ def cancel(caller: Caller, tournament_id: str, body: CancelBody, now: datetime) 
     """Cancel the tournament and refund every entrant in full (its organisers, or an admin)."""
     tournament = tournament_store.get(tournament_id)
     actor = require_organiser(tournament, caller)
-    unrate = body.unrate and not tournament.settings.get("unrated_at")
+    unrate = body.unrate and tournament.lifecycle.unrated_at is None
     if body.unrate:
         _may_unrate(tournament, caller)
     changed = False
@@ -98,11 +98,11 @@ def cancel(caller: Caller, tournament_id: str, body: CancelBody, now: datetime) 
     )
     return Cancellation(
         tournament_id=tournament_id,
-        cancelled_at=datetime.fromisoformat(str(cancelled.settings["cancelled_at"])),
+        cancelled_at=cancelled.lifecycle.cancelled,
         changed=changed,
         refunds_written=written,
         refunds_due=Money(amount=due),
-        unrated_at=cancelled.settings.get("unrated_at"),
+        unrated_at=cancelled.lifecycle.unrated_at,
     )
 
 
@@ -159,7 +159,7 @@ def postpone(caller: Caller, tournament_id: str, body: PostponeBody, now: dateti
     old = TournamentSettings.model_validate(
         {k: v for k, v in current.settings.items() if k in TournamentSettings.model_fields}
     )
-    if body.starts_at == old.starts_at and current.settings.get("postponed_at"):
+    if body.starts_at == old.starts_at and current.lifecycle.postponed_at:
         return tournaments.get(tournament_id)  # asked again: it is where it was asked to be
     if body.starts_at <= old.starts_at:
         raise Invalid("starts_at: a postponement moves the start later.")
@@ -179,7 +179,7 @@ def postpone(caller: Caller, tournament_id: str, body: PostponeBody, now: dateti
     stored = {
         **tournaments._stored(merged),
         "postponed_at": now.isoformat(),
-        "postponed_from": current.settings.get("postponed_from") or current.starts_at,
+        "postponed_from": current.lifecycle.postponed_from or current.starts_at,
     }
     change = audit_entry(
         actor, "tournament_postponed", now, starts_at=stored["starts_at"], was=current.starts_at

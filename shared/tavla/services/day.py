@@ -9,11 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tavla.models.day import Declaration, MatchView, PlayerRef, Redraw, ResultView, RoundSummary
-from tavla.rules.day import DaySettings, Draw, DrawInputs, Fixture
-from tavla.rules.double_elimination import Source
 from tavla.rules.entrants import Entrant, MatchRecord
 from tavla.rules.late_entries import LateEntry
 from tavla.rules.model import MATCH_ID_SEPARATOR as MATCH_ID_SEPARATOR
@@ -23,6 +21,14 @@ from tavla.rules.points import MatchPoints, table_points
 from tavla.rules.states import State
 from tavla.store.records import FieldRecord, FixtureRecord, RoundRecord, TournamentRecord
 
+if TYPE_CHECKING:
+    from tavla.rules.day import DaySettings, Draw, Fixture
+    from tavla.rules.double_elimination import Source
+
+# The draw algorithms (`rules.day` and the formats it draws) are imported by the functions here
+# that read draws, not at the top: a score, a presence or an appeal's first request need not
+# pay for them in the function's init (cold start, docs/decisions/0033).
+
 
 def split_match_id(value: str) -> tuple[str, str] | None:
     tournament_id, _, code = value.partition(MATCH_ID_SEPARATOR)
@@ -31,6 +37,8 @@ def split_match_id(value: str) -> tuple[str, str] | None:
 
 def settings_of(tournament: TournamentRecord) -> DaySettings:
     """What the draws need of the tournament's page and its effective rules (R2.1, R2.2)."""
+    from tavla.rules.day import DaySettings
+
     s = tournament.play
     knockout = s.format == "single_elimination"
     return DaySettings(
@@ -93,7 +101,7 @@ def divisions(tournament: TournamentRecord) -> list[str | None]:
 def division_of(draw: RoundRecord | Draw) -> str | None:
     """The division a published draw belongs to (None: the tournament has only one)."""
     inputs = draw.inputs
-    return inputs.division if isinstance(inputs, DrawInputs) else inputs.get("division")
+    return inputs.get("division") if isinstance(inputs, Mapping) else inputs.division
 
 
 def out_of_play(field: FieldRecord | None) -> set[str]:
@@ -102,10 +110,14 @@ def out_of_play(field: FieldRecord | None) -> set[str]:
 
 
 def _source(data: Mapping[str, Any]) -> Source:
+    from tavla.rules.double_elimination import Source
+
     return Source(**{k: v for k, v in data.items() if k in ("kind", "player", "match")})
 
 
 def fixture_of(record: FixtureRecord) -> Fixture:
+    from tavla.rules.day import Fixture
+
     return Fixture(
         code=record.code,
         event=record.event,
@@ -121,6 +133,8 @@ def fixture_of(record: FixtureRecord) -> Fixture:
 
 def draws_of(rounds: Sequence[RoundRecord], records: Iterable[FixtureRecord]) -> list[Draw]:
     """The published draws as the rules know them, from the stored rounds and matches."""
+    from tavla.rules.day import Draw, DrawInputs
+
     by_draw: dict[int, list[FixtureRecord]] = {}
     for r in records:
         by_draw.setdefault(r.draw, []).append(r)

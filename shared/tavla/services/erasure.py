@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 import random
 from datetime import datetime
-from typing import Any
 
 from tavla import aws
 from tavla.caller import ADMINS, ORGANISERS, USER_POOL_ENV, Caller
@@ -139,8 +138,7 @@ def _kept(ledger: list[LedgerEntryRecord], tournaments: dict[str, TournamentReco
 
 def _federation(tournament: TournamentRecord | None) -> str | None:
     """The rule profile names the federation whose law the tournament's books follow."""
-    profile: Any = tournament.settings.get("rule_profile") if tournament else None
-    return str(profile) if profile else None
+    return tournament.play.rule_profile if tournament else None
 
 
 def _delete_sign_in(sub: str) -> None:

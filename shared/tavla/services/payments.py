@@ -527,7 +527,7 @@ def _held(entries: Sequence[LedgerEntryRecord]) -> int:
 def _refund_kind(tournament: TournamentRecord) -> RefundKind:
     """The organiser's policy; a postponed tournament gives it all back until its new
     registration close (the date a player entered for is gone)."""
-    return "full" if tournament.settings.get("postponed_at") else tournament.money.refund.kind
+    return "full" if tournament.lifecycle.postponed_at else tournament.money.refund.kind
 
 
 def _refundable(

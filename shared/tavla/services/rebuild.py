@@ -132,7 +132,7 @@ def marker_of(entry: LedgerEntry, versions: Mapping[str, int]) -> RatedMatchReco
 
 def unrated_ids(tournaments: Iterable[TournamentRecord]) -> frozenset[str]:
     """Tournaments whose results an admin took out of the ratings (cancelled ones only)."""
-    return frozenset(t.id for t in tournaments if t.settings.get("unrated_at"))
+    return frozenset(t.id for t in tournaments if t.lifecycle.unrated_at)
 
 
 def ledger_of(

@@ -432,11 +432,11 @@ def calendar(season_id: str) -> SeasonCalendar:
         tournaments=[
             SeasonTournament(
                 id=t.id,
-                name=str(t.settings["name"]),
-                city=t.settings.get("city"),
+                name=t.name,
+                city=t.page.city,
                 starts_at=datetime.fromisoformat(t.starts_at),
                 status=t.status,
-                level=str(t.settings.get("level") or TournamentLevel.LOCAL.value),
+                level=t.page.level or TournamentLevel.LOCAL.value,
                 counted=t.id in counted,
             )
             for t in found

@@ -19,7 +19,13 @@ from tavla.rules.model import FieldRecord as FieldRecord
 from tavla.rules.model import FixtureRecord as FixtureRecord
 from tavla.rules.model import TablesRecord as TablesRecord
 from tavla.rules.play_settings import PlaySettings
-from tavla.rules.tournament_settings import MoneySettings, PageSettings, PrizeSettings, RegistrationSettings
+from tavla.rules.tournament_settings import (
+    LifecycleSettings,
+    MoneySettings,
+    PageSettings,
+    PrizeSettings,
+    RegistrationSettings,
+)
 from tavla.store.dynamo import Item
 
 T = TypeVar("T")
@@ -144,6 +150,11 @@ class TournamentRecord:
     def page(self) -> PageSettings:
         """Name, level and season, typed (parsed once per record read)."""
         return PageSettings.parse(self.settings)
+
+    @cached_property
+    def lifecycle(self) -> LifecycleSettings:
+        """Cancelled, unrated, postponed: when, typed (parsed once per record read)."""
+        return LifecycleSettings.parse(self.settings)
 
     def division_as_stored(self, division: str) -> Mapping[str, Any] | None:
         """The division's settings exactly as stored: a registration's write finds them

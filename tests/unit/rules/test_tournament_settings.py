@@ -13,6 +13,7 @@ from tavla.rules.prizes import CategoryPrize, Money, NonMoneyPrize, PlacePrize
 from tavla.rules.tournament_settings import (
     DEFAULT_TIME_ZONE,
     Fees,
+    LifecycleSettings,
     MoneySettings,
     PageSettings,
     PrizeSettings,
@@ -132,11 +133,12 @@ def test_registration_and_page_fields_are_read() -> None:
         "requires_approval": True,
         "level": "national",
         "season_id": "s2026",
+        "city": "Athens",
     }
     entry, page = RegistrationSettings.parse(s), PageSettings.parse(s)
     assert entry.divisions == ("open", "novice") and entry.requires_approval
     assert entry.closes_at == datetime(2026, 5, 30, 10, tzinfo=UTC)
-    assert page == PageSettings(name="Athens Open", level="national", season_id="s2026")
+    assert page == PageSettings(name="Athens Open", level="national", season_id="s2026", city="Athens")
     assert RegistrationSettings.parse({"divisions": []}).divisions == ("main",)
 
 
@@ -207,6 +209,7 @@ def test_a_money_value_that_is_not_an_amount_counts_as_unset() -> None:
         (MoneySettings.parse, {"divisions": "open"}, "divisions"),
         (MoneySettings.parse, {"side_events": [1, 2]}, "side_events"),
         (RegistrationSettings.parse, {"registration_closes_at": "soon"}, "registration_closes_at"),
+        (LifecycleSettings.parse, {"unrated_at": "yesterday"}, "unrated_at"),
         (PrizeSettings.parse, {"prizes": [{"places": 1}]}, "prizes.places"),
         (PrizeSettings.parse, {"prizes": [{"places": [1, "last"]}]}, "prizes.places"),
         (PrizeSettings.parse, {"prizes": [{"places": [1, 1], "kind": "car"}]}, "prizes"),
@@ -235,3 +238,23 @@ def test_registration_without_a_close_says_so_when_the_close_is_needed() -> None
     """R3.5: a refund needs the close; a stored tournament without one is named, not a KeyError."""
     with pytest.raises(StoredSettingsError, match="registration_closes_at"):
         _ = RegistrationSettings.parse({}).closes
+
+
+def test_what_became_of_the_dates_is_read_and_unset_means_it_never_happened() -> None:
+    """R2, R3.5: cancelled, unrated and postponed as the store writes them beside the page."""
+    assert LifecycleSettings.parse(PAGE) == LifecycleSettings()
+    marks = LifecycleSettings.parse(
+        {
+            **PAGE,
+            "cancelled_at": "2026-05-02T09:00:00+00:00",
+            "unrated_at": "2026-05-03T09:00:00+00:00",
+            "postponed_at": "2026-04-01T09:00:00+00:00",
+            "postponed_from": "2026-05-20T10:00:00+00:00",
+        }
+    )
+    assert marks.cancelled == marks.cancelled_at == datetime(2026, 5, 2, 9, tzinfo=UTC)
+    assert marks.unrated_at == datetime(2026, 5, 3, 9, tzinfo=UTC)
+    assert marks.postponed_at == datetime(2026, 4, 1, 9, tzinfo=UTC)
+    assert marks.postponed_from == "2026-05-20T10:00:00+00:00"
+    with pytest.raises(StoredSettingsError, match="cancelled_at"):
+        _ = LifecycleSettings.parse(PAGE).cancelled
