@@ -37,16 +37,23 @@ def build_dir() -> Path:
     return WEB_DIST if (WEB_DIST / "index.html").is_file() else PLACEHOLDER
 
 
-def content_security_policy(sign_in_origin: str) -> str:
+def uploads_origins(region: str) -> str:
+    """Where the private upload store's presigned forms and links point (S3, virtual-hosted)."""
+    return f"https://*.s3.amazonaws.com https://*.s3.{region}.amazonaws.com"
+
+
+def content_security_policy(sign_in_origin: str, uploads: str) -> str:
     """Scripts, styles and everything fetched come from the site itself (the API shares the
-    distribution); the only other origin is Cognito's token endpoint. No inline script."""
+    distribution); the only other origins are Cognito's token endpoint and the upload store
+    (a phone posts an adjourned position's photo there, staff and players view it by a
+    presigned link). No inline script."""
     return "; ".join(
         [
             "default-src 'self'",
             "script-src 'self'",
             "style-src 'self'",
-            "img-src 'self' data: blob:",
-            f"connect-src 'self' {sign_in_origin}",
+            f"img-src 'self' data: blob: {uploads}",
+            f"connect-src 'self' {sign_in_origin} {uploads}",
             "worker-src 'self'",
             "manifest-src 'self'",
             "object-src 'none'",
@@ -94,7 +101,10 @@ class Site(Construct):
             comment="Tavla web front end: CSP, HSTS, no framing, no referrer across origins",
             security_headers_behavior=cloudfront.ResponseSecurityHeadersBehavior(
                 content_security_policy=cloudfront.ResponseHeadersContentSecurityPolicy(
-                    content_security_policy=content_security_policy(sign_in_origin), override=True
+                    content_security_policy=content_security_policy(
+                        sign_in_origin, uploads_origins(Stack.of(self).region)
+                    ),
+                    override=True,
                 ),
                 strict_transport_security=cloudfront.ResponseHeadersStrictTransportSecurity(
                     access_control_max_age=HSTS_AGE, include_subdomains=True, override=True

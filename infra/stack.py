@@ -124,7 +124,7 @@ class TavlaStack(Stack):
         )
         self.card_payments = CardPayments(self, "CardPayments", self.lambdas, return_url=site)
         if any(f.statement_files or f.position_photos for f in functions):
-            self.statement_files = StatementFiles(self, "StatementFiles", self.lambdas)
+            self.statement_files = StatementFiles(self, "StatementFiles", self.lambdas, web_origin=site)
         self.alarms = Alarms(self, "Alarms", lambdas=self.lambdas, dead_letters=self.events.dead_letters)
         rules = [r for r in self.events.node.children if isinstance(r, events.Rule)]
         self.alarms.watch(

@@ -6,7 +6,8 @@ statements prefix after a week (a job deletes what it imported; this sweeps what
 one left) and aborts unfinished multipart uploads. The payments function may only put
 objects there, the statements job only read and delete them, both under the prefix. The
 photos of adjourned positions live under their own prefix (kept 90 days): the function that
-adjourns matches signs uploads (put) and short links (get) there, and nowhere else.
+adjourns matches signs uploads (put) and short links (get) there, and nowhere else; the site's
+origin alone may post the upload's form from a browser (CORS).
 """
 
 from __future__ import annotations
@@ -21,13 +22,14 @@ from infra.lambdas import Lambdas
 from tavla.statement_files import BUCKET_ENV, PHOTOS_PREFIX, PREFIX
 
 KEPT_DAYS = 7
+PHOTO_FORM_SECONDS = 300  # how long a browser may keep the upload's preflight answer
 PHOTOS_KEPT_DAYS = 90  # an adjourned position may be appealed, then reported: a season's quarter
 # what each kind of access may do, on the statements prefix only
 ACTIONS = {"put": ["s3:PutObject"], "read": ["s3:GetObject", "s3:DeleteObject"]}
 
 
 class StatementFiles(Construct):
-    def __init__(self, scope: Construct, construct_id: str, lambdas: Lambdas) -> None:
+    def __init__(self, scope: Construct, construct_id: str, lambdas: Lambdas, web_origin: str) -> None:
         super().__init__(scope, construct_id)
         self.bucket = s3.Bucket(
             self,
@@ -49,6 +51,16 @@ class StatementFiles(Construct):
                     expiration=Duration.days(PHOTOS_KEPT_DAYS),
                     abort_incomplete_multipart_upload_after=Duration.days(1),
                 ),
+            ],
+            # the desk's phone posts the position's photo from the site with the presigned form
+            # (a cross-origin POST whose answer the page reads); nothing else crosses origins
+            cors=[
+                s3.CorsRule(
+                    allowed_methods=[s3.HttpMethods.POST],
+                    allowed_origins=[web_origin],
+                    allowed_headers=["*"],
+                    max_age=PHOTO_FORM_SECONDS,
+                )
             ],
             # kept when a stage goes, as the site's bucket (CloudFormation cannot delete a bucket
             # with objects in it): empty within a week of the last upload, then delete by hand

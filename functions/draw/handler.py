@@ -66,6 +66,7 @@ Division: TypeAlias = (
         AppealOpen,
         DrawInProgress,
         RuleBroken,
+        Busy,
     ),
 )
 def draw_next(tournament_id: TournamentId, division: Division = None) -> tuple[RoundView, int]:

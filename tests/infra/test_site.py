@@ -86,6 +86,10 @@ def test_the_site_is_the_default_behavior_with_its_security_headers(each_stack: 
     csp = render(security["ContentSecurityPolicy"]["ContentSecurityPolicy"])
     assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp and "unsafe-inline" not in csp
     assert ".amazoncognito.com" in csp  # the token endpoint the sign-in calls
+    # the adjourned position's photo: posted to the upload store, viewed by a presigned link
+    directives = {d.split()[0]: d.split()[1:] for d in csp.split("; ")}
+    assert "https://*.s3.amazonaws.com" in directives["connect-src"]
+    assert "https://*.s3.amazonaws.com" in directives["img-src"]
     assert security["StrictTransportSecurity"]["AccessControlMaxAgeSec"] >= 31536000
     assert security["FrameOptions"]["FrameOption"] == "DENY"
     assert security["ReferrerPolicy"]["ReferrerPolicy"] == "strict-origin-when-cross-origin"

@@ -8,6 +8,7 @@ import pytest
 
 from infra.statement_files import KEPT_DAYS, PHOTOS_KEPT_DAYS
 from tavla.statement_files import BUCKET_ENV, PHOTOS_PREFIX, PREFIX
+from tests.infra.conftest import PROD_DOMAIN
 from tests.infra.helpers import Synthesized, actions_on, environment
 
 pytestmark = pytest.mark.infra
@@ -59,3 +60,15 @@ def test_only_the_payments_function_puts_and_only_the_job_reads_and_deletes(each
             wanted[f"<{bucket}.Arn>/{PHOTOS_PREFIX}*"] = {"s3:PutObject", "s3:GetObject"}
         assert granted == wanted, spec.name
     assert {s.name for s in each_stack.functions if s.position_photos} <= {"presence"}
+
+
+def test_only_the_site_may_post_a_photo_s_form_from_a_browser(real: Synthesized, prod: Synthesized) -> None:
+    """The phone at the desk posts the presigned form from the site's origin (CORS): POST
+    alone, from that origin alone; a stage with a domain names its domain."""
+    distribution = real.logical_id(real.stack.cdn.distribution)
+    site = {"Fn::Join": ["", ["https://", {"Fn::GetAtt": [distribution, "DomainName"]}]]}
+    for synth, origin in ((real, site), (prod, f"https://{PROD_DOMAIN}")):
+        bucket = synth.resources[synth.logical_id(synth.stack.statement_files.bucket)]["Properties"]
+        (rule,) = bucket["CorsConfiguration"]["CorsRules"]
+        assert rule["AllowedMethods"] == ["POST"]
+        assert rule["AllowedOrigins"] == [origin]

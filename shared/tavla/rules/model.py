@@ -139,6 +139,9 @@ class TablesRecord:
     # each queued or seated match's demand, so a change that reads part of the day seats any
     # queued match by its constraints; None: not recorded yet (older plans: the whole day is read)
     demands: Mapping[str, Mapping[str, Any]] | None = None
+    # each player at a table -> his match, as written (derived from `occupied` and `demands`):
+    # a tournament beside conditions its calls on it; None: a plan written before it was kept
+    seated: Mapping[str, str] | None = None
 
 
 @dataclass(frozen=True)

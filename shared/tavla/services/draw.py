@@ -243,7 +243,9 @@ def draw_next(
     assert placed.tables is not None
     # the round's calls are written with the round: notices and deadlines follow from them
     called = [progress.outbox_event(e) for e in placed.events]
-    draw_store.publish(tournament, round_record, *placed.tables, published, called)
+    draw_store.publish(
+        tournament, round_record, *placed.tables, published, called, [r.code for r in placed.called]
+    )
     observability.count(observability.DRAW_PUBLISHED)
     people = day.names(field)
     return RoundView(

@@ -103,6 +103,7 @@ def redraw(
         previous_attempt=found.attempt,
         tables=placed.tables[0],
         previous_tables_version=placed.tables[1],
+        called=tuple(r.code for r in placed.called),
     )
     if draw_store.redraw_items(change) > MAX_ITEMS:
         raise RoundPlayed(f"Draw {number} holds too many matches to be replaced in one step.")

@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
-from tavla.errors import DrawInProgress
+from tavla.errors import Busy, DrawInProgress
 from tavla.rules import score_entries
 from tavla.rules.results import Result
 from tavla.rules.states import State
@@ -160,6 +160,8 @@ def tables_from_item(item: Item) -> TablesRecord:
     for name in ("streamed", "released", "beside"):
         data[name] = tuple(data.get(name) or ())
     data["needs"] = {p: tuple(n) for p, n in (data.get("needs") or {}).items()}
+    if data.get("seated") is not None:
+        data["seated"] = dict(data["seated"])
     if data.get("demands") is not None:
         data["demands"] = {
             c: {**d, "players": tuple(d.get("players") or ())} for c, d in data["demands"].items()
@@ -278,9 +280,11 @@ def publish(
     previous_tables_version: int | None,
     change: AuditRecord,
     events: Sequence[outbox.Event] = (),
+    called: Iterable[str] = (),
 ) -> None:
     """Make the reserved draw visible: the round, the draw count, the table plan and the
-    round's events (the matches called) at once."""
+    round's events (the matches `called`) at once. 503 `busy` when a player it calls was
+    called beside meanwhile (drawn again, the draw holds his match)."""
     tx = Transaction()
     tx.put("round", MAIN, _round_item(round_record), condition="attribute_not_exists(pk)")
     tx.update(
@@ -292,20 +296,27 @@ def publish(
         names={"#status": "status", "#number": "number"},
         values={"number": round_record.number, "running": "running"},
     )
-    put_tables(tx, tables, previous_tables_version)
+    put_tables(tx, tables, previous_tables_version, called)
     audit.record(tx, tournament.id, change)
     outbox.add(tx, events)
     try:
         tx.run()
     except Cancelled as cancelled:
+        if any(cancelled.failed(f"beside {other}") for other in tables.beside):
+            raise Busy("A player of this draw was just called to a table beside: draw again.") from cancelled
         raise DrawInProgress(f"Draw {round_record.number} has already been published.") from cancelled
 
 
-def put_tables(tx: Transaction, tables: TablesRecord, previous_version: int | None) -> None:
-    """Write the table plan in `tx`, on condition nobody changed it since it was read."""
+def put_tables(
+    tx: Transaction, tables: TablesRecord, previous_version: int | None, called: Iterable[str] = ()
+) -> None:
+    """Write the table plan in `tx`, on condition nobody changed it since it was read, and the
+    players of the matches `called` are at no table beside (`require_free_beside`)."""
+    require_free_beside(tx, tables, called)
     item = {
         **keys.plain(keys.tables(tables.tournament_id)),
         **item_of(tables),
+        "seated": seated(tables),
         "queue": list(tables.queue),
         **{name: list(getattr(tables, name)) for name in ("streamed", "released", "beside")},
         "needs": {p: list(n) for p, n in tables.needs.items()},
@@ -318,6 +329,36 @@ def put_tables(tx: Transaction, tables: TablesRecord, previous_version: int | No
         tx.put("tables", MAIN, item, condition="attribute_not_exists(pk)")
     else:
         tx.put("tables", MAIN, item, condition="version = :seen", values={"seen": previous_version})
+
+
+def seated(tables: TablesRecord) -> dict[str, str]:
+    """Every player at a table of this plan -> his match: what the tournaments beside condition
+    their calls on."""
+    demands = tables.demands or {}
+    return {p: code for code in tables.occupied.values() for p in demands.get(code, {}).get("players") or ()}
+
+
+def require_free_beside(tx: Transaction, tables: TablesRecord, called: Iterable[str]) -> None:
+    """Condition `tx` on the players of the matches `called` being at no table of a tournament
+    beside (its plan's `seated`; one check per tournament beside). Each tournament reads the
+    others' plans before seating, but two calls of the same player made at the same moment
+    would both pass those reads: with the condition, one transaction is refused and its retry
+    reads the player busy (a hold). A released hold is called whoever else holds the player."""
+    demands = tables.demands or {}
+    players = sorted(
+        {
+            p
+            for code in called
+            if not demands.get(code, {}).get("released")
+            for p in demands.get(code, {}).get("players") or ()
+        }
+    )
+    if not players or not tables.beside:
+        return
+    names = {"#seated": "seated", **{f"#p{i}": p for i, p in enumerate(players)}}
+    condition = " AND ".join(f"attribute_not_exists(#seated.#p{i})" for i in range(len(players)))
+    for other in tables.beside:
+        tx.check(f"beside {other}", MAIN, keys.tables(other), condition, names=names)
 
 
 def with_version(tables: TablesRecord, version: int) -> TablesRecord:
@@ -363,6 +404,7 @@ class Redrawn:
     previous_attempt: int
     tables: TablesRecord
     previous_tables_version: int | None
+    called: tuple[str, ...] = ()
 
 
 def redraw_items(change: Redrawn) -> int:
@@ -421,7 +463,7 @@ def redraw(change: Redrawn, audited: AuditRecord, events: Sequence[outbox.Event]
         "draws = :draws AND attribute_not_exists(drawing)",
         values={"draws": change.tournament.draws},
     )
-    put_tables(tx, change.tables, change.previous_tables_version)
+    put_tables(tx, change.tables, change.previous_tables_version, change.called)
     audit.record(tx, tournament_id, audited)
     outbox.add(tx, events)
     try:

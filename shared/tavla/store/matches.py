@@ -15,7 +15,15 @@ from tavla.errors import StaleMatch, TournamentOver
 from tavla.rules.event_names import MATCH_CHANGED
 from tavla.rules.model import DayChange
 from tavla.store import audit, keys, outbox
-from tavla.store.draws import field_from_item, fixture_from_item, fixture_item, put_tables, tables_from_item
+from tavla.store.draws import (
+    field_from_item,
+    fixture_from_item,
+    fixture_item,
+    put_tables,
+    require_free_beside,
+    seated,
+    tables_from_item,
+)
 from tavla.store.dynamo import batch_get
 from tavla.store.records import (
     FINISHED,
@@ -118,7 +126,8 @@ def save_change(
 ) -> None:
     """Write a day's change at once (`rules.model.DayChange`): see `settle`."""
     events = [outbox.Event(e.detail_type, dict(e.detail)) for e in change.events]
-    settle(tournament_id, change.matches, change.tables, change.audit, extra, events)
+    called = [r.code for r in change.called]
+    settle(tournament_id, change.matches, change.tables, change.audit, extra, events, called=called)
 
 
 def save_part(
@@ -137,6 +146,7 @@ def save_part(
     def tables(tx: Transaction) -> None:
         if plan is not None:
             update_tables(tx, read, plan[0])
+            require_free_beside(tx, plan[0], [r.code for r in change.called])
 
     settle(tournament_id, change.matches, None, change.audit, extra, events, tables)
 
@@ -189,6 +199,7 @@ def update_tables(tx: Transaction, read: TablesRecord, after: TablesRecord) -> N
         conditions.append("version = :seen")
         values["seen"] = read.version
     _demands_changed(read, after, sets, removes, names, values)
+    _seated_changed(read, after, sets, removes, names, values, conditions)
     expression = "SET " + ", ".join(sets) + (" REMOVE " + ", ".join(removes) if removes else "")
     tx.update(
         "tables",
@@ -222,6 +233,36 @@ def _demands_changed(
             removes.append(f"demands.#d{i}")
 
 
+def _seated_changed(
+    read: TablesRecord,
+    after: TablesRecord,
+    sets: list[str],
+    removes: list[str],
+    names: dict[str, str],
+    values: dict[str, object],
+    conditions: list[str],
+) -> None:
+    """The players who sat down or got up (`store.draws.seated`), each by his key; a plan
+    written before it was kept gets it whole, once (a second change of that kind reads again)."""
+    was, now = seated(read), seated(after)
+    if read.seated is None:
+        names["#seated"] = "seated"
+        sets.append("#seated = :seated")
+        values["seated"] = now
+        conditions.append("attribute_not_exists(#seated)")
+        return
+    for i, player in enumerate(sorted(set(was) | set(now))):
+        if was.get(player) == now.get(player):
+            continue
+        names["#seated"] = "seated"
+        names[f"#s{i}"] = player
+        if player in now:
+            sets.append(f"#seated.#s{i} = :s{i}")
+            values[f"s{i}"] = now[player]
+        else:
+            removes.append(f"#seated.#s{i}")
+
+
 def settle(
     tournament_id: str,
     changed: Sequence[tuple[FixtureRecord, int | None]],
@@ -230,12 +271,14 @@ def settle(
     extra: Callable[[Transaction], None] | None = None,
     events: Sequence[outbox.Event] = (),
     write_tables: Callable[[Transaction], None] | None = None,
+    called: Sequence[str] = (),
 ) -> None:
     """Write matches (each on the version it was read at), the table plan, audit records and the
     events (results confirmed, matches called) at once,
     while the tournament is not finished (its final standings are the record: TournamentOver).
 
-    `extra` adds the items that change with them (an appeal lodged or decided, `store.appeals`).
+    `extra` adds the items that change with them (an appeal lodged or decided, `store.appeals`);
+    `called`: the matches put on a table, whose players must be at no table beside.
     """
     tx = Transaction()
     tx.check(
@@ -251,7 +294,7 @@ def settle(
     for i, (record, seen) in enumerate(changed):
         _put(tx, f"match {i}", record, seen)
     if tables is not None:
-        put_tables(tx, tables[0], tables[1])
+        put_tables(tx, tables[0], tables[1], called)
     if write_tables is not None:
         write_tables(tx)
     for change in changes:

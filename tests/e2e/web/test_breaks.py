@@ -63,10 +63,9 @@ def test_a_player_takes_a_break_between_games_and_comes_back(phone: Phone, stack
     expect(breaks.get_by_role("button", name="Διάλειμμα τώρα")).to_have_count(0)  # none left
 
 
-def test_the_referee_adjourns_a_match_at_the_desk_and_resumes_it(phone: Phone, stack: Stack) -> None:
-    client = Client(stack)
-    organiser = f"web-adjourn-org-{RUN}"
-    users = [f"web-adjourn-a-{RUN}", f"web-adjourn-b-{RUN}"]
+def being_played(client: Client, stack: Stack, organiser: str, users: list[str]) -> tuple[str, dict]:
+    """Two players, one table, their match under way (both present, a game recorded): the
+    tournament's id and the match as drawn."""
     for i, user in enumerate(users):
         assert client.call("POST", "/players", {"name": f"Παίκτρια {'ΑΒ'[i]}"}, user=user).status == 201
     tid, drawn = _field(client, stack, organiser, users, capacity=2, tables=1)
@@ -80,6 +79,13 @@ def test_the_referee_adjourns_a_match_at_the_desk_and_resumes_it(phone: Phone, s
     version = client.call("GET", f"/matches/{match['id']}").body["version"]
     game = {"version": version, "game": {"winner": winner}}
     assert client.call("PUT", f"/matches/{match['id']}/score", game, user=users[0]).status == 200
+    return tid, match
+
+
+def test_the_referee_adjourns_a_match_at_the_desk_and_resumes_it(phone: Phone, stack: Stack) -> None:
+    client = Client(stack)
+    organiser = f"web-adjourn-org-{RUN}"
+    tid, match = being_played(client, stack, organiser, [f"web-adjourn-a-{RUN}", f"web-adjourn-b-{RUN}"])
 
     desk = phone()
     sign_in(desk, organiser, organiser=True)

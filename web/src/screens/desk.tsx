@@ -12,6 +12,7 @@ import { t } from "../i18n";
 import { nothing, useLoad } from "../load";
 import { MatchLine } from "./board";
 import { HallDesk } from "../ui/hall-desk";
+import { PhotoUpload, PositionPhoto } from "../ui/position-photo";
 
 type Named = { tavla_id: string } | { phone: string } | { pass: string };
 
@@ -418,12 +419,14 @@ async function reader(): Promise<Read> {
   };
 }
 
-/** Staff adjourn a match being played (a reason, a deadline to resume) and resume an adjourned
- * one: it is called to the first free table with its score as it was. */
+/** Staff adjourn a match being played (a reason, a deadline to resume, the position's photo from
+ * the phone's camera) and resume an adjourned one: it is called to the first free table with its
+ * score as it was. */
 function Adjournments(props: { matches: MatchView[]; act: (call: () => Promise<{ error?: unknown }>, ok: string) => Promise<void> }) {
   const { matches, act } = props;
   const [reason, setReason] = useState("");
   const [hours, setHours] = useState(2);
+  const [photos, setPhotos] = useState<Record<string, string>>({});
   const playing = matches.filter((m) => m.state === "playing");
   const adjourned = matches.filter((m) => m.state === "adjourned");
   if (playing.length === 0 && adjourned.length === 0) return null;
@@ -458,7 +461,11 @@ function Adjournments(props: { matches: MatchView[]; act: (call: () => Promise<{
                   () =>
                     api.POST("/matches/{match_id}/adjourn", {
                       params: { path: { match_id: m.id } },
-                      body: { reason: reason.trim(), resume_by: new Date(Date.now() + hours * 3_600_000).toISOString() },
+                      body: {
+                        reason: reason.trim(),
+                        resume_by: new Date(Date.now() + hours * 3_600_000).toISOString(),
+                        ...(photos[m.id] ? { photo: photos[m.id] } : {}),
+                      },
                     }),
                   t("adjourn_done"),
                 )
@@ -466,11 +473,13 @@ function Adjournments(props: { matches: MatchView[]; act: (call: () => Promise<{
             >
               {t("adjourn")}
             </button>
+            <PhotoUpload matchId={m.id} onKey={(key) => setPhotos((known) => ({ ...known, [m.id]: key }))} />
           </li>
         ))}
         {adjourned.map((m) => (
           <li key={m.id} class="table" data-testid="adjourned-match">
             <MatchLine match={m} />
+            <PositionPhoto matchId={m.id} />
             <button type="button" class="small" onClick={() => act(() => api.POST("/matches/{match_id}/resume", { params: { path: { match_id: m.id } } }), t("resume_done"))}>
               {t("resume")}
             </button>

@@ -6,6 +6,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, errorCode, type Board, type MatchDetail, type MatchView } from "../api/client";
 import { Alert, NeedSignIn, Stale, Status } from "../ui/widgets";
 import { useAction } from "../ui/action";
+import { PositionPhoto } from "../ui/position-photo";
 import { channelsOf, useLive } from "../live/use-live";
 import { roundOfRounds, roundsOf } from "../rounds";
 import { getToken } from "../auth";
@@ -13,7 +14,7 @@ import { countdown, time } from "../format";
 import { t, type Key } from "../i18n";
 import { nothing, useLoad } from "../load";
 
-const LIVE = ["called", "playing", "finished", "disputed", "queued", "waiting"];
+const LIVE = ["called", "playing", "finished", "disputed", "queued", "waiting", "adjourned"];
 
 export function myMatch(board: Board | undefined, me: string): MatchView | undefined {
   if (!board) return undefined;
@@ -214,6 +215,7 @@ function Match(props: {
           {t("adjourned_notice", { score: m.adjournment.score.join("–"), until: time(m.adjournment.resume_by) })}
         </p>
       )}
+      {m.state === "adjourned" && m.adjournment?.photo && <PositionPhoto matchId={m.id} />}
       {!mine && !m.result && (
         <p class="live" data-testid="live-score">
           {m.home?.name} {score[0]} – {score[1]} {m.away?.name}
