@@ -7,6 +7,7 @@ import { api, errorCode, type Board, type MatchDetail, type MatchView } from "..
 import { Alert, NeedSignIn, Stale, Status } from "../ui/widgets";
 import { useAction } from "../ui/action";
 import { channelsOf, useLive } from "../live/use-live";
+import { useBoardDeltas } from "../live/use-board";
 import { roundOfRounds, roundsOf } from "../rounds";
 import { getToken } from "../auth";
 import { countdown, time } from "../format";
@@ -54,7 +55,9 @@ export function MyMatch({ id }: { id: string }) {
     board.reload();
     detail.reload();
   };
-  const live = useLive([channelsOf.tournament(id), found ? channelsOf.match(found.id) : ""], reload);
+  // the board by the tournament's deltas; this player's match by its own channel's hints
+  const deltas = useBoardDeltas(board, reload);
+  const live = useLive([channelsOf.tournament(id), found ? channelsOf.match(found.id) : ""], deltas.reload, deltas.onDelta);
   const now = useNow();
   if (!getToken()) return <NeedSignIn />;
   const m = detail.data;
