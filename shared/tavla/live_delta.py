@@ -20,6 +20,7 @@ refetch of the board (web/src/live/board-delta.ts). Applying a delta twice chang
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -45,22 +46,28 @@ def standings_key(standings: Mapping[str, Any]) -> str:
     return f"{standings.get('division') or ''}/{standings['event']}"
 
 
-def rows_by_key(board: Mapping[str, Any]) -> dict[str, dict[str, Json]]:
-    """The board's standings rows, per event, by player: what the next result is compared with."""
+def digest(row: Mapping[str, Any]) -> str:
+    """A standings row's fingerprint: the counter item keeps these, not the rows (no names stored)."""
+    return hashlib.sha256(json.dumps(row, sort_keys=True).encode()).hexdigest()[:12]
+
+
+def rows_by_key(board: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+    """The board's standings rows' fingerprints, per event, by player, in the board's order:
+    what the next result is compared with."""
     return {
-        standings_key(s): {row["player"]["tavla_id"]: row for row in s["rows"]}
+        standings_key(s): {row["player"]["tavla_id"]: digest(row) for row in s["rows"]}
         for s in board.get("standings", ())
     }
 
 
-def moved(board: Mapping[str, Any], before: Mapping[str, Mapping[str, Json]]) -> list[Json]:
+def moved(board: Mapping[str, Any], before: Mapping[str, Mapping[str, str]]) -> list[Json]:
     """Per event: the rows that differ from `before` (new, or with another place or figure),
     the order of the board's rows and the table's total."""
     changes: list[Json] = []
     for standings in board.get("standings", ()):
         key = standings_key(standings)
         known = before.get(key, {})
-        rows = [r for r in standings["rows"] if known.get(r["player"]["tavla_id"]) != r]
+        rows = [r for r in standings["rows"] if known.get(r["player"]["tavla_id"]) != digest(r)]
         order = [r["player"]["tavla_id"] for r in standings["rows"]]
         if rows or order != list(known):
             changes.append(
@@ -85,7 +92,7 @@ def _find(board: Mapping[str, Any], match_id: str) -> Json | None:
 
 
 def result(
-    seq: int, board: Mapping[str, Any], match_id: str, before: Mapping[str, Mapping[str, Json]]
+    seq: int, board: Mapping[str, Any], match_id: str, before: Mapping[str, Mapping[str, str]]
 ) -> Json:
     """An official result: the match and the standings rows it moved (a refetch when the board
     does not show the match, e.g. a draw no longer in play)."""

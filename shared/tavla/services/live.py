@@ -105,13 +105,14 @@ def board_delta(detail_type: str, detail: Mapping[str, Any], event_id: str) -> d
 
 
 def deliver(event: dict[str, Any]) -> int:
-    """One bus event -> its hints and its tournament's delta posted; how many were posted."""
-    detail_type = str(event.get("detail-type", ""))
+    """One bus event -> its hints, then its tournament's delta, posted; how many were posted.
+    The hints go first: they need no read, and the match's two phones wait for them."""
     detail = event.get("detail") or {}
-    messages: list[tuple[str, Mapping[str, Any]]] = [(h.channel, h.message()) for h in hints_of([event])]
-    if os.environ.get(live.HTTP_URL_ENV):
-        event_id = str(detail.get(outbox.ID_FIELD) or event.get("id") or "")
-        delta = board_delta(detail_type, detail, event_id)
-        if delta is not None:
-            messages.append((f"{live.TOURNAMENT_NAMESPACE}/{detail['tournament_id']}", delta))
-    return publish(messages)
+    posted = publish((h.channel, h.message()) for h in hints_of([event]))
+    if not os.environ.get(live.HTTP_URL_ENV):
+        return posted
+    event_id = str(detail.get(outbox.ID_FIELD) or event.get("id") or "")
+    delta = board_delta(str(event.get("detail-type", "")), detail, event_id)
+    if delta is None:
+        return posted
+    return posted + publish([(f"{live.TOURNAMENT_NAMESPACE}/{detail['tournament_id']}", delta)])

@@ -1,8 +1,9 @@
 """A tournament's public live channel: its delta counter, one item per tournament, LIVE#<tid> /
 GATE. One `UpdateItem` counts the delta (`ADD seq`), remembers the event it was for
-(`last_event`), the rounds already announced (`rounds`, a string set) and the standings rows the
-screens were last told (`standings`, JSON), and returns what was there before: the new `seq` is
-the old one plus one, with no gap even when two functions count at once.
+(`last_event`), the rounds already announced (`rounds`, a string set) and the fingerprints of
+the standings rows the screens were last told (`standings`, JSON: no names), and returns what
+was there before: the new `seq` is the old one plus one, with no gap even when two functions
+count at once.
 
 A redelivered event (the same event id as the last counted one) is refused by the condition and
 gets the same `seq` back, so no second number is spent on one change."""
@@ -23,7 +24,7 @@ class Counted:
     seq: int
     repeat: bool = False  # the event was counted before: its delta went out with this seq
     rounds: frozenset[str] = frozenset()  # the rounds announced before this delta
-    standings: dict[str, dict[str, Any]] = field(default_factory=dict)  # the rows told before
+    standings: dict[str, dict[str, str]] = field(default_factory=dict)  # the rows' fingerprints told before
 
 
 def _key(tournament_id: str) -> dict[str, object]:

@@ -74,12 +74,17 @@ export function useLive(channels: readonly string[], reload: () => void, onDelta
     const back = () => {
       if (!document.hidden) again.current();
     };
+    // the device says its network is gone: a socket may stay open, silent, until the watchdog;
+    // one read now fails at once and marks the screen stale
+    const gone = () => again.current();
     document.addEventListener("visibilitychange", back);
     window.addEventListener("online", back);
+    window.addEventListener("offline", gone);
     return () => {
       window.clearInterval(timer);
       document.removeEventListener("visibilitychange", back);
       window.removeEventListener("online", back);
+      window.removeEventListener("offline", gone);
     };
   }, [pushed, key]);
   const unheard = lostAt !== null && (health.okAt ?? 0) < lostAt ? (health.okAt ?? lostAt) : null;
