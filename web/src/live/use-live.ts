@@ -63,8 +63,12 @@ export function useLive(channels: readonly string[], reload: () => void, onDelta
       getToken() ?? undefined,
     );
   }, [key]);
+  const unheard = lostAt !== null && (health.okAt ?? 0) < lostAt ? (health.okAt ?? lostAt) : null;
+  const staleSince = health.failingSince !== null ? (health.okAt ?? health.failingSince) : unheard;
+  // while stale the screen polls, channel or not, until a read answers
+  const stale = staleSince !== null;
   useEffect(() => {
-    const every = pushed ? (apply.current ? POLL_WITH_DELTAS_MS : POLL_WITH_HINTS_MS) : POLL_MS;
+    const every = pushed && !stale ? (apply.current ? POLL_WITH_DELTAS_MS : POLL_WITH_HINTS_MS) : POLL_MS;
     const timer =
       every === null
         ? undefined
@@ -86,7 +90,6 @@ export function useLive(channels: readonly string[], reload: () => void, onDelta
       window.removeEventListener("online", back);
       window.removeEventListener("offline", gone);
     };
-  }, [pushed, key]);
-  const unheard = lostAt !== null && (health.okAt ?? 0) < lostAt ? (health.okAt ?? lostAt) : null;
-  return { staleSince: health.failingSince !== null ? (health.okAt ?? health.failingSince) : unheard, pushed };
+  }, [pushed, key, stale]);
+  return { staleSince, pushed };
 }
