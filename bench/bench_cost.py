@@ -1,8 +1,8 @@
 """Cost model of watching a tournament day: what 100 phones polling the
 public board every 10 s for 6 hours cost in AWS requests, with CloudFront in front of the
 HTTP API and without it; and what the same day costs on the live channel (AppSync Events:
-connection-minutes, published hints and their deliveries, and the refetches each delivery
-causes), notices by Web Push included. Goal: at most USD 0.05 in requests at list prices
+connection-minutes, published hints and deltas, their deliveries, and the refetches hints
+cause), notices by Web Push included. Goal: at most USD 0.05 in requests at list prices
 (SMS priced apart, per player who opted in).
 
 Run from the repository root: `PYTHONPATH=shared:. .venv/bin/python -m bench.bench_cost`.
@@ -32,8 +32,6 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, replace
-
-from tavla.live import TOURNAMENT_WINDOW
 
 GOAL_USD = 0.05
 MILLION = 1_000_000
@@ -176,17 +174,26 @@ class LiveDay:
     hours: float = 6.0
     players: int = 64
     rounds: int = 6
-    # writes of a match the screens are told of: the call, two reports, the confirmation
+    # writes of a match its screens are told of: the call, two reports, the confirmation
     # (MatchChanged, MatchesCalled, ResultConfirmed); live scores would add one each
     hints_per_match: float = 4.0
     match_listeners: float = 2.0  # the two players' phones on the match's channel
     staff_listeners: int = 3  # organiser and referees on the staff channel
-    # the tournament channel's hints held to one per this many seconds (0: one per change);
-    # as built: 180 (tavla.live.TOURNAMENT_WINDOW)
-    board_window_s: float = 0.0
+    # the tournament channel: a hint per change, each refetched by every screen (as 0025 built
+    # it), or a delta per public change applied in memory (0041: a result, a draw or a call)
+    deltas: bool = False
+    # a table call apart from its round's draw (a queued match put on a freed table)
+    late_calls_per_round: float = 4.0
+    # deltas that are a refetch: late entries and withdrawals during the day (check-ins are not
+    # on the public channel), the finish, a redelivered event now and then
+    refetch_deltas: float = 10.0
+    # screens kept by deltas read the board once per this many seconds as a safety net (0: never)
+    safety_poll_s: float = 0.0
     edges: int = 2  # a refetch with the hint's version is one origin request per edge
     notices_per_player: float = 8.0  # table calls (6), a result or two: Web Push, no AWS price
     lambda_ms: float = 50.0  # the live function per event (256 MB)
+    # a delta renders the board in the live function (the board function's time and reads)
+    board_ms: float = 20.0
     # notify per event (512 MB): the feed's writes, then each browser's push over HTTPS
     # (~0.1 s each, 16 at once); a round's calls are one event per table call
     notify_ms_per_push: float = 100.0 / 16
@@ -197,31 +204,45 @@ class LiveDay:
         return self.players // 2 * self.rounds
 
     @property
-    def board_hints(self) -> float:
-        per_change = self.matches * self.hints_per_match + self.rounds
-        if self.board_window_s <= 0:
-            return per_change
-        return min(per_change, self.hours * 3600 / self.board_window_s)
+    def board_messages(self) -> float:
+        """Messages on the tournament channel: hints (one per change) or deltas."""
+        if not self.deltas:
+            return self.matches * self.hints_per_match + self.rounds
+        return self.matches + self.rounds * (1 + self.late_calls_per_round) + self.refetch_deltas
+
+    @property
+    def board_refetches(self) -> float:
+        """Tournament-channel messages that send every screen to the board."""
+        return self.refetch_deltas if self.deltas else self.board_messages
 
 
 def live_items(d: LiveDay, p: Prices = LIST_PRICES, board: Scenario = BOARD) -> list[tuple[str, float, str]]:
-    """(item, USD, how): the live channel's own bill and the refetches its hints cause."""
+    """(item, USD, how): the live channel's own bill and the refetches its messages cause."""
     connection_minutes = d.screens * d.hours * 60
     match_hints = d.matches * d.hints_per_match
     staff_hints = match_hints
-    published = d.board_hints + match_hints + staff_hints
-    deliveries = d.board_hints * d.screens + match_hints * d.match_listeners + staff_hints * d.staff_listeners
-    refetches = deliveries  # every told screen asks for what it shows, If-None-Match
-    origin = (d.board_hints + match_hints) * d.edges
+    published = d.board_messages + match_hints + staff_hints
+    deliveries = (
+        d.board_messages * d.screens + match_hints * d.match_listeners + staff_hints * d.staff_listeners
+    )
+    safety = d.screens * d.hours * 3600 / d.safety_poll_s if d.safety_poll_s else 0.0
+    # every told screen asks for what it shows, If-None-Match: the match and staff screens per
+    # hint; every screen per board hint (or refetch delta); the safety net's reads
+    refetches = (
+        d.board_refetches * d.screens + match_hints * d.match_listeners + staff_hints * d.staff_listeners
+    )
+    refetches += safety
+    polled = replace(board, viewers=d.screens, interval_s=d.safety_poll_s, hours=d.hours) if safety else None
+    # a refetch told by a message: a new ?v= key, once per edge; the safety reads as polls
+    origin = (d.board_refetches + match_hints) * d.edges + (origin_requests(polled) if polled else 0.0)
     events = d.matches * d.hints_per_match + d.rounds
     lambda_gb_s = events * 0.25 * d.lambda_ms / 1000
-    # the gate: one conditional write per tournament-channel hint, a second when it is held;
-    # one schedule (and one live invocation) per window that held any
-    board_events = d.matches * d.hints_per_match + d.rounds
-    gate_wru = board_events + max(0.0, board_events - d.board_hints) if d.board_window_s > 0 else 0.0
-    releases = d.board_hints if d.board_window_s > 0 else 0.0
+    # a delta: the board rendered in the live function, one counter write (UpdateItem ADD)
+    renders = d.board_messages - d.board_refetches if d.deltas else 0.0
+    counter_wru = d.board_messages if d.deltas else 0.0
     pushes = d.players * d.notices_per_player
     notify_gb_s = pushes * 0.5 * d.notify_ms_per_push / 1000
+    kind = "deltas" if d.deltas else "hints"
     return [
         (
             "AppSync connections",
@@ -231,35 +252,33 @@ def live_items(d: LiveDay, p: Prices = LIST_PRICES, board: Scenario = BOARD) -> 
         (
             "AppSync publishes",
             published / MILLION * p.appsync_per_million_operations,
-            f"{published:,.0f} hints posted",
+            f"{published:,.0f} hints and deltas posted",
         ),
         (
             "AppSync deliveries",
             deliveries / MILLION * p.appsync_per_million_operations,
-            f"{deliveries:,.0f} = {d.board_hints:,.0f} board hints x {d.screens} + match and staff",
+            f"{deliveries:,.0f} = {d.board_messages:,.0f} board {kind} x {d.screens} + match and staff",
         ),
         (
             "refetches (CloudFront)",
             refetches / 10_000 * p.cloudfront_per_10k_requests,
-            f"{refetches:,.0f} conditional GETs, one per delivery",
+            f"{refetches:,.0f} conditional GETs ({d.board_refetches:,.0f} board refetches x {d.screens}, "
+            f"{safety:,.0f} safety polls, match and staff hints)",
         ),
         (
             "refetches (origin)",
             origin / MILLION * (p.http_api_per_million + p.lambda_per_million)
             + origin * board.rru_per_render / MILLION * p.dynamodb_per_million_rru
             + origin * (board.lambda_memory_mb / 1024) * (board.lambda_ms / 1000) * p.lambda_per_gb_second,
-            f"{origin:,.0f} (a new ?v= key per hint, once per edge)",
+            f"{origin:,.0f} (a new ?v= key per refetch, once per edge; the safety reads' misses)",
         ),
         (
             "live function",
-            events / MILLION * p.lambda_per_million + lambda_gb_s * p.lambda_per_gb_second,
-            f"{events:,.0f} events, {lambda_gb_s:,.1f} GB-s",
-        ),
-        (
-            "tournament gate",
-            gate_wru / MILLION * p.dynamodb_per_million_wru
-            + releases / MILLION * (p.scheduler_per_million + p.lambda_per_million),
-            f"{gate_wru:,.0f} conditional writes, {releases:,.0f} one-off schedules",
+            events / MILLION * p.lambda_per_million
+            + (lambda_gb_s + renders * 0.25 * d.board_ms / 1000) * p.lambda_per_gb_second
+            + renders * board.rru_per_render / MILLION * p.dynamodb_per_million_rru
+            + counter_wru / MILLION * p.dynamodb_per_million_wru,
+            f"{events:,.0f} events, {renders:,.0f} board renders, {counter_wru:,.0f} counter writes",
         ),
         (
             "Web Push notices",
@@ -308,15 +327,14 @@ def main() -> int:
     print()
     print("The same day on the live channel (AppSync Events), hints instead of polls")
     day = LiveDay()
-    report_live("a hint per change on every channel", day)
-    for window in (60.0, 120.0):
-        report_live(
-            f"the tournament channel's hints held to one per {window:g} s",
-            replace(day, board_window_s=window),
-        )
-    built = replace(day, board_window_s=TOURNAMENT_WINDOW.total_seconds())
+    report_live("a hint per change on every channel (every screen refetches the board each time)", day)
+    built = replace(day, deltas=True)
+    report_live(
+        "deltas, and a safety read per screen every 300 s (not built)", replace(built, safety_poll_s=300.0)
+    )
     total = report_live(
-        f"AS BUILT: the tournament channel's hints held to one per {built.board_window_s:g} s, "
+        "AS BUILT: deltas on the tournament channel (applied in memory; a refetch only for "
+        "entries, the finish or a gap; no periodic read while the socket is heard), "
         "match and staff hints at once, notices by Web Push",
         built,
     )

@@ -237,7 +237,7 @@ FUNCTIONS: tuple[Function, ...] = (
     Function(
         name="live",
         module="functions.live.handler",
-        description="Domain events -> change hints on the live channel's public and staff channels",
+        description="Domain events -> change hints and the board's deltas on the live channel",
         http=False,
         events=(
             MATCHES_CALLED,
@@ -254,11 +254,8 @@ FUNCTIONS: tuple[Function, ...] = (
             SUPER_FINAL_SEAT_PASSED,
         ),
         publishes_live=True,
-        # a tournament channel's hints at most once per window: its gate item, and a one-off
-        # schedule of its own that posts the hint held for the window's end
+        # the tournament channel's deltas: the board read, its counter item written
         tables={MAIN.name: "read_write"},
-        scheduled=True,
-        schedules=("live",),
         memory_mb=256,
     ),
     Function(

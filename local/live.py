@@ -4,6 +4,9 @@ Screens connect to `ws://127.0.0.1:<port>/event/realtime` with the subprotocol
 `aws-appsync-event-ws`, send `connection_init` (answered `connection_ack`), then `subscribe`
 to channel paths (`/tournament/T1`) with an `authorization` object; each message published on
 a path reaches its subscribers as `{"type": "data", "id": <subscription>, "event": "<json>"}`.
+As AppSync Events does, every connection hears `{"type": "ka"}` every `ka_ms` (the
+`connection_ack` says `connectionTimeoutMs`: a screen that hears nothing for that long counts
+its socket as lost).
 A subscription to a staff channel is put to the registry's live authorizer function (the one
 that `authorizes_live`) with the subscriber's token, as AppSync Events puts it to the Lambda
 authorizer; public channels are open, as the cloud's API key (public in /config.json) makes them.
@@ -35,6 +38,7 @@ Authorize = Callable[[dict[str, Any]], Any]  # the authorizer's event -> its ver
 log = logging.getLogger("local.live")
 SUBPROTOCOL = "aws-appsync-event-ws"
 CONNECTION_TIMEOUT_MS = 300_000
+KA_MS = 60_000  # AppSync Events sends a keep-alive about once a minute
 
 
 class Hub:
@@ -43,7 +47,22 @@ class Hub:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._listeners: dict[str, dict[tuple[int, str], ServerConnection]] = defaultdict(dict)
+        self._connections: set[ServerConnection] = set()
         self.published = 0
+
+    def connected(self, connection: ServerConnection) -> None:
+        with self._lock:
+            self._connections.add(connection)
+
+    def keep_alive(self) -> None:
+        """A `ka` to every connection, as AppSync Events sends them."""
+        with self._lock:
+            connections = list(self._connections)
+        for connection in connections:
+            try:
+                connection.send(json.dumps({"type": "ka"}))
+            except ConnectionClosed:
+                self.remove(connection)
 
     def add(self, channel_path: str, connection: ServerConnection, subscription: str) -> None:
         with self._lock:
@@ -51,6 +70,8 @@ class Hub:
 
     def remove(self, connection: ServerConnection, subscription: str | None = None) -> None:
         with self._lock:
+            if subscription is None:
+                self._connections.discard(connection)
             for listeners in self._listeners.values():
                 for key in [k for k in listeners if k[0] == id(connection)]:
                     if subscription is None or key[1] == subscription:
@@ -72,8 +93,11 @@ class LiveChannel:
     """The WebSocket server and the publish endpoint, each on a port of its own (bound at once,
     so that the handlers' environment can name the publish URL before they start)."""
 
-    def __init__(self) -> None:
+    def __init__(self, timeout_ms: int = CONNECTION_TIMEOUT_MS, ka_ms: int = KA_MS) -> None:
         self.hub = Hub()
+        self.timeout_ms = timeout_ms
+        self.ka_ms = ka_ms
+        self._stopped = threading.Event()
         self.authorize: Authorize | None = None  # set once the authorizer can run (`through`)
         self._ws: Server = serve(
             self._serve,
@@ -86,6 +110,7 @@ class LiveChannel:
         self._threads = [
             threading.Thread(target=self._ws.serve_forever, name="live-ws", daemon=True),
             threading.Thread(target=self._http.serve_forever, name="live-publish", daemon=True),
+            threading.Thread(target=self._keep_alive, name="live-ka", daemon=True),
         ]
 
     @property
@@ -102,9 +127,14 @@ class LiveChannel:
             thread.start()
 
     def stop(self) -> None:
+        self._stopped.set()
         self._ws.shutdown()
         self._http.shutdown()
         self._http.server_close()
+
+    def _keep_alive(self) -> None:
+        while not self._stopped.wait(self.ka_ms / 1000):
+            self.hub.keep_alive()
 
     def _allowed(self, channel_path: str, authorization: dict[str, Any]) -> bool:
         if live.namespace(channel_path) in live.PUBLIC_NAMESPACES:
@@ -135,7 +165,8 @@ class LiveChannel:
                 message = json.loads(raw)
                 kind = message.get("type")
                 if kind == "connection_init":
-                    reply = {"type": "connection_ack", "connectionTimeoutMs": CONNECTION_TIMEOUT_MS}
+                    self.hub.connected(connection)
+                    reply = {"type": "connection_ack", "connectionTimeoutMs": self.timeout_ms}
                 elif kind == "subscribe":
                     reply = self._subscribe(connection, message)
                 elif kind == "unsubscribe":

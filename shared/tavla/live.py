@@ -5,7 +5,7 @@ hears one refetches what it shows (with If-None-Match, so an unchanged answer is
 304). Hints are safe to repeat and to arrive out of order: the screen always fetches the
 current state, and the version only lets it skip a hint older than what it has.
 
-Channels: `tournament/{tid}` (public: draws, results, standings, board, entries),
+Channels: `tournament/{tid}` (public: the board's deltas, `tavla.live_delta`, not hints),
 `match/{match_id}` (public: the match with its declarations and games), `staff/{tid}` (the
 tournament's organisers, referees and admins: declarations, disputes, appeals, no-shows,
 payments). On AppSync Events a channel is a path of segments (letters, digits, dashes), so
@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
 from tavla import events
@@ -30,8 +29,6 @@ PUBLIC_NAMESPACES = (TOURNAMENT_NAMESPACE, "match", SEASON_NAMESPACE)
 STAFF_NAMESPACE = "staff"
 NAMESPACES = (*PUBLIC_NAMESPACES, STAFF_NAMESPACE)
 PUBLISH_BATCH = 5  # AppSync Events takes at most five events per publish request
-# a tournament channel's hints go out at most once per window (services.live holds the rest)
-TOURNAMENT_WINDOW = timedelta(seconds=180)
 
 # the environment of the functions that publish and authorize (infra and the local stack set it)
 HTTP_URL_ENV = "LIVE_HTTP_URL"  # https://<id>.appsync-api.<region>.amazonaws.com
@@ -100,17 +97,14 @@ def hints(detail_type: str, detail: Mapping[str, Any]) -> list[Hint]:
     tid = str(detail.get("tournament_id") or "")
     if not tid:
         return []
-    board = f"tournament/{tid}"
     staff = f"{STAFF_NAMESPACE}/{tid}"
     channels: list[str] = []
     if detail_type == events.MATCHES_CALLED:
-        channels = [board, *(f"match/{_match_id(detail, str(c))}" for c in detail.get("codes") or ())]
+        channels = [*(f"match/{_match_id(detail, str(c))}" for c in detail.get("codes") or ())]
     elif detail_type in (events.RESULT_CONFIRMED, events.MATCH_CHANGED, events.NOSHOW_RULED):
-        channels = [board, f"match/{_match_id(detail, str(detail.get('code', '')))}", staff]
+        channels = [f"match/{_match_id(detail, str(detail.get('code', '')))}", staff]
     elif detail_type in (events.REGISTRATION_PROMOTED, events.ENTRIES_CHANGED):
-        channels = [board, staff]  # the entry list and the desk's lists
-    elif detail_type == events.TOURNAMENT_FINISHED:
-        channels = [board]
+        channels = [staff]  # the desk's lists
     return [Hint(c, detail_type, version) for c in dict.fromkeys(channels)]
 
 

@@ -1,6 +1,7 @@
-"""The live channel: the live function posts change hints to AppSync Events' publish endpoint
-(here the local stack's, `local.live`, in this process), and a staff channel is listened to
-only by the tournament's staff, as the live authorizer function decides (R-live, R1.3)."""
+"""The live channel: the live function posts change hints on match and staff channels and
+numbered deltas of the board on the tournament's public channel to AppSync Events' publish
+endpoint (here the local stack's, `local.live`, in this process); a staff channel is listened
+to only by the tournament's staff, as the live authorizer function decides (R-live, R1.3)."""
 
 from __future__ import annotations
 
@@ -18,10 +19,11 @@ from websockets.typing import Subprotocol
 from functions.liveauth import handler as liveauth
 from local.auth import Authority
 from local.live import SUBPROTOCOL, LiveChannel
-from tavla import clock, events, live
+from tavla import events, live, live_delta
 from tavla.services import live as live_service
 from tavla.services import live_access
 from tests.service.conftest import Api
+from tests.service.day_helpers import checked_in_field, draw, official, records
 from tests.service.helpers import ORGANISER, create_player, create_tournament
 
 
@@ -71,21 +73,101 @@ def _bus_event(detail_type: str, detail: dict[str, Any]) -> dict[str, Any]:
     return {"id": str(uuid.uuid4()), "detail-type": detail_type, "source": "tavla", "detail": detail}
 
 
-def test_a_written_match_reaches_its_listeners_as_a_small_hint(listen: Listen) -> None:
-    """A match's change reaches whoever listens on the match and on the tournament: the hint
-    names channel, type and version, nothing else; a repeat of the event is harmless."""
+def _heard(socket: ClientConnection) -> dict[str, Any]:
+    """The next message published on the socket's channel (keep-alives skipped)."""
+    while True:
+        data = json.loads(socket.recv(timeout=2))
+        if data["type"] != "ka":
+            assert data["type"] == "data", data
+            return dict(json.loads(data["event"]))
+
+
+def test_a_written_match_reaches_its_listeners_as_a_small_hint_and_not_the_public_board(
+    listen: Listen,
+) -> None:
+    """A match's change (a declaration, a live score) reaches whoever listens on the match: the
+    hint names channel, type and version, nothing else; the public board hears nothing of it."""
     tid = "0123456789abcdef"
     board, ok = listen(f"/tournament/{tid}")
     match, ok_match = listen(live.path(f"match/{tid}.main.R1.1"))
     assert ok["type"] == ok_match["type"] == "subscribe_success"
     event = _bus_event(events.MATCH_CHANGED, {"tournament_id": tid, "code": "main.R1.1", "version": 4})
-    assert live_service.deliver(event, clock.now()) == 3  # board, match, staff
-    for socket, name in ((board, f"tournament/{tid}"), (match, f"match/{tid}.main.R1.1")):
-        data = json.loads(socket.recv(timeout=2))
-        assert data["type"] == "data"
-        assert json.loads(data["event"]) == {"channel": name, "type": "MatchChanged", "version": 4}
-    # at least once: a second copy is one more refetch of the match now; the board's waits
-    assert live_service.deliver(event, clock.now()) == 2
+    assert live_service.deliver(event) == 2  # match, staff
+    assert _heard(match) == {"channel": f"match/{tid}.main.R1.1", "type": "MatchChanged", "version": 4}
+    assert live_service.deliver(event) == 2  # at least once: a second copy is one more 304
+    with pytest.raises(TimeoutError):
+        board.recv(timeout=0.3)
+
+
+def test_the_board_hears_numbered_deltas_a_draw_a_result_a_call_and_a_repeat_keeps_its_number(
+    api: Api, listen: Listen
+) -> None:
+    """R-live: the round's draw with its tables, then an official result with the winner and the
+    standings rows it moved, each numbered by the tournament's counter; the same event delivered
+    again gets its number back (a refetch delta screens that have it skip), not a new one."""
+    tid, _ = checked_in_field(api, 4, format="swiss", swiss_rounds=2, tables=2)
+    assert draw(api, tid).status == 201
+    board, _ = listen(f"/tournament/{tid}")
+    codes = sorted(records(tid))  # round 1's
+    called = _bus_event(events.MATCHES_CALLED, {"tournament_id": tid, "codes": codes, "event_id": "call-1"})
+    assert live_service.deliver(called) == 1 + len(codes)  # the board's delta, each match's hint
+    drawn = _heard(board)
+    assert (drawn["seq"], drawn["kind"], drawn["rounds"]) == (1, "draw", ["main.S1"])
+    assert sorted(t["match"]["code"] for t in drawn["tables"]) == codes
+
+    decided = official(tid, codes[0])
+    confirmed = {"tournament_id": tid, "code": codes[0], "match_id": f"{tid}.{codes[0]}", "event_id": "res-1"}
+    live_service.deliver(_bus_event(events.RESULT_CONFIRMED, confirmed))
+    result = _heard(board)
+    assert (result["seq"], result["kind"]) == (2, "result")
+    assert result["match"]["result"]["winner"] == decided.home and "declared" not in result["match"]
+    (standings,) = result["standings"]
+    assert standings["order"][0] == decided.home
+    assert {r["player"]["tavla_id"] for r in standings["rows"]} >= {decided.home}
+
+    # EventBridge delivers the same event again (another id on the bus, the outbox's the same)
+    live_service.deliver(_bus_event(events.RESULT_CONFIRMED, confirmed))
+    assert _heard(board) == {"seq": 2, "kind": "refetch", "reason": "repeat"}
+
+    # the same round called again (a table freed): a call, numbered next
+    again = _bus_event(
+        events.MATCHES_CALLED, {"tournament_id": tid, "codes": codes[1:], "event_id": "call-2"}
+    )
+    live_service.deliver(again)
+    call = _heard(board)
+    assert (call["seq"], call["kind"]) == (3, "call")
+    assert [c["match"]["code"] for c in call["calls"]] == codes[1:]
+
+
+def test_a_draw_too_big_for_one_event_is_a_refetch_delta(
+    api: Api, listen: Listen, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A draw whose tables and pairings would pass AppSync's 240 KB event limit goes out as
+    "round drawn, refetch", still numbered."""
+    tid, _ = checked_in_field(api, 2)
+    assert draw(api, tid).status == 201
+    board, _ = listen(f"/tournament/{tid}")
+    monkeypatch.setattr(live_delta, "MAX_EVENT_BYTES", 200)
+    codes = sorted(records(tid))
+    live_service.deliver(_bus_event(events.MATCHES_CALLED, {"tournament_id": tid, "codes": codes}))
+    rounds = sorted({live_delta.round_key(c) for c in codes})
+    assert _heard(board) == {"seq": 1, "kind": "refetch", "reason": "draw", "rounds": rounds}
+
+
+def test_every_connection_hears_keep_alives(authority: Authority) -> None:
+    """As AppSync Events: `ka` messages within the connection_ack's connectionTimeoutMs."""
+    quick = LiveChannel(timeout_ms=1000, ka_ms=100)
+    quick.start()
+    try:
+        with connect(quick.url, subprotocols=[Subprotocol(SUBPROTOCOL)]) as socket:
+            socket.send(json.dumps({"type": "connection_init"}))
+            assert json.loads(socket.recv(timeout=2)) == {
+                "type": "connection_ack",
+                "connectionTimeoutMs": 1000,
+            }
+            assert json.loads(socket.recv(timeout=1)) == {"type": "ka"}
+    finally:
+        quick.stop()
 
 
 def test_a_staff_channel_refuses_a_player_and_a_stranger_and_admits_the_organiser(
@@ -105,44 +187,11 @@ def test_a_staff_channel_refuses_a_player_and_a_stranger_and_admits_the_organise
     socket, organiser = listen(staff_path, authority.mint(ORGANISER, ["organisers"]))
     _, admin = listen(staff_path, authority.mint("admin-1", ["admins"]))
     assert organiser["type"] == admin["type"] == "subscribe_success"
-    live_service.deliver(
-        _bus_event(events.NOSHOW_RULED, {"tournament_id": tid, "code": "main.R1.2"}), clock.now()
-    )
-    assert json.loads(json.loads(socket.recv(timeout=2))["event"])["channel"] == f"staff/{tid}"
+    live_service.deliver(_bus_event(events.NOSHOW_RULED, {"tournament_id": tid, "code": "main.R1.2"}))
+    assert _heard(socket)["channel"] == f"staff/{tid}"
 
 
 def test_a_stage_without_a_live_channel_posts_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(live.HTTP_URL_ENV, raising=False)
     event = _bus_event(events.MATCH_CHANGED, {"tournament_id": "t", "code": "main.R1.1", "version": 1})
-    assert live_service.deliver(event, clock.now()) == 0
-
-
-def test_a_tournaments_hints_go_out_once_per_window_and_a_held_one_when_it_opens(
-    listen: Listen, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """R-live, cost: the tournament channel (every phone and the TV) hears at most one hint per
-    180 s; a burst of entries in that window is one hint, held and posted by a one-off schedule
-    when the window opens (never lost), while the staff channel hears each at once."""
-    from tests.service.payment_helpers import planned_schedules
-
-    tid = "fedcba9876543210"
-    board, _ = listen(f"/tournament/{tid}")
-    entries = [
-        _bus_event(events.ENTRIES_CHANGED, {"tournament_id": tid, "at": f"2026-12-01T10:00:0{i}"})
-        for i in range(3)
-    ]
-    assert live_service.deliver(entries[0], clock.now()) == 2  # board and staff
-    assert json.loads(json.loads(board.recv(timeout=2))["event"])["type"] == "EntriesChanged"
-    assert live_service.deliver(entries[1], clock.now()) == 1  # staff only: the board's is held
-    assert live_service.deliver(entries[2], clock.now()) == 1
-    (release,) = [p for p in planned_schedules().values() if "release_tournament" in p]
-    assert live_service.deliver(release, clock.now()) == 1  # the window opened: the held one
-    held = json.loads(json.loads(board.recv(timeout=2))["event"])
-    assert held == {
-        "channel": f"tournament/{tid}",
-        "type": "EntriesChanged",
-        "version": "2026-12-01T10:00:02",
-    }
-    assert live_service.deliver(release, clock.now()) == 0  # the schedule again: nothing held
-    clock.advance(live.TOURNAMENT_WINDOW)
-    assert live_service.deliver(entries[0], clock.now()) == 2  # a quiet window: at once again
+    assert live_service.deliver(event) == 0

@@ -14,24 +14,24 @@ def _channels(detail_type: str, detail: Mapping[str, object]) -> list[str]:
     return [h.channel for h in live.hints(detail_type, detail)]
 
 
-def test_a_call_tells_the_board_and_each_called_match() -> None:
-    """Matches put on tables: the venue board and each match's screen refetch."""
+def test_a_call_tells_each_called_match_and_leaves_the_board_to_its_deltas() -> None:
+    """Matches put on tables: each match's screen refetches; the tournament's channel carries
+    deltas, never hints (tavla.live_delta)."""
     detail = {"tournament_id": TID, "codes": ["main.R1.1", "main.R1.2"], "at": "2026-05-01T10:00:00+00:00"}
     assert _channels(events.MATCHES_CALLED, detail) == [
-        f"tournament/{TID}",
         f"match/{TID}.main.R1.1",
         f"match/{TID}.main.R1.2",
     ]
     assert {h.version for h in live.hints(events.MATCHES_CALLED, detail)} == {"2026-05-01T10:00:00+00:00"}
 
 
-def test_a_written_match_tells_its_screen_the_board_and_the_staff_desk() -> None:
-    """A declaration or a dispute reaches the match, the board and the staff channel, with the
-    match's version; no channel is named twice."""
+def test_a_written_match_tells_its_screen_and_the_staff_desk_never_the_public_board() -> None:
+    """A declaration or a dispute reaches the match and the staff channel, with the match's
+    version; not the tournament's public channel (declarations and scores in progress stay off it)."""
     detail = {"tournament_id": TID, "code": "main.R2.4", "version": 7, "state": "disputed"}
     hints = live.hints(events.MATCH_CHANGED, detail)
-    assert [h.channel for h in hints] == [f"tournament/{TID}", f"match/{TID}.main.R2.4", f"staff/{TID}"]
-    assert [h.message() for h in hints][1] == {
+    assert [h.channel for h in hints] == [f"match/{TID}.main.R2.4", f"staff/{TID}"]
+    assert hints[0].message() == {
         "channel": f"match/{TID}.main.R2.4",
         "type": "MatchChanged",
         "version": 7,
@@ -52,11 +52,11 @@ def test_hints_carry_no_private_data() -> None:
         assert set(hint.message()) == {"channel", "type", "version"}
 
 
-def test_promotions_reach_the_entry_list_and_the_desk_and_unshown_events_nothing() -> None:
+def test_promotions_reach_the_desk_and_unshown_events_nothing() -> None:
     assert _channels(events.REGISTRATION_PROMOTED, {"tournament_id": TID, "tavla_id": "P1"}) == [
-        f"tournament/{TID}",
-        f"staff/{TID}",
+        f"staff/{TID}"
     ]
+    assert _channels(events.TOURNAMENT_FINISHED, {"tournament_id": TID}) == []
     assert live.hints(events.PLAYERS_MERGED, {"kept": "P1"}) == []
     assert live.hints(events.ORGANISER_REQUESTED, {"tavla_id": "P1"}) == []
 
@@ -70,7 +70,7 @@ def test_a_burst_posts_each_channel_once_with_its_newest_version() -> None:
         for h in live.hints(events.MATCH_CHANGED, {"tournament_id": TID, "code": "main.R1.1", "version": v})
     ]
     kept = live.coalesce(burst)
-    assert len(kept) == 3
+    assert len(kept) == 2
     assert {h.version for h in kept} == {10}
 
 

@@ -1,16 +1,14 @@
-"""Domain events -> change hints on the venue's live channel (AppSync Events).
+"""Domain events -> the venue's live channel (AppSync Events).
 
-Each event gives the hints `tavla.live.hints` names; a burst is coalesced to one hint per
-channel and type, and each channel's hints go in one publish request (five at most).
-Delivering an event twice posts its hints twice, which costs a screen one conditional
-refetch answered 304: hints are idempotent by nature, so no record of sent ones is kept.
-Late or reordered delivery is harmless too: a hint only says "refetch", never what changed.
+Match, staff and season channels get change hints (`tavla.live.hints`): two players or a few
+staff listen on each, and a hint makes them refetch. The tournament's public channel, which
+every phone at the venue and the TV listen on, gets deltas instead (`tavla.live_delta`): what
+changed on the board, so a hundred screens update without a hundred refetches. Each delta is
+numbered by the tournament's counter (`store.live_seq`): a screen that sees a gap refetches.
 
-A tournament's channel is watched by every phone at the venue and the TV, so each hint there
-costs a hundred refetches: its hints go out at most once per `live.TOURNAMENT_WINDOW`
-(`store.live_gate`); one that comes sooner is held and posted by a one-off schedule when the
-window opens (docs/decisions: live hints held per tournament). Match and staff hints, each
-watched by two players or a few staff, go out at once.
+A redelivered event gets its number back, not a new one; its delta goes out again as a
+`refetch` with that number (which screens that already had it skip), since the standings it
+was compared with are gone. A hint delivered twice costs one more 304.
 
 The publish is AppSync Events' HTTP endpoint (`POST /event`), signed with the function's
 role (SigV4, service `appsync`); the local stack serves the same endpoint.
@@ -22,15 +20,20 @@ import json
 import os
 import urllib.request
 from collections import defaultdict
-from collections.abc import Iterable
-from datetime import datetime
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from tavla import aws, live, schedules
-from tavla.store import live_gate, outbox
+from tavla import aws, events, live, live_delta
+from tavla.store import live_seq, outbox
 
-TARGET = "live"  # this function, as its own schedules' target
-RELEASE = "release_tournament"  # a schedule's payload: post the tournament's held hint
+# the events that change the public board, and so give a delta on the tournament's channel
+BOARD_EVENTS = (
+    events.RESULT_CONFIRMED,
+    events.MATCHES_CALLED,
+    events.ENTRIES_CHANGED,
+    events.REGISTRATION_PROMOTED,
+    events.TOURNAMENT_FINISHED,
+)
 
 
 def hints_of(batch: Iterable[dict[str, Any]]) -> list[live.Hint]:
@@ -53,19 +56,19 @@ def _signed(url: str, body: bytes) -> urllib.request.Request:
     return urllib.request.Request(url, data=body, headers=dict(request.headers.items()), method="POST")
 
 
-def publish(hints: Iterable[live.Hint]) -> int:
-    """Post the hints, one request per channel and five events each; how many were posted.
-    Raises when the endpoint refuses (the event is then retried, then dead-lettered)."""
+def publish(messages: Iterable[tuple[str, Mapping[str, Any]]]) -> int:
+    """Post (channel, message) pairs, one request per channel and five events each; how many
+    were posted. Raises when the endpoint refuses (the event is then retried, then dead-lettered)."""
     base = os.environ.get(live.HTTP_URL_ENV)
     if not base:
         return 0  # a stage without a live channel
     by_channel: dict[str, list[str]] = defaultdict(list)
-    for hint in hints:
-        by_channel[hint.channel].append(json.dumps(hint.message()))
+    for channel, message in messages:
+        by_channel[channel].append(json.dumps(message, separators=(",", ":")))
     posted = 0
-    for channel, messages in by_channel.items():
-        for start in range(0, len(messages), live.PUBLISH_BATCH):
-            chunk = messages[start : start + live.PUBLISH_BATCH]
+    for channel, texts in by_channel.items():
+        for start in range(0, len(texts), live.PUBLISH_BATCH):
+            chunk = texts[start : start + live.PUBLISH_BATCH]
             body = json.dumps({"channel": live.path(channel), "events": chunk}).encode()
             with urllib.request.urlopen(_signed(f"{base.rstrip('/')}/event", body), timeout=5) as answer:
                 answer.read()
@@ -73,40 +76,43 @@ def publish(hints: Iterable[live.Hint]) -> int:
     return posted
 
 
-def _gated(hints: list[live.Hint], now: datetime) -> list[live.Hint]:
-    """The hints to post now: match and staff hints all; a tournament's hint only when its
-    window is open, else it is held and a one-off schedule posts it when the window opens."""
-    passed: list[live.Hint] = []
-    for hint in hints:
-        if live.namespace(hint.channel) != live.TOURNAMENT_NAMESPACE:
-            passed.append(hint)
-            continue
-        tournament_id = live.tournament_of(hint.channel)
-        opens = live_gate.admit(
-            tournament_id, now, live.TOURNAMENT_WINDOW, live_gate.Held(hint.type, hint.version)
-        )
-        if opens is None:
-            passed.append(hint)
-        else:  # one schedule per window, whatever number of hints it holds
-            name = schedules.schedule_name(TARGET, tournament_id, opens.strftime("%Y%m%dT%H%M%S"))
-            schedules.create_once(name, opens, TARGET, {RELEASE: tournament_id})
-    return passed
+def board_delta(detail_type: str, detail: Mapping[str, Any], event_id: str) -> dict[str, Any] | None:
+    """The delta an event gives on its tournament's channel, numbered (None: the board did not change)."""
+    tid = str(detail.get("tournament_id") or "")
+    if detail_type not in BOARD_EVENTS or not tid:
+        return None
+    if detail_type not in (events.RESULT_CONFIRMED, events.MATCHES_CALLED):
+        counted = live_seq.count(tid, event_id)
+        finished = detail_type == events.TOURNAMENT_FINISHED
+        return live_delta.refetch(counted.seq, "finished" if finished else "entries")
+    from tavla.services import board as boards
+
+    board = boards.board(tid).model_dump(mode="json")
+    if detail_type == events.RESULT_CONFIRMED:
+        counted = live_seq.count(tid, event_id, standings=live_delta.rows_by_key(board))
+        if counted.repeat:
+            return live_delta.refetch(counted.seq, "repeat")
+        match_id = str(detail.get("match_id") or f"{tid}.{detail.get('code', '')}")
+        return live_delta.result(counted.seq, board, match_id, counted.standings)
+    codes = [str(c) for c in detail.get("codes") or ()]
+    rounds = {live_delta.round_key(c) for c in codes}
+    counted = live_seq.count(tid, event_id, rounds=rounds)
+    if counted.repeat:
+        return live_delta.refetch(counted.seq, "repeat")
+    if rounds - counted.rounds:
+        return live_delta.draw(counted.seq, board, rounds - counted.rounds)
+    return live_delta.call(counted.seq, board, codes)
 
 
-def release(tournament_id: str, now: datetime) -> int:
-    """The window opened: the hint held for it is posted (nothing held: nothing posted)."""
-    held = live_gate.release(tournament_id, now, live.TOURNAMENT_WINDOW)
-    if held is None:
-        return 0
-    return publish([live.Hint(f"{live.TOURNAMENT_NAMESPACE}/{tournament_id}", held.type, held.version)])
-
-
-def deliver(event: dict[str, Any], now: datetime) -> int:
-    """One bus event -> its hints posted (or held); how many posted now. A schedule's event
-    releases the tournament hint it was made for."""
-    if RELEASE in event:
-        return release(str(event[RELEASE]), now)
+def deliver(event: dict[str, Any]) -> int:
+    """One bus event -> its hints, then its tournament's delta, posted; how many were posted.
+    The hints go first: they need no read, and the match's two phones wait for them."""
     detail = event.get("detail") or {}
-    _ = detail.get(outbox.ID_FIELD)
-    hints = hints_of([event])
-    return publish(_gated(hints, now))
+    posted = publish((h.channel, h.message()) for h in hints_of([event]))
+    if not os.environ.get(live.HTTP_URL_ENV):
+        return posted
+    event_id = str(detail.get(outbox.ID_FIELD) or event.get("id") or "")
+    delta = board_delta(str(event.get("detail-type", "")), detail, event_id)
+    if delta is None:
+        return posted
+    return posted + publish([(f"{live.TOURNAMENT_NAMESPACE}/{detail['tournament_id']}", delta)])

@@ -15,7 +15,7 @@ import re
 import time
 import uuid
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
 from tests.e2e.client import Client, players, tournament
 from tests.e2e.conftest import Stack
@@ -281,3 +281,55 @@ def test_italian_names_and_refusals_in_the_screens_language(browser: Browser, st
         expect(page.get_by_text("Circuito Nazionale Backgammon (Ιταλία)")).to_be_visible()
     finally:
         context.close()
+
+
+def test_a_confirmed_result_shows_on_the_tv_and_a_phones_tournament_page_within_two_seconds(
+    browser: Browser, stack: Stack
+) -> None:
+    """R-live: the TV (1920 x 1080) and a player's phone (360 px, the tournament page) are open
+    at once; the referee confirms a result and, with no reload, the TV shows it with its winner
+    and the winner's point in the standings, and the phone's "find your table" lets go of the
+    decided table, each within 2 s of the confirmation's answer (a delta of the board, applied
+    in memory: no refetch)."""
+    client = Client(stack)
+    organiser = f"web-delta-org-{RUN}"
+    users = list(players(client, f"web-delta-{RUN}", 4))
+    tid, drawn = _field(client, stack, organiser, users, capacity=4, tables=2, format="swiss", swiss_rounds=2)
+    pairing = drawn["pairings"][0]
+    winner = pairing["home"]["name"]
+
+    def screen(viewport: ViewportSize, path: str) -> tuple[BrowserContext, Page]:
+        context = browser.new_context(
+            base_url=stack.url, viewport=viewport, locale="el-GR", timezone_id="Europe/Athens"
+        )
+        page = context.new_page()
+        page.goto(path)
+        return context, page
+
+    tv_context, tv = screen({"width": 1920, "height": 1080}, f"/#/t/{tid}/tv")
+    phone_context, phone = screen(PHONE, f"/#/t/{tid}")
+    try:
+        expect(tv.get_by_test_id("tables").locator("li")).to_have_count(2)
+        expect(phone.get_by_test_id("find-your-table")).to_contain_text(winner)
+        tv.evaluate("window.kept = true")  # gone if the page reloads
+        reads: list[str] = []
+        tv.on("request", lambda r: reads.append(r.url) if "/board" in r.url else None)
+        score = {"home_points": 7, "away_points": 3}
+        confirmed = client.call("POST", f"/matches/{pairing['id']}/confirm", score, user=organiser)
+        assert confirmed.status == 200, confirmed.body
+        answered = time.monotonic()
+        standings = client.call("GET", f"/tournaments/{tid}/standings").body["events"][0]["rows"]
+        points = next(r["points"] for r in standings if r["player"]["name"] == winner)
+        expect(tv.get_by_test_id("results").locator(".winner")).to_contain_text(winner, timeout=2000)
+        row = tv.get_by_test_id("standings").locator("tbody tr", has_text=winner)
+        expect(row.locator("td").nth(2)).to_have_text(str(points), timeout=2000)
+        tv_seen = time.monotonic() - answered
+        expect(phone.get_by_test_id("find-your-table")).not_to_contain_text(winner, timeout=2000)
+        phone_seen = time.monotonic() - answered
+        print(f"live delta shown: TV {tv_seen:.2f} s, phone {phone_seen:.2f} s")
+        assert tv.evaluate("window.kept") is True  # no reload
+        assert reads == [], reads  # the delta was applied in memory: no read of the board
+        expect(tv.get_by_test_id("stale")).to_have_count(0)
+    finally:
+        tv_context.close()
+        phone_context.close()

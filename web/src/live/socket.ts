@@ -1,9 +1,14 @@
 // The venue's live channel: AppSync Events' WebSocket protocol (the local stack speaks the same,
-// local/live.py). A message is a change hint, never data: the screen refetches what it shows
-// (If-None-Match makes an unchanged answer a bodiless 304). Public channels are joined with the
+// local/live.py). On a match, staff or season channel a message is a change hint: the screen
+// refetches what it shows (If-None-Match makes an unchanged answer a bodiless 304); on a
+// tournament's channel it is a numbered delta of the board (live/board-delta.ts). The service
+// sends "ka" keep-alives: with nothing heard for the connection_ack's connectionTimeoutMs the
+// socket counts as lost (a venue's Wi-Fi can leave a socket open that carries nothing), is
+// closed and opened again, and the screen polls meanwhile. Public channels are joined with the
 // stage's API key from /config.json (a public key, like the site's address); a staff channel
 // with the signed-in person's token, which the stage's authorizer checks (docs/live.md).
 import { currentConfig } from "../cloud";
+import { isDelta, type Delta } from "./board-delta";
 
 export interface LiveHint {
   channel: string;
@@ -12,6 +17,8 @@ export interface LiveHint {
 }
 
 const PROTOCOL = "aws-appsync-event-ws";
+/** AppSync Events' default, used when the connection_ack names none. */
+export const CONNECTION_TIMEOUT_MS = 300_000;
 const FIRST_RETRY_MS = 1000;
 const LAST_RETRY_MS = 30000;
 
@@ -47,9 +54,21 @@ function publicAuthorization(): Record<string, string> {
   return { ...(live_host ? { host: live_host } : {}), "x-api-key": live_key ?? "local" };
 }
 
-function hintOf(event: unknown): LiveHint | null {
+/** Calls `expire` when `heard` has not been called for `timeoutMs`; `stop` ends it. */
+export function watchdog(timeoutMs: number, expire: () => void): { heard: () => void; stop: () => void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const heard = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = setTimeout(expire, timeoutMs);
+  };
+  heard();
+  return { heard, stop: () => clearTimeout(timer) };
+}
+
+function messageOf(event: unknown): LiveHint | Delta | null {
   try {
     const value = (typeof event === "string" ? JSON.parse(event) : event) as Partial<LiveHint> | null;
+    if (isDelta(value)) return value;
     if (!value || typeof value.channel !== "string" || typeof value.type !== "string") return null;
     return { channel: value.channel, type: value.type, version: value.version };
   } catch {
@@ -57,11 +76,12 @@ function hintOf(event: unknown): LiveHint | null {
   }
 }
 
-/** Subscribe to channels; calls onHint per message and onState on open/close; reconnects with backoff; returns a function that closes it. */
+/** Subscribe to channels; calls onMessage per hint or delta and onState on open/close (a socket
+ * silent past its timeout is closed); reconnects with backoff; returns a function that closes it. */
 export function openSocket(
   url: string,
   channels: string[],
-  onHint: (hint: LiveHint) => void,
+  onMessage: (message: LiveHint | Delta) => void,
   onState: (state: "open" | "closed") => void,
   token?: string,
 ): () => void {
@@ -91,24 +111,34 @@ export function openSocket(
     const header = `header-${base64url(JSON.stringify(publicAuthorization()))}`;
     const ws = new WebSocket(url, [PROTOCOL, header]);
     socket = ws;
+    let silence: ReturnType<typeof watchdog> | undefined;
     ws.onopen = () => ws.send(JSON.stringify({ type: "connection_init" }));
     ws.onmessage = (message: MessageEvent) => {
-      let body: { type?: string; event?: unknown };
+      silence?.heard();
+      let body: { type?: string; event?: unknown; connectionTimeoutMs?: number };
       try {
-        body = JSON.parse(String(message.data)) as { type?: string; event?: unknown };
+        body = JSON.parse(String(message.data)) as typeof body;
       } catch {
         return;
       }
       if (body.type === "connection_ack") {
         retry = FIRST_RETRY_MS;
+        // a silent socket may take long to report its close: it counts as closed at once
+        silence = watchdog(body.connectionTimeoutMs || CONNECTION_TIMEOUT_MS, () => {
+          ws.onclose = null;
+          ws.onmessage = null;
+          ws.close();
+          closed();
+        });
         subscribe(ws);
         setOpen(true);
       } else if (body.type === "data") {
-        const hint = hintOf(body.event);
-        if (hint) onHint(hint);
+        const received = messageOf(body.event);
+        if (received) onMessage(received);
       }
     };
-    ws.onclose = () => {
+    const closed = (): void => {
+      silence?.stop();
       if (socket === ws) socket = null;
       setOpen(false);
       if (stopped) return;
@@ -116,6 +146,7 @@ export function openSocket(
       retry = Math.min(retry * 2, LAST_RETRY_MS);
       timer = setTimeout(connect, wait);
     };
+    ws.onclose = closed;
     ws.onerror = () => ws.close();
   };
 

@@ -10,6 +10,7 @@ import { time, clock } from "../format";
 import { t, type Key } from "../i18n";
 import { useLoad } from "../load";
 import { channelsOf, useLive } from "../live/use-live";
+import { useBoardDeltas } from "../live/use-board";
 import { roundName } from "../rounds";
 import { divisionName, several, type Division } from "../divisions";
 
@@ -44,7 +45,8 @@ function useBoard(id: string) {
   const board = useLoad(() => api.GET("/tournaments/{tournament_id}/board", path), [id]);
   // the divisions' names (R3.7); a board of one division shows none of them
   const tour = useLoad(() => api.GET("/tournaments/{tournament_id}", path), [id]);
-  const live = useLive([channelsOf.tournament(id)], board.reload);
+  const deltas = useBoardDeltas(board, board.reload);
+  const live = useLive([channelsOf.tournament(id)], deltas.reload, deltas.onDelta);
   const [checked, setChecked] = useState<string>();
   useEffect(() => setChecked(new Date().toISOString()), [board.data]);
   const divisions = several(tour.data) ? (tour.data?.divisions ?? []) : [];

@@ -8,6 +8,7 @@ import { Alert, NeedSignIn, Stale, Status } from "../ui/widgets";
 import { useAction } from "../ui/action";
 import { PositionPhoto } from "../ui/position-photo";
 import { channelsOf, useLive } from "../live/use-live";
+import { useBoardDeltas } from "../live/use-board";
 import { roundOfRounds, roundsOf } from "../rounds";
 import { getToken } from "../auth";
 import { countdown, time } from "../format";
@@ -55,7 +56,9 @@ export function MyMatch({ id }: { id: string }) {
     board.reload();
     detail.reload();
   };
-  const live = useLive([channelsOf.tournament(id), found ? channelsOf.match(found.id) : ""], reload);
+  // the board by the tournament's deltas; this player's match by its own channel's hints
+  const deltas = useBoardDeltas(board, reload);
+  const live = useLive([channelsOf.tournament(id), found ? channelsOf.match(found.id) : ""], deltas.reload, deltas.onDelta);
   const now = useNow();
   if (!getToken()) return <NeedSignIn />;
   const m = detail.data;

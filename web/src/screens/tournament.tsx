@@ -5,6 +5,7 @@ import { Alert, Stale, Status } from "../ui/widgets";
 import { getToken } from "../auth";
 import { useStaffRole } from "../ui/staff-role";
 import { channelsOf, useLive } from "../live/use-live";
+import { useBoardDeltas } from "../live/use-board";
 import { askForPush } from "../push";
 import { dateTime, money } from "../format";
 import { CalledOff } from "../ui/called-off";
@@ -23,11 +24,12 @@ export function TournamentPage({ id }: { id: string }) {
   const running = tour.data?.status === "running";
   const board = useLoad(() => (running ? api.GET("/tournaments/{tournament_id}/board", path) : nothing<Board>()), [id, running]);
   const role = useStaffRole(id);
-  const live = useLive([channelsOf.tournament(id)], () => {
+  const deltas = useBoardDeltas(board, () => {
     tour.reload();
     entries.reload();
     if (running) board.reload();
   });
+  const live = useLive([channelsOf.tournament(id)], deltas.reload, deltas.onDelta);
   const [message, setMessage] = useState("");
   const [error, setError] = useState("");
   const [chosen, setChosen] = useState<string>();
