@@ -293,7 +293,8 @@ function Results({
       {board.standings.filter(only).map((s) => (
         <div key={s.event}>
           <H>{t("standings")}</H>
-          <div class="scroll">
+          {/* a table wider than the phone scrolls: focusable, so a keyboard can scroll it too */}
+          <div class="scroll" tabIndex={0} role="region" aria-label={t("standings")}>
             <StandingsTable rows={s.rows} figures={tieBreaks(s.rows)} />
           </div>
           {s.total > s.rows.length && (

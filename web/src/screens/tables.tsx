@@ -1,7 +1,7 @@
 // #/t/<id>/tables: the organiser's table plan. Each table's attributes (step-free, streamed,
-// reserved for an event or a division, out of service), saved as soon as one is changed (the
-// day is seated again at once), and whether the Main's board 1 is streamed. Tables in use say
-// which match sits there. It follows the day by itself (other staff, the seating).
+// reserved for an event or a division, out of service), shown and saved as soon as one is
+// changed (the day is seated again at once), and whether the Main's board 1 is streamed. A
+// table in use says so. It follows the day by itself (other staff, the seating).
 import { api, type Schemas } from "../api/client";
 import { several, type Division } from "../divisions";
 import { t, type Key } from "../i18n";
@@ -34,6 +34,9 @@ export function TablePlan({ id }: { id: string }) {
   const data: Hall | undefined = hall.data;
   const choices = reservations(tour.data);
   async function setTable(table: Table, change: Partial<Attributes>) {
+    if (!data) return;
+    // the box shows the tap at once; the answer (or a refusal's reload) puts in what is stored
+    hall.show({ ...data, tables: data.tables.map((x) => (x.table === table.table ? { ...x, ...change } : x)) });
     const body: Attributes = {
       accessible: table.accessible,
       streamed: table.streamed,
@@ -46,14 +49,17 @@ export function TablePlan({ id }: { id: string }) {
       t("table_saved", { n: table.table }),
     );
     if (answer) hall.show(answer);
+    else hall.reload();
   }
   async function setTopBoard(value: boolean) {
     if (!data) return;
+    hall.show({ ...data, top_board: value });
     const answer = await save.run(
       () => api.PUT("/tournaments/{tournament_id}/hall", { ...path, body: { streamed: data.streamed, beside: data.beside, top_board: value } }),
       t("hall_saved"),
     );
     if (answer) hall.show(answer);
+    else hall.reload();
   }
   return (
     <section>
@@ -70,12 +76,12 @@ export function TablePlan({ id }: { id: string }) {
           {t("tables_top_board")}
         </label>
       )}
-      <ul class="plain table-plan" data-testid="table-plan">
+      <div data-testid="table-plan">
         {data?.tables.map((table) => (
-          <li key={table.table} class="card" data-testid={`table-${table.table}`}>
+          <section key={table.table} class="card" data-testid={`table-${table.table}`} aria-labelledby={`table-${table.table}`}>
             <h2 id={`table-${table.table}`}>{t("table_n", { n: table.table })}</h2>
             <p class="small">{table.match ? t("table_in_use") : t("free")}</p>
-            <fieldset aria-labelledby={`table-${table.table}`}>
+            <div role="group" aria-labelledby={`table-${table.table}`}>
               {FLAGS.map((flag) => (
                 <label key={flag} class="check">
                   <input
@@ -104,10 +110,10 @@ export function TablePlan({ id }: { id: string }) {
                   ))}
                 </select>
               </label>
-            </fieldset>
-          </li>
+            </div>
+          </section>
         ))}
-      </ul>
+      </div>
       <a class="button secondary" href={`#/t/${id}/organise`}>
         {t("organise")}
       </a>

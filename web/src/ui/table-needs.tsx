@@ -15,7 +15,9 @@ export function TableNeeds({ tavlaId }: { tavlaId: string }) {
   const save = useAction(needs.reload);
   const list = needs.data?.needs ?? [];
   if (list.length === 0) return null;
-  const choose = (need: Need, accessible: boolean) =>
+  const choose = (need: Need, accessible: boolean) => {
+    // the box shows the tap at once; the read after the answer puts in what is stored
+    needs.show({ needs: list.map((n) => (n.tournament_id === need.tournament_id ? { ...n, accessible } : n)) });
     void save.run(
       () =>
         api.PUT("/tournaments/{tournament_id}/needs/{tavla_id}", {
@@ -24,6 +26,7 @@ export function TableNeeds({ tavlaId }: { tavlaId: string }) {
         }),
       t("need_saved"),
     );
+  };
   return (
     <fieldset data-testid="table-needs">
       <legend>{t("needs_title")}</legend>
