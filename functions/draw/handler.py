@@ -21,6 +21,7 @@ from tavla.errors import (
     NotOrganiser,
     NotStaff,
     PlayerNotFound,
+    ProfileMissing,
     RoundInProgress,
     RoundNotFound,
     RoundPlayed,
@@ -37,7 +38,7 @@ from tavla.models.day import (
     Rounds,
     RoundView,
 )
-from tavla.models.hall import HallBody, HallView, NeedBody, TableAttributesBody
+from tavla.models.hall import HallBody, HallView, MyTableNeeds, NeedBody, TableAttributesBody
 from tavla.models.tournaments import DrawCommitment
 from tavla.observability import entry
 from tavla.services import commitment, draw, hall, late_entries, redraw
@@ -279,6 +280,21 @@ def player_need(tournament_id: TournamentId, tavla_id: PlayerId) -> NeedBody:
     Private: the player, or the tournament's staff, read it; no public route shows it.
     """
     return hall.need(caller(app), tournament_id, tavla_id)
+
+
+@app.get(
+    "/me/table-needs",
+    security=SIGNED_IN,
+    tags=["hall"],
+    responses=errors(ProfileMissing),
+    middlewares=revalidated(),
+)
+def my_table_needs() -> MyTableNeeds:
+    """My need at the tables in each tournament I am entered in that is not over.
+
+    Private (the caller's own); set each with `PUT .../needs/{tavla_id}`.
+    """
+    return hall.my_needs(caller(app))
 
 
 @app.put(

@@ -56,6 +56,8 @@ PATCH  /me                                                      401  200   200  
 GET    /me/checkin-pass                                         401  200   200  200  200  200  200  200
 GET    /me/notifications                                        401  200   200  200  200  200  200  200
 GET    /me/data                                                 401  200   200  200  200  200  200  200
+# a player's own needs at the tables: every signed-in role reads only its own
+GET    /me/table-needs                                          401  200   200  200  200  200  200  200
 # erasure (R12): the body types back `other`'s Tavla ID; `self` is entered in T (409 entries_open),
 # organisers and admins hold a role (409 roles_held), the referees typed a Tavla ID not theirs (422)
 POST   /me/erasure                                              401  409   200  422  422  409  409  409
@@ -498,6 +500,7 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     "GET /me/checkin-pass": lambda w: Request(),
     "GET /me/notifications": lambda w: Request(),
     "GET /me/data": lambda w: Request(),
+    "GET /me/table-needs": lambda w: Request(),
     "POST /me/erasure": lambda w: Request(body={"confirm": w.tavla_ids["other"]}),
     "PUT /me/push-subscriptions": lambda w: Request(body=PUSH_SUBSCRIPTION),
     "DELETE /me/push-subscriptions/{subscription_id}": lambda w: Request(

@@ -183,3 +183,47 @@ def test_erasure_waits_for_open_entries_and_platform_roles(api: Api) -> None:
     assert {k: after[k] for k in before} == before
     assert api.call("GET", "/me", user="u1").body["phone"] == PHONE
     assert api.call("POST", ERASE, body={"confirm": "X"}, user="nobody").status == 404
+
+
+def _need(api: Api, tournament_id: str, tavla_id: str, accessible: bool) -> None:
+    params = {"tournament_id": tournament_id, "tavla_id": tavla_id}
+    reply = api.call(
+        "PUT",
+        "/tournaments/{tournament_id}/needs/{tavla_id}",
+        params=params,
+        body={"accessible": accessible},
+        user="eleni",
+    )
+    assert reply.status == 200, reply.body
+
+
+def test_a_table_need_is_in_the_export_and_goes_with_the_erasure(api: Api) -> None:
+    """A need at the tables is personal data (R12): the player's export lists each one held
+    (set before the first draw and during the day), not one cleared again; the erasure takes
+    it out of every plan and leaves no pointer to it."""
+    eleni = create_player(api, "eleni", name=NAME)
+    users = ["p0", "p1", "p2", "p3"]
+    drawn, _ = checked_in_field(api, 4, users=users, tables=2)
+    assert draw(api, drawn).status == 201
+    before_draw, _ = checked_in_field(api, 4, users=users, tables=2)
+    cleared, _ = checked_in_field(api, 4, users=users, tables=2)
+    for tournament_id in (drawn, before_draw, cleared):
+        _need(api, tournament_id, eleni, True)
+    _need(api, cleared, eleni, False)
+
+    data = api.call("GET", "/me/data", user="eleni")
+    assert data.status == 200, data.body
+    held = {n["tournament_id"]: n["accessible"] for n in data.body["table_needs"]}
+    assert held == {drawn: True, before_draw: True}
+
+    reply = api.call("POST", ERASE, body={"confirm": eleni}, user="eleni")
+    assert reply.status == 200, reply.body
+    assert any("tables" in line for line in reply.body["erased"])
+    after = _everything()
+    for tournament_id in (drawn, before_draw, cleared):
+        assert eleni not in after[f"TOURNAMENT#{tournament_id}|TABLES"].get("needs", {})
+    assert not [k for k in after if k.startswith(f"PLAYER#{eleni}|NEED#")]
+    desk = api.call(
+        "GET", "/tournaments/{tournament_id}/hall", params={"tournament_id": drawn}, user=ORGANISER
+    )
+    assert desk.status == 200 and desk.body["needs"] == []

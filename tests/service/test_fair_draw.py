@@ -174,3 +174,5 @@ def test_a_late_entrant_joins_the_next_round_with_half_points_and_is_marked_late
     assert row["late_from_round"] == 2 and row["late_points"] == 0.5
     others = [r for r in table["events"][0]["rows"] if r["player"]["tavla_id"] != late]
     assert all(r["late_from_round"] is None for r in others)
+    board = api.call("GET", "/tournaments/{tournament_id}/board", params=_in(tournament_id)).body
+    assert board["late"] == [late]  # the pairings mark them

@@ -84,3 +84,24 @@ def test_a_result_read_on_part_of_the_day_keeps_the_plan_s_demands(api: Api) -> 
         records(tid)["main.R1.2"].home,
         records(tid)["main.R1.2"].away,
     }
+
+
+def test_a_player_reads_their_own_needs_in_the_tournaments_they_are_entered_in(api: Api) -> None:
+    """The profile's list: each tournament the caller is entered in with their need there, set
+    by them; another player's need is not in it."""
+    tid, ids = checked_in_field(api, 4, tables=2)
+    for user, tavla_id in (("player-0", ids[0]), ("player-1", ids[1])):
+        reply = api.call(
+            "PUT",
+            "/tournaments/{tournament_id}/needs/{tavla_id}",
+            params={"tournament_id": tid, "tavla_id": tavla_id},
+            body={"accessible": user == "player-0"},
+            user=user,
+        )
+        assert reply.status == 200, reply.body
+    mine = api.call("GET", "/me/table-needs", user="player-0")
+    assert mine.status == 200, mine.body
+    [need] = mine.body["needs"]
+    assert (need["tournament_id"], need["accessible"]) == (tid, True) and need["name"]
+    theirs = api.call("GET", "/me/table-needs", user="player-1").body["needs"]
+    assert [(n["tournament_id"], n["accessible"]) for n in theirs] == [(tid, False)]

@@ -59,6 +59,7 @@ export const ROUTES: readonly RouteEntry[] = [
   { path: "t/:id/edit", later: () => import("./screens/manage/edit").then((m) => m.EditTournament) },
   { path: "t/:id/approvals", later: () => import("./screens/manage/approvals").then((m) => m.Approvals) },
   { path: "t/:id/staff", later: () => import("./screens/manage/staff").then((m) => m.StaffList) },
+  { path: "t/:id/tables", later: () => import("./screens/tables").then((m) => m.TablePlan) },
   { path: "t/:id/conduct", later: () => import("./screens/conduct").then((m) => m.Conduct) },
   { path: "t/:id/categories", later: () => import("./screens/categories").then((m) => m.Categories) },
   { path: "t/:id/cancel", later: () => import("./screens/manage/cancel").then((m) => m.CancelOrPostpone) },

@@ -106,6 +106,10 @@ class Board(ApiModel):
         description="the matches of the draws in play and of each event's latest draw, round by round"
     )
     standings: list[EventStandings] = Field(description=f"each event's top {BOARD_ROWS} rows and its total")
+    late: list[str] = Field(
+        default_factory=list,
+        description="Tavla IDs of the players entered late (Swiss, lives), marked on the pairings",
+    )
 
 
 class FinalStandings(ApiModel):

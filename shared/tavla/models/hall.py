@@ -52,6 +52,19 @@ class NeedBody(StrictModel):
     accessible: bool
 
 
+class MyTableNeed(ApiModel):
+    """My need at the tables of one tournament I am entered in (private)."""
+
+    tournament_id: str
+    name: str
+    starts_at: str
+    accessible: bool
+
+
+class MyTableNeeds(ApiModel):
+    needs: list[MyTableNeed] = Field(description="the tournaments I am entered in that are not over")
+
+
 class HallTable(ApiModel):
     table: int
     match: Code | None = None

@@ -159,6 +159,13 @@ class Erasure(ApiModel):
     kept: list[KeptRecord]
 
 
+class TableNeed(ApiModel):
+    """A need at the tables the player or staff set for one tournament (private)."""
+
+    tournament_id: str
+    accessible: bool
+
+
 class MyData(ApiModel):
     """Everything held about me (R12.2)."""
 
@@ -167,6 +174,7 @@ class MyData(ApiModel):
     notifications: list[Notification]
     consents: list[Consent] = Field(default_factory=list)
     payments: list[dict[str, Any]] = Field(default_factory=list)
+    table_needs: list[TableNeed] = Field(default_factory=list)
     privacy_notice: PrivacyNotice
 
 

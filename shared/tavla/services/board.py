@@ -197,4 +197,5 @@ def board(tournament_id: str) -> Board:
             day.divisions(tournament), [(r, views[r.code]) for r in records if r.draw in shown]
         ),
         standings=event_tables(tournament, current.field, draws, records, top=BOARD_ROWS),
+        late=[e["player_id"] for e in current.field.entrants if e.get("late")] if current.field else [],
     )

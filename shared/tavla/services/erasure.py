@@ -1,7 +1,7 @@
 """A player erases their account (R12, GDPR Art. 17).
 
-Contacts, e-mail, phone, birth year, gender, consents, notices, push subscriptions, the payer's
-name on bank transfers and the sign-in are deleted. Results and ratings stay as they were,
+Contacts, e-mail, phone, birth year, gender, consents, notices, push subscriptions, needs at the
+tables, the payer's name on bank transfers and the sign-in are deleted. Results and ratings stay as they were,
 under a pseudonym drawn once and stored on the profile, so no opponent's rating, standing or
 season place changes. Money records stay (the federation's law keeps them), without contact
 data, and the answer says until when.
@@ -23,6 +23,7 @@ from tavla.errors import EntriesOpen, ErasureNotConfirmed, ProfileMissing, Roles
 from tavla.models.players import Erasure, KeptRecord
 from tavla.rules import privacy
 from tavla.rules.model import Actor
+from tavla.services import hall
 from tavla.store import audit
 from tavla.store import erasure as erasure_store
 from tavla.store import payments as payment_store
@@ -39,6 +40,7 @@ ERASED = [
     "name, club and city (results and rating stay under the pseudonym)",
     "phone, e-mail, gender, birth year",
     "SMS and e-mail consents and the language of notices",
+    "your needs at the tables (an accessible table)",
     "notices, push subscriptions and requests to organise",
     "the payer's name and text of bank transfers for your entries",
     "the sign-in account",
@@ -68,6 +70,7 @@ def erase_me(caller: Caller, confirm: str, now: datetime, rng: random.Random = _
         actor = Actor(role="player", tavla_id=tavla_id)
         record = audit.entry(actor, "account_erased", now, tavla_id=tavla_id, pseudonym=pseudonym)
         erasure_store.erase_account(tavla_id, caller.sub, pseudonym, at, contacts, record)
+    hall.forget_needs(tavla_id, tournaments, now)
     _rename_everywhere(tavla_id, pseudonym, list(tournaments), [e.tournament_id for e in entries])
     _delete_sign_in(caller.sub)
     return Erasure(

@@ -25,7 +25,17 @@ from typing import Any
 
 from tavla.caller import Caller
 from tavla.errors import Busy, DomainError, Invalid, NotStaff, StaleMatch
-from tavla.models.hall import HallBody, HallHold, HallTable, HallView, HallWait, NeedBody, TableAttributesBody
+from tavla.models.hall import (
+    HallBody,
+    HallHold,
+    HallTable,
+    HallView,
+    HallWait,
+    MyTableNeed,
+    MyTableNeeds,
+    NeedBody,
+    TableAttributesBody,
+)
 from tavla.rules import holds
 from tavla.rules.model import AuditRecord, DayChange, TablesRecord, audit_entry
 from tavla.rules.states import AT_TABLE
@@ -37,8 +47,10 @@ from tavla.store import audit as audit_store
 from tavla.store import hall as hall_store
 from tavla.store import matches as match_store
 from tavla.store import players as player_store
+from tavla.store import registrations as registration_store
+from tavla.store import tournaments as tournament_store
 from tavla.store.draws import put_tables
-from tavla.store.records import Actor, TournamentRecord
+from tavla.store.records import FINISHED, Actor, TournamentRecord
 from tavla.store.transactions import Cancelled, Transaction
 
 log = logging.getLogger(__name__)
@@ -150,8 +162,60 @@ def set_need(caller: Caller, tournament_id: str, tavla_id: str, body: NeedBody, 
         # the audit trail says a need changed, not which one (it is read by more people)
         return replace(plan, needs=needs), actor, "need_set", {"tavla_id": tavla_id}
 
+    if body.accessible:  # the pointer first: an export or erasure never misses a need stored
+        hall_store.mark_need(tavla_id, tournament_id, True)
     _reseat(tournament_id, change, now)
+    if not body.accessible:
+        hall_store.mark_need(tavla_id, tournament_id, False)
     return body
+
+
+def my_needs(caller: Caller) -> MyTableNeeds:
+    """The caller's need in each tournament they are entered in that is not over (their
+    profile sets it there; private)."""
+    tavla_id = player_store.tavla_id_of(caller.sub)
+    entries = sorted(registration_store.of_player(tavla_id), key=lambda e: e.starts_at)
+    running = [
+        (e, t)
+        for e in entries
+        if (t := tournament_store.get(e.tournament_id)).status not in (FINISHED, "cancelled")
+    ]
+    held = needs_of(tavla_id, [t.id for _, t in running])
+    return MyTableNeeds(
+        needs=[
+            MyTableNeed(
+                tournament_id=t.id,
+                name=t.name,
+                starts_at=e.starts_at,
+                accessible=ACCESSIBLE in held.get(t.id, ()),
+            )
+            for e, t in running
+        ]
+    )
+
+
+def needs_of(tavla_id: str, tournament_ids: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """The player's needs held in the plans of these tournaments and of those their pointers
+    name (their data export): tournament -> needs."""
+    wanted = set(tournament_ids) | set(hall_store.need_tournaments(tavla_id))
+    return {
+        plan.tournament_id: tuple(plan.needs[tavla_id])
+        for plan in hall_store.plans(sorted(wanted))
+        if plan.needs.get(tavla_id)
+    }
+
+
+def forget_needs(tavla_id: str, tournament_ids: Iterable[str], now: datetime) -> None:
+    """Delete the player's needs from every plan holding one (their erasure); the day is seated
+    again without them. Safe to repeat; the pointers go with the player's other items."""
+
+    def drop(
+        _tournament: TournamentRecord, plan: TablesRecord
+    ) -> tuple[TablesRecord, None, str, dict[str, Any]]:
+        return replace(plan, needs={p: n for p, n in plan.needs.items() if p != tavla_id}), None, "", {}
+
+    for tournament_id in needs_of(tavla_id, tournament_ids):
+        _reseat(tournament_id, drop, now)
 
 
 def need(caller: Caller, tournament_id: str, tavla_id: str) -> NeedBody:

@@ -23,6 +23,7 @@ from tavla.models.players import (
     ProfileUpdate,
     PublicProfile,
     RetentionPeriod,
+    TableNeed,
 )
 from tavla.models.season import PlayerPage, RatingLine
 from tavla.rules import privacy
@@ -247,8 +248,19 @@ def my_data(caller: Caller) -> MyData:
         payments=[
             {k: v for k, v in asdict(e).items() if v is not None} for e in payment_store.of_payer(tavla_id)
         ],
+        table_needs=_table_needs(tavla_id, [e.tournament_id for e in entries]),
         privacy_notice=privacy_notice(),
     )
+
+
+def _table_needs(tavla_id: str, entered: list[str]) -> list[TableNeed]:
+    from tavla.rules.venue import ACCESSIBLE
+    from tavla.services import hall  # the day's whole model: only this rare request needs it
+
+    return [
+        TableNeed(tournament_id=t, accessible=ACCESSIBLE in needs)
+        for t, needs in hall.needs_of(tavla_id, entered).items()
+    ]
 
 
 def merge(caller: Caller, keep: str, merge_id: str, now: datetime) -> MyProfile:

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from tavla.rules.model import TablesRecord, match_id
 from tavla.store import keys
 from tavla.store.draws import tables_from_item
-from tavla.store.dynamo import batch_get
+from tavla.store.dynamo import batch_get, client, query_all, table_name
 from tavla.store.schema import MAIN
 
 
@@ -27,3 +27,25 @@ def elsewhere(tables: TablesRecord | None) -> dict[str, str]:
             for player in (plan.demands or {}).get(code, {}).get("players") or ():
                 found[player] = match_id(plan.tournament_id, code)
     return found
+
+
+def mark_need(tavla_id: str, tournament_id: str, needed: bool) -> None:
+    """Keep (or drop) the player's pointer to a tournament whose plan holds their need, so their
+    data export and erasure find every need without reading every tournament."""
+    key = keys.need_pointer(tavla_id, tournament_id)
+    if needed:
+        item = {**key, "tournament_id": {"S": tournament_id}}
+        client().put_item(TableName=table_name(MAIN), Item=item)
+    else:
+        client().delete_item(TableName=table_name(MAIN), Key=key)
+
+
+def need_tournaments(tavla_id: str) -> list[str]:
+    """The tournaments whose plans may hold the player's need (their pointers)."""
+    found = query_all(
+        TableName=table_name(MAIN),
+        KeyConditionExpression="pk = :pk AND begins_with(sk, :need)",
+        ExpressionAttributeValues={":pk": {"S": keys.player_pk(tavla_id)}, ":need": {"S": keys.NEED_PREFIX}},
+        ProjectionExpression="tournament_id",
+    )
+    return sorted(str(i["tournament_id"]) for i in found)

@@ -43,6 +43,8 @@ Main table:
 - the Super Final (frozen list, seats)  SEASON#<id> / FINAL
 - a Super Final invitation ........... SEASON#<id> / INVITE#<tavla_id>
   and the player's pointer to it ..... PLAYER#<tavla_id> / INVITE#<season id>
+- where a player's table need is set  PLAYER#<tavla_id> / NEED#<tournament id>  (the need itself
+                                       lives in that tournament's TABLES; private, R12)
 
 - a platform role held (R1.3) ...... ROLE#<role> / USER#<sub>  (how many: ROLE#<role> / COUNT)
 - a request to become an organiser . ORGANISER_REQUESTS / <tavla_id>
@@ -73,6 +75,7 @@ LEDGER_PREFIX = "LEDGER#"
 RATING_PREFIX = "RATING#"
 SEASON_PLAYER_PREFIX = "PLAYER#"
 INVITE_PREFIX = "INVITE#"
+NEED_PREFIX = "NEED#"
 NATIONAL = "NATIONAL"
 
 
@@ -123,6 +126,10 @@ def match(tournament_id: str, code: str) -> dict[str, Any]:
 
 def tables(tournament_id: str) -> dict[str, Any]:
     return _key(tournament_pk(tournament_id), "TABLES")
+
+
+def need_pointer(tavla_id: str, tournament_id: str) -> dict[str, Any]:
+    return _key(player_pk(tavla_id), f"{NEED_PREFIX}{tournament_id}")
 
 
 def standings(tournament_id: str) -> dict[str, Any]:

@@ -2,7 +2,8 @@
 // venue's TV (#/t/<id>/tv, 1920 x 1080, read from across a hall): the current round's tables,
 // the latest results and the top of the standings side by side, each column paging by itself
 // when it holds more than fits; winners marked, the standings' tie-break figures shown, and a
-// clear banner while the board cannot be refreshed. Both follow the day by themselves.
+// clear banner while the board cannot be refreshed. A player entered late is marked "late" on
+// the pairings and the standings. Both follow the day by themselves.
 import { useEffect, useState } from "preact/hooks";
 import { api, type Board, type MatchView } from "../api/client";
 import { Stale, Status } from "../ui/widgets";
@@ -51,11 +52,12 @@ function useBoard(id: string) {
   useEffect(() => setChecked(new Date().toISOString()), [board.data]);
   const divisions = several(tour.data) ? (tour.data?.divisions ?? []) : [];
   const tag = (m: MatchView) => (divisions.length ? divisionName(tour.data, divisionOf(m, divisions)) : undefined);
-  return { board, live, checked, divisions, tag };
+  const late = new Set(board.data?.late ?? []);
+  return { board, live, checked, divisions, tag, late };
 }
 
 export function BoardScreen({ id }: { id: string }) {
-  const { board: loaded, live, checked, divisions, tag } = useBoard(id);
+  const { board: loaded, live, checked, divisions, tag, late } = useBoard(id);
   const board = loaded.data;
   return (
     <section>
@@ -74,7 +76,7 @@ export function BoardScreen({ id }: { id: string }) {
             {board.tables.map((table) => (
               <li key={table.table} class="table">
                 <span class="num">{table.table}</span>
-                {table.match ? <MatchLine match={table.match} division={tag(table.match)} /> : <span class="free">{t("free")}</span>}
+                {table.match ? <MatchLine match={table.match} division={tag(table.match)} late={late} /> : <span class="free">{t("free")}</span>}
               </li>
             ))}
           </ul>
@@ -84,19 +86,19 @@ export function BoardScreen({ id }: { id: string }) {
               <ul class="tables">
                 {board.queue.map((m) => (
                   <li key={m.id} class="table">
-                    <MatchLine match={m} division={tag(m)} />
+                    <MatchLine match={m} division={tag(m)} late={late} />
                   </li>
                 ))}
               </ul>
             </>
           )}
-          {divisions.length === 0 && <Results board={board} level={2} />}
+          {divisions.length === 0 && <Results board={board} level={2} late={late} />}
           {divisions.map((d) => (
             <section key={d.id} data-testid={`division-${d.id}`} aria-labelledby={`division-${d.id}`}>
               <h2 id={`division-${d.id}`} class="division-heading">
                 {d.name}
               </h2>
-              <Results board={board} level={3} only={(x) => divisionOf(x, divisions) === d.id} />
+              <Results board={board} level={3} late={late} only={(x) => divisionOf(x, divisions) === d.id} />
             </section>
           ))}
         </>
@@ -247,7 +249,15 @@ function StandingsTable({ rows, figures }: { rows: readonly Row[]; figures: read
         {rows.map((row) => (
           <tr key={row.player.tavla_id}>
             <td>{row.label}</td>
-            <td>{row.player.name ?? row.player.tavla_id}</td>
+            <td>
+              {row.player.name ?? row.player.tavla_id}
+              {row.late_from_round != null && (
+                <>
+                  {" "}
+                  <LateTag round={row.late_from_round} />
+                </>
+              )}
+            </td>
             {figures.map((f) => (
               <td key={f}>{row[f] ?? "—"}</td>
             ))}
@@ -260,7 +270,17 @@ function StandingsTable({ rows, figures }: { rows: readonly Row[]; figures: read
 
 /** The latest results and the top of the standings on the board (earlier rounds and the whole
  * table are behind the round and standings routes), or of one division's part of it (`only`). */
-function Results({ board, level, only = () => true }: { board: Board; level: 2 | 3; only?: (x: Part) => boolean }) {
+function Results({
+  board,
+  level,
+  late,
+  only = () => true,
+}: {
+  board: Board;
+  level: 2 | 3;
+  late: ReadonlySet<string>;
+  only?: (x: Part) => boolean;
+}) {
   const H = level === 2 ? "h2" : "h3";
   return (
     <>
@@ -268,14 +288,15 @@ function Results({ board, level, only = () => true }: { board: Board; level: 2 |
       <ul class="tables" data-testid="results">
         {latestResults(board, only).map((m) => (
           <li key={m.id} class="table">
-            <MatchLine match={m} />
+            <MatchLine match={m} late={late} />
           </li>
         ))}
       </ul>
       {board.standings.filter(only).map((s) => (
         <div key={s.event}>
           <H>{t("standings")}</H>
-          <div class="scroll">
+          {/* a table wider than the phone scrolls: focusable, so a keyboard can scroll it too */}
+          <div class="scroll" tabIndex={0} role="region" aria-label={t("standings")}>
             <StandingsTable rows={s.rows} figures={tieBreaks(s.rows)} />
           </div>
           {s.total > s.rows.length && (
@@ -289,9 +310,30 @@ function Results({ board, level, only = () => true }: { board: Board; level: 2 |
   );
 }
 
-/** A match on a board: its round, both players (the winner marked), the score and its state. */
-export function MatchLine({ match, division }: { match: MatchView; division?: string }) {
-  const name = (side: "home" | "away") => match[side]?.name ?? match[side]?.tavla_id ?? match[`${side}_from`] ?? "—";
+/** "late": a player entered late (Swiss, lives), with the round they joined when known. */
+function LateTag({ round }: { round?: number }) {
+  return (
+    <span class="tag late" data-testid="late" title={round ? t("late_from_round", { n: round }) : undefined}>
+      {t("late_tag")}
+    </span>
+  );
+}
+
+/** A match on a board: its round, both players (the winner marked, a late entrant marked), the
+ * score and its state. */
+export function MatchLine({ match, division, late }: { match: MatchView; division?: string; late?: ReadonlySet<string> }) {
+  const plain = (side: "home" | "away") => match[side]?.name ?? match[side]?.tavla_id ?? match[`${side}_from`] ?? "—";
+  const name = (side: "home" | "away") => (
+    <>
+      {plain(side)}
+      {late?.has(match[side]?.tavla_id ?? "") && (
+        <>
+          {" "}
+          <LateTag />
+        </>
+      )}
+    </>
+  );
   const [h, a] = match.score ?? [0, 0];
   const result = match.result;
   const won = (side: "home" | "away") => Boolean(result && match[side] && result.winner === match[side]!.tavla_id);

@@ -1,7 +1,8 @@
 // The organiser's console: the state of the day first (round n of m, results in, tables free),
 // then the one thing to do next (draw the next round, or finish once every result is in),
-// its answer shown where it was tapped; finishing is asked twice. The other screens are a list
-// of links below, and the referee's quick naming at the end. It follows the day by itself.
+// its answer shown where it was tapped; finishing is asked twice; Swiss and lives take late
+// entries here. The other screens are a list of links below, and the referee's quick naming
+// at the end. It follows the day by itself.
 import { useState } from "preact/hooks";
 import { api, type Board, type Schemas } from "../api/client";
 import { Alert, ConfirmButton, NeedSignIn, Note, Stale, Status } from "../ui/widgets";
@@ -15,6 +16,7 @@ import { channelsOf, useLive } from "../live/use-live";
 import { roundName } from "../rounds";
 import { divisionOf } from "./board";
 import { FairDraw } from "../ui/fair-draw";
+import { LateEntry } from "../ui/late-entry";
 
 type Drawn = { number?: number; round?: number; pairings?: unknown[] };
 
@@ -171,6 +173,7 @@ export function Organise({ id }: { id: string }) {
           onChange={reload}
         />
       )}
+      {x && !finished && (x.format === "swiss" || x.format === "lives") && <LateEntry tournament={x} onChange={reload} />}
       <Report id={id} />
       <h2>{t("other_screens")}</h2>
       <ul class="links" data-testid="organise-links">
@@ -180,6 +183,7 @@ export function Organise({ id }: { id: string }) {
             ["approvals", "approvals_title"],
             ["staff", "staff_title"],
             ["desk", "referee_desk"],
+            ["tables", "tables_title"],
             ["money", "money_title"],
             ["board", "board"],
             ["cancel", "cancel_title"],

@@ -6,6 +6,7 @@ import { language, LANGUAGES, setLang, t, type Lang } from "../i18n";
 import { useSignal } from "../signal";
 import { useLoad } from "../load";
 import { Consents, Erasure } from "../ui/privacy";
+import { TableNeeds } from "../ui/table-needs";
 
 interface Form {
   name: string;
@@ -152,6 +153,7 @@ export function Profile() {
         </form>
       )}
       {me.data && <Consents me={me.data} saved={me.reload} />}
+      {me.data && <TableNeeds tavlaId={me.data.tavla_id} />}
       <p>
         <a href="#/privacy" data-testid="privacy-link">
           {t("privacy_link")}
