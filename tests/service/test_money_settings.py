@@ -34,7 +34,7 @@ def _at(days: float) -> str:
 
 def _mine(api: Api, user: str) -> dict[str, Any]:
     [ledger] = api.call("GET", "/me/payments", user=user).body["ledgers"]
-    return ledger
+    return dict(ledger)
 
 
 def _asked(api: Api, tid: str, user: str) -> int:
@@ -91,7 +91,10 @@ def test_the_time_zone_decides_when_the_early_birds_last_day_ends(api: Api) -> N
     (the full fee), New York's is not (still the early-bird fee)."""
     day = (datetime.now(UTC) + timedelta(days=3)).date()
     deadline = datetime(day.year, day.month, day.day, 12, tzinfo=UTC).isoformat()
-    early = {"early_bird_fee": {"amount": 1500, "currency": "EUR"}, "early_bird_deadline": deadline}
+    early: dict[str, Any] = {
+        "early_bird_fee": {"amount": 1500, "currency": "EUR"},
+        "early_bird_deadline": deadline,
+    }
     _entered(api, "athens", time_zone="Europe/Athens", **early)
     _entered(api, "new-york", time_zone="America/New_York", **early)
     clock.advance(datetime(day.year, day.month, day.day, 23, tzinfo=UTC) - datetime.now(UTC))
