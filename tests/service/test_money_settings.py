@@ -48,17 +48,17 @@ def _asked(api: Api, tid: str, user: str) -> int:
 
 def _entered(api: Api, user: str, division: str | None = None, **settings: Any) -> tuple[str, str]:
     tid = create_tournament(api, **settings)
+    return tid, _join(api, tid, user, division)
+
+
+def _join(api: Api, tid: str, user: str, division: str | None) -> str:
+    """A new player enters `tid` (in `division`, where the tournament has several)."""
     tavla_id = create_player(api, user)
     body = {"division": division} if division else None
-    reply = api.call(
-        "POST",
-        "/tournaments/{tournament_id}/registrations",
-        params={"tournament_id": tid},
-        body=body,
-        user=user,
-    )
+    path = "/tournaments/{tournament_id}/registrations"
+    reply = api.call("POST", path, params={"tournament_id": tid}, body=body, user=user)
     assert reply.status == 201, reply.body
-    return tid, tavla_id
+    return tavla_id
 
 
 def test_the_entry_fee_is_what_the_player_owes_and_the_checkout_asks(
@@ -119,15 +119,7 @@ def test_a_divisions_own_fee_and_early_bird_fee_are_its_players(api: Api) -> Non
         "early_bird_deadline": _at(2),
     }
     tid, _ = _entered(api, "novice", division="novice", **settings)
-    create_player(api, "open")
-    joined = api.call(
-        "POST",
-        "/tournaments/{tournament_id}/registrations",
-        params={"tournament_id": tid},
-        body={"division": "open"},
-        user="open",
-    )
-    assert joined.status == 201, joined.body
+    _join(api, tid, "open", "open")
     assert (_mine(api, "novice")["due"]["amount"], _mine(api, "open")["due"]["amount"]) == (800, 1500)
     clock.advance(timedelta(days=3))
     assert (_mine(api, "novice")["due"]["amount"], _mine(api, "open")["due"]["amount"]) == (1000, 2000)
