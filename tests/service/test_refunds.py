@@ -318,3 +318,38 @@ def _always_contended(*_: Any) -> None:
     from tavla.store import registrations as registration_store
 
     raise registration_store.Contended
+
+
+def test_the_treasurers_lists_name_the_players_and_an_erased_one_by_pseudonym(api: Api) -> None:
+    """R3.3, R12: the payments list and the refunds list name each player (the Tavla ID beside,
+    for the routes that take it); once the withdrawn player erases her account, both name
+    her by the pseudonym that replaced her name, never her name."""
+    tid = create_tournament(api, refund_policy={"kind": "full"})
+    leaver = create_player(api, "leaver", name="Eleni Papadopoulou")
+    stays = create_player(api, "stays", name="Nikos Kanellis")
+    for user, tavla_id in (("leaver", leaver), ("stays", stays)):
+        assert register(api, tid, user).status == 201
+        pay_cash(api, tid, tavla_id)
+    assert _withdraw(api, tid).status == 200
+
+    def listed() -> tuple[dict[str, str | None], list[tuple[str, str | None]], str]:
+        payments = api.call(
+            "GET", "/tournaments/{tournament_id}/payments", params={"tournament_id": tid}, user=ORGANISER
+        )
+        refunds = _refunds(api, tid)
+        return (
+            {lg["tavla_id"]: lg["name"] for lg in payments.body["ledgers"]},
+            [(r["tavla_id"], r["name"]) for r in refunds["refunds"]],
+            str(payments.body) + str(refunds),
+        )
+
+    names, refunds, _ = listed()
+    assert names == {leaver: "Eleni Papadopoulou", stays: "Nikos Kanellis"}
+    assert refunds == [(leaver, "Eleni Papadopoulou")]
+    erased = api.call("POST", "/me/erasure", body={"confirm": leaver.lower()}, user="leaver")
+    assert erased.status == 200, erased.body
+    pseudonym = erased.body["pseudonym"]
+    names, refunds, shown = listed()
+    assert names == {leaver: pseudonym, stays: "Nikos Kanellis"}
+    assert refunds == [(leaver, pseudonym)]
+    assert "Eleni" not in shown

@@ -8,9 +8,11 @@ from datetime import date, timedelta
 from typing import Any
 
 import pytest
+import responses
 
 from tavla import clock, events
 from tavla.services import live as live_service
+from tests.push_browser import Browser
 from tests.service.conftest import Api, LambdaContext
 from tests.service.payment_helpers import planned_schedules
 from tests.service.season_helpers import Published, bus, deliver, entered, event, finish, play_out, season_fn
@@ -288,3 +290,53 @@ def test_an_accept_a_decline_and_a_recount_each_tell_the_season_channel(
     assert [(i["tavla_id"], i["reserve"]) for i in staff["pending"]] == [(order[2], False), (order[3], True)]
     assert [(p["tavla_id"], p["reserve"]) for p in staff["reserves"]] == [(order[4], True)]
     assert [(p["tavla_id"], p["reserve"]) for p in staff["accepted"]] == [(order[0], False)]
+
+
+def test_the_invitation_reaches_the_players_phone_in_their_language_by_the_seasons_name(
+    api: Api, bus: Published, push_service: responses.RequestsMock
+) -> None:
+    """R10.4, R6.2: the invited leader (Greek) and the second (Italian) each get the notice by
+    push in their own language, naming the season as people call it ("Final season"), never
+    its id; a lapsed invitation names it too."""
+    order = closed_season(api, bus)
+    greek, italian = user_of(api, order[0]), user_of(api, order[1])
+    assert api.call("PATCH", "/me", body={"language": "el"}, user=greek).status == 200
+    assert api.call("PATCH", "/me", body={"language": "it"}, user=italian).status == 200
+    phones = {u: Browser(f"https://fcm.googleapis.com/fcm/send/{u}") for u in (greek, italian)}
+    for user, browser in phones.items():
+        assert api.call("PUT", "/me/push-subscriptions", body=browser.subscription(), user=user).status == 200
+    for kind, detail in [(k, d) for k, d in bus if k == events.SUPER_FINAL_INVITED]:
+        notify.handler(event(kind, detail), LambdaContext("notify"))
+
+    def pushed(user: str) -> str:
+        (call,) = [c for c in push_service.calls if c.request.url == phones[user].endpoint]
+        body = call.request.body or b""
+        return str(phones[user].read(body.encode() if isinstance(body, str) else bytes(body))["body"])
+
+    assert "Προσκαλείστε στον Super Final της σεζόν Final season: θέση 1 στη σεζόν" in pushed(greek)
+    assert "Sei invitato alla Super Final della stagione Final season: posizione 2" in pushed(italian)
+    assert SEASON not in pushed(greek) + pushed(italian)
+    lapsed = {"season_id": SEASON, "tavla_id": order[0], "reason": "expired", "at": clock.now().isoformat()}
+    notify.handler(event(events.SUPER_FINAL_SEAT_PASSED, lapsed), LambdaContext("notify"))
+    feed = api.call("GET", "/me/notifications", user=greek).body
+    assert any("σεζόν Final season έληξε" in n["message"] for n in feed), feed
+
+
+def test_an_invited_reserve_sees_on_their_card_that_they_came_from_the_reserve_list(
+    api: Api, bus: Published
+) -> None:
+    """R10.4: a decline passes the seat to the first reserve: their own invitation says
+    `reserve`, the players invited at the close do not."""
+    order = closed_season(api, bus)
+    assert answer(api, user_of(api, order[1]), "decline").status == 200
+
+    def card(tavla_id: str) -> tuple[str, bool]:
+        [mine] = api.call("GET", "/me/invitations", user=user_of(api, tavla_id)).body["invitations"]
+        return mine["status"], mine["reserve"]
+
+    assert [card(t) for t in order[:4]] == [
+        ("pending", False),
+        ("declined", False),
+        ("pending", False),
+        ("pending", True),
+    ]

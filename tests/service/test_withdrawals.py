@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.service.conftest import Api, Stream
 from tests.service.day_helpers import checked_in_field, draw, records
 from tests.service.helpers import ORGANISER, create_player, create_tournament, entries, register
@@ -171,3 +173,39 @@ def test_a_withdrawal_with_a_promotion_reads_once_and_writes_once(api: Api, stre
         calls = dynamodb_calls(lambda tid=tid, policy=policy: _delete(api, tid, f"{policy}-leaver"))  # type: ignore[misc]
         assert calls == expected, (policy, calls)
         assert f"Player {policy}-waiting" in str(entries(api, tid))
+
+
+def test_a_withdrawal_with_nobody_waiting_does_not_read_the_waiting_list(
+    api: Api, stream: Stream, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R3.2, R3.5: the tournament just read says nobody waits: the snapshot, the player's
+    payments, the transaction (3 calls). The transaction is conditioned on nobody waiting, so
+    a player who joins the list meanwhile is still promoted (the withdrawal reads it then)."""
+    from tavla.store import registrations as registration_store
+    from tests.service.helpers import dynamodb_calls
+
+    stream.paused = True
+    tid = create_tournament(api, capacity=2, refund_policy={"kind": "full"}, name="Nobody waits")
+    for user in ("alone-stays", "alone-leaver", "alone-late"):
+        create_player(api, user)
+    for user in ("alone-stays", "alone-leaver"):
+        assert register(api, tid, user).status == 201
+    calls = dynamodb_calls(lambda: _delete(api, tid, "alone-leaver"))
+    assert calls == ["BatchGetItem", "Query", "TransactWriteItems"], calls
+    assert register(api, tid, "alone-leaver").status == 201  # back on the main list: it is full
+
+    # a player joins the waiting list between the withdrawal's read and its transaction
+    original = registration_store.withdraw
+    joined: list[int] = []
+
+    def join_first(*args: Any, **kwargs: Any) -> None:
+        if not joined:
+            joined.append(register(api, tid, "alone-late").status)
+        original(*args, **kwargs)
+
+    monkeypatch.setattr(registration_store, "withdraw", join_first)
+    assert _delete(api, tid, "alone-leaver").status == 200
+    listed = entries(api, tid)
+    assert joined == [201]
+    assert [e["name"] for e in listed["main"]] == ["Player alone-stays", "Player alone-late"]
+    assert listed["waiting"] == []

@@ -19,6 +19,9 @@ class LedgerEntry(ApiModel):
 
     id: str
     tavla_id: str
+    name: str | None = Field(
+        default=None, description="the player's name (an erased player's pseudonym), on the refunds list"
+    )
     kind: EntryKind
     method: PaymentMethod | Literal["provider_refund", "bank_refund", "prize"]
     amount: Money
@@ -51,6 +54,10 @@ class Ledger(ApiModel):
     """A registration's money: due (fee by division and early bird), payments, refunds, balance."""
 
     tavla_id: str
+    name: str | None = Field(
+        default=None,
+        description="the player's name (an erased player's pseudonym), on the tournament's payments list",
+    )
     tournament_id: str
     status: str = Field(description="registered, waitlisted, pending, refused or withdrawn")
     division: str | None = None

@@ -190,7 +190,7 @@ class Invitation(ApiModel):
     reply_by: str = Field(description="UTC; after it the seat passes down the list")
     answered_at: str | None = None
     reserve: bool = Field(
-        default=False, description="in the replies: invited from the reserve list, a seat having passed down"
+        default=False, description="invited from the reserve list, a seat having passed down"
     )
 
 

@@ -234,9 +234,21 @@ def mine(caller: Caller) -> InvitationList:
     if tavla_id is None:
         return InvitationList(invitations=[])
     found = store.of_player(tavla_id)
-    seasons = {s.id: s for s in season_store.get_many(sorted({r.season_id for r in found}))} if found else {}
+    ids = sorted({r.season_id for r in found})
+    seasons = {s.id: s for s in season_store.get_many(ids)} if found else {}
+    finals = store.heads(ids)  # a reserve's card says so: the seats are the frozen list's
     names = _names([tavla_id])
-    return InvitationList(invitations=[_view(r, names, seasons.get(r.season_id)) for r in found])
+    return InvitationList(
+        invitations=[
+            _view(
+                r,
+                names,
+                seasons.get(r.season_id),
+                finals[r.season_id].seats if r.season_id in finals else None,
+            )
+            for r in found
+        ]
+    )
 
 
 def reply(caller: Caller, season_id: str, answer: Literal["accept", "decline"], now: datetime) -> Invitation:

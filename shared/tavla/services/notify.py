@@ -146,15 +146,25 @@ def _noshow_ruled(detail: Mapping[str, Any]) -> list[Notice]:
     return [Notice(str(t), notices.NOSHOW, fields, data, profile, wording) for t in staff]
 
 
+def _season_name(season_id: str) -> str:
+    """The season as people call it ("Greek Tour 2026"), never its id, in a notice."""
+    from tavla.store import season as season_store
+
+    season = season_store.get(season_id)
+    return season.name if season else season_id
+
+
 def _invited(detail: Mapping[str, Any]) -> list[Notice]:
     """R10.4, R5.7: each invited player hears their season place and starting lives."""
     season_id = str(detail.get("season_id", ""))
+    invited = [i for i in detail.get("invited") or () if i.get("tavla_id")]
+    season = _season_name(season_id) if invited else ""
     return [
         Notice(
             str(i["tavla_id"]),
             notices.INVITED,
             {
-                "season": season_id,
+                "season": season,
                 "place": i["place"],
                 "lives": i["lives"],
                 "reply_by": str(i.get("reply_by") or ""),
@@ -167,8 +177,7 @@ def _invited(detail: Mapping[str, Any]) -> list[Notice]:
             },
             wording=notices.INVITED_BY if i.get("reply_by") else None,
         )
-        for i in detail.get("invited") or ()
-        if i.get("tavla_id")
+        for i in invited
     ]
 
 
@@ -178,7 +187,8 @@ def _seat_passed(detail: Mapping[str, Any]) -> list[Notice]:
     if detail.get("reason") != "expired" or not detail.get("tavla_id"):
         return []
     season_id = str(detail.get("season_id", ""))
-    return [Notice(str(detail["tavla_id"]), notices.LAPSED, {"season": season_id}, {"season_id": season_id})]
+    fields = {"season": _season_name(season_id)}
+    return [Notice(str(detail["tavla_id"]), notices.LAPSED, fields, {"season_id": season_id})]
 
 
 def _organiser_requested(detail: Mapping[str, Any]) -> list[Notice]:

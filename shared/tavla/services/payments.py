@@ -148,6 +148,7 @@ def ledger(
     entries: Sequence[LedgerEntryRecord],
     side_events: Sequence[SideEventCharge],
     on: datetime | date,
+    name: str | None = None,
 ) -> Ledger:
     """One registration's ledger on the value date `on`: what it owes (entry fee, side
     events played), what moved, the refunds still due, the balance."""
@@ -159,6 +160,7 @@ def ledger(
     totals = summarise(_lines(entries), owes, active=active)
     return Ledger(
         tavla_id=tavla_id,
+        name=name,
         tournament_id=tournament.id,
         status=status,
         division=registration.division if registration else None,
@@ -174,10 +176,11 @@ def ledger(
     )
 
 
-def shown(entry: LedgerEntryRecord) -> LedgerEntry:
+def shown(entry: LedgerEntryRecord, name: str | None = None) -> LedgerEntry:
     return LedgerEntry(
         id=entry.id,
         tavla_id=entry.tavla_id,
+        name=name,
         kind=entry.kind,
         method=entry.method,
         amount=Money(amount=entry.amount),
@@ -203,10 +206,18 @@ def tournament_ledgers(
         by_player.setdefault(e.tavla_id, []).append(e)
     players = sorted(set(registrations) | set(by_player) | payment_store.withdrawn(tournament.id))
     side = side_event_charges(tournament)
+    names = names_of(players)
     return [
-        ledger(tournament, p, registrations.get(p), by_player.get(p, []), side.get(p, ()), now)
+        ledger(tournament, p, registrations.get(p), by_player.get(p, []), side.get(p, ()), now, names.get(p))
         for p in players
     ]
+
+
+def names_of(tavla_ids: Iterable[str]) -> dict[str, str]:
+    """The players' names as their profiles say now (an erased player's is the pseudonym that
+    replaced it): a treasurer's lists name people, the Tavla ID beside."""
+    wanted = list(tavla_ids)
+    return {t: p.name for t, p in player_store.get_profiles(wanted).items()} if wanted else {}
 
 
 def player_ledger(tournament: TournamentRecord, tavla_id: str, on: datetime | date) -> Ledger:
@@ -260,16 +271,15 @@ def export_csv(caller: Caller, tournament_id: str) -> str:
     tournament = tournament_or_404(tournament_id)
     require_organiser(tournament, caller)
     entries = payment_store.entries(tournament_id)
-    profiles = player_store.get_profiles(sorted({e.tavla_id for e in entries}))
+    names = names_of({e.tavla_id for e in entries})
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(EXPORT_COLUMNS)
     for e in entries:
-        profile = profiles.get(e.tavla_id)
         row = [
             tournament_id,
             e.tavla_id,
-            profile.name if profile else "",
+            names.get(e.tavla_id, ""),
             e.id,
             e.kind,
             e.method,
@@ -781,7 +791,8 @@ def refunds(caller: Caller, tournament_id: str) -> Refunds:
     found = [e for e in payment_store.entries(tournament_id) if e.kind == REFUND]
     ordered = sorted(found, key=lambda e: (e.status != DUE, e.recorded_at, e.id))
     due = sum(e.amount for e in found if e.status == DUE)
-    return Refunds(refunds=[shown(e) for e in ordered], due=Money(amount=due))
+    names = names_of({e.tavla_id for e in found})
+    return Refunds(refunds=[shown(e, names.get(e.tavla_id)) for e in ordered], due=Money(amount=due))
 
 
 def pay_refund(caller: Caller, tournament_id: str, entry_id: str, now: datetime) -> LedgerEntry:

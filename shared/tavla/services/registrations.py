@@ -253,7 +253,11 @@ def withdraw(
 
     refund = payments.withdrawal_refund(tournament, tavla_id, actor, now)
     for attempt in range(MAX_ATTEMPTS):
-        head = next(iter(registration_store.first_waiting(tournament_id)), None)
+        # nobody waited as the tournament was just read: no list to read (one call less); the
+        # withdrawal is conditioned on that (`waiting = 0`), so a player who joined the list
+        # meanwhile makes it retry, reading the list then
+        nobody_waited = attempt == 0 and tournament.waiting == 0
+        head = None if nobody_waited else next(iter(registration_store.first_waiting(tournament_id)), None)
         if head is not None and head.tavla_id == tavla_id:
             head = None  # the leaver heads the waiting list: nobody takes a place they never held
         changes = [audit_entry(actor, "withdrawn", now, tavla_id=tavla_id, list="main")]

@@ -51,6 +51,12 @@ def head(season_id: str) -> SuperFinalRecord | None:
     return _final(deserialize(response["Item"])) if "Item" in response else None
 
 
+def heads(season_ids: Sequence[str]) -> dict[str, SuperFinalRecord]:
+    """The frozen lists of these seasons' finals, those closed (BatchGetItem)."""
+    found = batch_get(MAIN, [keys.super_final(s) for s in season_ids], consistent=True) if season_ids else []
+    return {f.season_id: f for f in map(_final, found)}
+
+
 def freeze(tx: Transaction, final: SuperFinalRecord) -> None:
     """The frozen list and its seats, once (added to the season's closing transaction)."""
     tx.put(

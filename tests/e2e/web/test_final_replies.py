@@ -84,6 +84,8 @@ def test_the_organiser_sees_every_answer_and_an_accept_shows_without_a_reload(
     player = phone()
     sign_in(player, users[order[3]])
     player.goto("/#/invitations")
+    # the invited reserve's own card says where the seat came from
+    expect(player.get_by_test_id("invitation-reserve")).to_have_text("από τους αναπληρωματικούς")
     player.get_by_role("button", name="Αποδοχή").click()
     player.get_by_role("button", name="Ναι: Αποδοχή").click()
     start = time.monotonic()

@@ -132,9 +132,15 @@ def test_the_till_the_refunds_the_deadline_the_export_and_the_csv_columns(phone:
     desk = phone()
     sign_in(desk, organiser, organiser=True)
     desk.goto(f"/#/t/{tid}/money")
+    # the payments table names each player, the withdrawn one too, the Tavla ID beside
+    payments = desk.get_by_test_id("payments")
+    for name in ("Κώστας Μετρητάς", "Λένα Αποχωρούσα", "Μάνος Μεταφορά"):
+        expect(payments).to_contain_text(name)
+    expect(payments.locator("tr", has_text="Κώστας Μετρητάς")).to_contain_text(cash_id)
     desk.get_by_role("link", name="Επιστροφές χρημάτων").click()
     due = desk.get_by_test_id("refunds-due-list").locator("li")
     expect(due).to_have_count(1)
+    expect(due).to_contain_text("Λένα Αποχωρούσα")
     expect(due).to_contain_text(leaver_id)
     expect(due).to_contain_text(re.compile(r"30,00\s€"))
     expect(desk.get_by_test_id("refunds-due")).to_have_text(re.compile(r"^30,00\s€$"))
@@ -142,9 +148,11 @@ def test_the_till_the_refunds_the_deadline_the_export_and_the_csv_columns(phone:
     screenshot(desk, "refunds")
     due.get_by_role("button", name="Την πλήρωσα (έμβασμα)").click()
     expect(desk.get_by_test_id("refund-message")).to_contain_text("σημειώθηκε πληρωμένη")
+    expect(desk.get_by_test_id("refund-message")).to_contain_text("Λένα Αποχωρούσα")
     expect(due).to_have_count(0)
     expect(desk.get_by_test_id("refunds-due")).to_have_text(re.compile(r"^0,00\s€$"))
     expect(desk.get_by_test_id("refunds-paid-list").locator("li")).to_have_count(1)
+    expect(desk.get_by_test_id("refunds-paid-list")).to_contain_text("Λένα Αποχωρούσα")
     refunds = client.call("GET", f"/tournaments/{tid}/refunds", user=organiser, groups=ORGANISERS).body
     assert refunds["due"]["amount"] == 0
     assert [(r["tavla_id"], r["status"]) for r in refunds["refunds"]] == [(leaver_id, "done")]

@@ -443,6 +443,11 @@ export function MyInvitations() {
               <a href={`#/season/${encodeURIComponent(i.season_id)}`}>{t("invitation_title", { season: i.season_name ?? i.season_id })}</a>
             </strong>
             <span>{t("invitation_place", { place: i.place, lives: i.lives })}</span>
+            {i.reserve && (
+              <span class="tag" data-testid="invitation-reserve">
+                {t("replies_reserve")}
+              </span>
+            )}
             <span data-testid="invitation-status">{t(`invitation_status_${i.status}` as Key)}</span>
             {i.status === "pending" && (
               <>

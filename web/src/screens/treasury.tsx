@@ -42,6 +42,8 @@ export function Till({ id }: { id: string }) {
   const names = new Map(
     [...(entries.data?.main ?? []), ...(entries.data?.waiting ?? [])].map((e) => [e.tavla_id, e.name ?? e.tavla_id]),
   );
+  // a withdrawn player is no longer on the entry lists: the payments list names them too
+  for (const l of payments.data?.ledgers ?? []) if (l.name) names.set(l.tavla_id, l.name);
   const nameOf = (tavlaId: string) => names.get(tavlaId) ?? tavlaId;
   const owing = (payments.data?.ledgers ?? []).filter((l) => l.outstanding.amount > 0 && l.status !== "withdrawn");
   const chosen = payments.data?.ledgers.find((l) => l.tavla_id === who);
@@ -201,7 +203,7 @@ export function RefundList({ id }: { id: string }) {
       setError(problem(answer.error) || t("failed"));
       return;
     }
-    setMessage(t("refund_marked_paid", { amount: money(entry.amount.amount), who: entry.tavla_id }));
+    setMessage(t("refund_marked_paid", { amount: money(entry.amount.amount), who: entry.name ?? entry.tavla_id }));
     refunds.reload();
   }
 
@@ -223,7 +225,8 @@ export function RefundList({ id }: { id: string }) {
         {due.map((r) => (
           <li key={r.id} class="card">
             <span>
-              <strong>{money(r.amount.amount)}</strong> · {r.tavla_id}
+              <strong>{money(r.amount.amount)}</strong> · {r.name ?? r.tavla_id}
+              {r.name && <span class="small"> · {r.tavla_id}</span>}
               {r.flags?.includes("surplus") && (
                 <>
                   {" "}
@@ -248,7 +251,7 @@ export function RefundList({ id }: { id: string }) {
           <ul class="plain" data-testid="refunds-paid-list">
             {paid.map((r) => (
               <li key={r.id}>
-                {money(r.amount.amount)} · {r.tavla_id} · {t(`method_${r.method}` as Key)}
+                {money(r.amount.amount)} · {r.name ?? r.tavla_id} · {t(`method_${r.method}` as Key)}
                 {r.receipt ? ` · ${r.receipt}` : ""}
               </li>
             ))}

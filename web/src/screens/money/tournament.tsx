@@ -303,7 +303,7 @@ export function TournamentMoney({ id }: { id: string }) {
           <table class="grid" data-testid="payments">
             <thead>
               <tr>
-                <th scope="col">{t("tavla_id")}</th>
+                <th scope="col">{t("player")}</th>
                 <th scope="col">{t("money_due")}</th>
                 <th scope="col">{t("money_paid")}</th>
                 <th scope="col">{t("money_outstanding")}</th>
@@ -312,7 +312,10 @@ export function TournamentMoney({ id }: { id: string }) {
             <tbody>
               {payments.data.ledgers.map((l) => (
                 <tr key={l.tavla_id}>
-                  <td>{l.tavla_id}</td>
+                  <td>
+                    {l.name ?? l.tavla_id}
+                    {l.name && <span class="small"> · {l.tavla_id}</span>}
+                  </td>
                   <td>{money(l.due.amount)}</td>
                   <td>{money(l.paid.amount)}</td>
                   <td>{money(l.outstanding.amount)}</td>
