@@ -54,20 +54,10 @@ def _timed(action: Callable[[], Any], times: int) -> list[float]:
 
 
 def fixed_field(tournament_id: str, players: int) -> None:
-    """The field of `players` (names, ratings, clubs) written as the first draw fixes it:
-    registering and checking in hundreds of players is bench_calls' and bench_draw's business."""
-    from tavla.store import keys
-    from tavla.store.dynamo import client, serialize, table_name
-    from tavla.store.records import FieldRecord, item_of
-    from tavla.store.schema import MAIN
+    """The field of `players` written as the first draw fixes it (the service tests' helper)."""
+    from tests.service.day_helpers import fixed_field as write_field
 
-    entrants = tuple(
-        {"player_id": f"P{i:05d}", "rating": 1500.0 + 7 * i, "name": f"Player {i}", "club": f"Club {i % 9}"}
-        for i in range(players)
-    )
-    field = FieldRecord(tournament_id=tournament_id, fixed_at="2026-12-01T09:00:00+00:00", entrants=entrants)
-    item = {**keys.plain(keys.field(tournament_id)), **item_of(field), "entrants": list(entrants)}
-    client().put_item(TableName=table_name(MAIN), Item=serialize(item))
+    write_field(tournament_id, players)
 
 
 def _field(api: Any) -> str:

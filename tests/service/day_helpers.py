@@ -10,7 +10,10 @@ from tavla.rules.results import Result
 from tavla.rules.states import State
 from tavla.services import progress
 from tavla.store import draws as draw_store
-from tavla.store.records import FixtureRecord
+from tavla.store import keys
+from tavla.store.dynamo import client, serialize, table_name
+from tavla.store.records import FieldRecord, FixtureRecord, item_of
+from tavla.store.schema import MAIN
 from tests.service.conftest import Api
 from tests.service.helpers import ORGANISER, create_player, create_tournament, register
 
@@ -42,6 +45,18 @@ def checked_in_field(
         assert reply.status == 200, reply.body
         ids.append(tavla_id)
     return tournament_id, ids
+
+
+def fixed_field(tournament_id: str, players: int) -> None:
+    """The field of `players` written as the first draw fixes it (registering and checking in a
+    hundred players through the API is other tests' business)."""
+    entrants = tuple(
+        {"player_id": f"P{i:05d}", "rating": 1500.0 + 7 * i, "name": f"Player {i}", "club": f"Club {i % 9}"}
+        for i in range(players)
+    )
+    field = FieldRecord(tournament_id=tournament_id, fixed_at="2026-12-01T09:00:00+00:00", entrants=entrants)
+    item = {**keys.plain(keys.field(tournament_id)), **item_of(field), "entrants": list(entrants)}
+    client().put_item(TableName=table_name(MAIN), Item=serialize(item))
 
 
 def draw(api: Api, tournament_id: str, user: str = ORGANISER) -> Any:

@@ -10,12 +10,9 @@ from typing import Any
 
 import pytest
 
-from tavla.store import keys
-from tavla.store.dynamo import client, serialize, table_name
-from tavla.store.records import FieldRecord, item_of
-from tavla.store.schema import MAIN
+from tavla.store.dynamo import client
 from tests.service.conftest import Api
-from tests.service.day_helpers import draw
+from tests.service.day_helpers import draw, fixed_field
 from tests.service.helpers import ORGANISER, create_tournament
 from tests.service.test_result import Day
 
@@ -68,18 +65,6 @@ def _confirm_counted(api: Api, tournament_id: str, match: dict[str, Any]) -> Cou
     return Counter({k: n for k, n in calls.items() if k not in ("GetItem", "DeleteItem")})
 
 
-def _fixed_field(tournament_id: str, players: int) -> None:
-    """The field of `players` written as the first draw fixes it (registering and checking in a
-    hundred players through the API is other tests' business)."""
-    entrants = tuple(
-        {"player_id": f"P{i:05d}", "rating": 1500.0 + 7 * i, "name": f"Player {i}", "club": f"Club {i % 9}"}
-        for i in range(players)
-    )
-    field = FieldRecord(tournament_id=tournament_id, fixed_at="2026-12-01T09:00:00+00:00", entrants=entrants)
-    item = {**keys.plain(keys.field(tournament_id)), **item_of(field), "entrants": list(entrants)}
-    client().put_item(TableName=table_name(MAIN), Item=serialize(item))
-
-
 def _day_of(api: Api, players: int, format: str) -> list[Counter[str]]:
     """A day of `players` drawn: the calls of two confirmations of round 1 (in an elimination,
     the two that feed the same next-round match, so the second fills it and calls it)."""
@@ -90,7 +75,7 @@ def _day_of(api: Api, players: int, format: str) -> list[Counter[str]]:
         swiss_rounds=3,
         match_lengths={"default": 3, "semi_final": 3, "final": 3},
     )
-    _fixed_field(tournament_id, players)
+    fixed_field(tournament_id, players)
     reply = draw(api, tournament_id)
     assert reply.status == 201, reply.body
     called = {m["code"]: m for m in reply.body["pairings"] if m["state"] == "called"}

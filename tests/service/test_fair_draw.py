@@ -12,8 +12,8 @@ from tavla.caller import Caller
 from tavla.rules.commitment import commitment, draw_seed
 from tavla.services import commitment as commitment_service
 from tests.service.conftest import Api
-from tests.service.day_helpers import audit_trail, checked_in_field, draw, official, records
-from tests.service.helpers import ORGANISER, create_player
+from tests.service.day_helpers import audit_trail, checked_in_field, draw, fixed_field, official, records
+from tests.service.helpers import ORGANISER, create_player, create_tournament
 from tools.verify_draw import check_rounds
 
 ORG = {"user": ORGANISER, "groups": ("organisers",)}
@@ -176,3 +176,23 @@ def test_a_late_entrant_joins_the_next_round_with_half_points_and_is_marked_late
     assert all(r["late_from_round"] is None for r in others)
     board = api.call("GET", "/tournaments/{tournament_id}/board", params=_in(tournament_id)).body
     assert board["late"] == [late]  # the pairings mark them
+
+
+def test_a_round_too_large_for_one_transaction_is_refused_whole(api: Api) -> None:
+    """A redraw writes the whole round in one transaction (at most 100 items, decision 0030):
+    a 256-player Swiss round of 128 matches is refused with 409 before anything is written,
+    and its readers keep the round as it was drawn."""
+    tournament_id = create_tournament(api, capacity=256, format="swiss", swiss_rounds=3)
+    fixed_field(tournament_id, 256)
+    first = draw(api, tournament_id)
+    assert first.status == 201, first.body
+    before = records(tournament_id)
+    assert len([m for m in before.values() if m.draw == 1]) == 128
+    path, params = "/tournaments/{tournament_id}/rounds/{number}/redraw", _in(tournament_id, number="1")
+    refused = api.call("POST", path, params=params, body={"reason": "Player 3 was checked in twice"}, **ORG)
+    assert refused.status == 409 and refused.body["error"]["code"] == "round_played"
+    assert records(tournament_id) == before
+    shown = _round(api, tournament_id, 1)
+    assert shown["attempt"] == 1 and not shown["earlier"]
+    assert _pairs(shown["pairings"]) == _pairs(first.body["pairings"])
+    assert not [r for r in audit_trail(api, tournament_id) if r["action"] == "draw_redrawn"]
