@@ -253,6 +253,11 @@ class _RequestHandler(BaseHTTPRequestHandler):
     disable_nagle_algorithm = True
     server: LocalServer
 
+    def date_time_string(self, timestamp: float | None = None) -> str:
+        """The `Date` header in the platform's time, so a client that reads it (`make smoke`)
+        agrees with the stack after `/dev/clock` moved it on."""
+        return super().date_time_string(clock.now().timestamp() if timestamp is None else timestamp)
+
     def _serve(self) -> None:
         started = time.monotonic()
         body = self._read_body()

@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -157,8 +158,14 @@ class Smoke:
                 self.sign_in.clean_up()
         return self.tournament_id
 
+    def _platform_now(self) -> datetime:
+        """The platform's time, from its `Date` header: the dates sent must be in the future
+        by its clock, not this machine's (a skewed laptop, a local stack whose clock moved on)."""
+        answered = requests.get(self.url + "/tournaments", timeout=TIMEOUT).headers.get("Date")
+        return parsedate_to_datetime(answered) if answered else datetime.now(UTC)
+
     def _day(self) -> None:
-        now = datetime.now(UTC)
+        now = self._platform_now()
         with self.step("create a tournament"):
             body = {
                 "name": f"[smoke] {self.run_id}",
