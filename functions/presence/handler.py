@@ -19,6 +19,7 @@ from tavla.errors import (
     NotStaff,
     NotYourMatch,
     PhotoNotOfMatch,
+    ResumeByPast,
     StaleMatch,
     TooLateToArrive,
     TournamentOver,
@@ -79,7 +80,15 @@ def call_match(match_id: MatchId) -> MatchView:
     security=SIGNED_IN,
     tags=["matches"],
     responses=errors(
-        MatchNotFound, NotStaff, MatchNotInPlay, AppealOpen, PhotoNotOfMatch, StaleMatch, Busy, TournamentOver
+        MatchNotFound,
+        NotStaff,
+        MatchNotInPlay,
+        AppealOpen,
+        PhotoNotOfMatch,
+        ResumeByPast,
+        StaleMatch,
+        Busy,
+        TournamentOver,
     ),
 )
 def adjourn_match(match_id: MatchId, body: AdjournRequest) -> MatchView:

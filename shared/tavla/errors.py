@@ -281,6 +281,12 @@ class PhotoNotOfMatch(Invalid):
     code = "photo_not_of_match"
 
 
+class ResumeByPast(Invalid):
+    """An adjournment's deadline to resume that is not later than now by the platform's clock."""
+
+    code = "resume_by_past"
+
+
 class BreakRefused(Conflict):
     """A break cannot start now: during a game, none left, or one is running (R7.7)."""
 

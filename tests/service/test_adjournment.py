@@ -47,6 +47,8 @@ def test_adjourned_with_its_photo_resumed_at_a_free_table_and_overdue_told_to_th
     }
     refused = _post(d, "/matches/{match_id}/adjourn", {**body, "photo": "adjournments/elsewhere.jpg"})
     assert refused.status == 422 and "photo_not_of_match" in str(refused.body), refused.body
+    past = _post(d, "/matches/{match_id}/adjourn", {**body, "resume_by": clock.now().isoformat()})
+    assert past.status == 422 and "resume_by_past" in str(past.body), past.body
     assert d.match().state == "called"
     adjourned = _post(d, "/matches/{match_id}/adjourn", {**body, "photo": form.body["key"]})
     assert adjourned.status == 200, adjourned.body

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
-from tavla.errors import AppealOpen, MatchNotInPlay, PhotoNotOfMatch
+from tavla.errors import AppealOpen, MatchNotInPlay, PhotoNotOfMatch, ResumeByPast
 from tavla.rules.model import Actor, AuditRecord, DomainEvent, FixtureRecord, audit_entry
 from tavla.rules.operations import SIDES, Operation, Unchanged, with_flags
 from tavla.rules.states import AT_TABLE, State
@@ -69,7 +69,7 @@ class Adjourn(Operation):
         if photo is not None and not photo.startswith(photo_prefix(before.tournament_id, before.code)):
             raise PhotoNotOfMatch("The photo was not uploaded for this match.")
         if self.resume_by <= self.at:
-            raise MatchNotInPlay("The deadline to resume is later than now.")
+            raise ResumeByPast("resume_by: the deadline to resume must be later than now.")
         adjournment = {
             "at": self.at.isoformat(),
             "by": self.actor.tavla_id or self.actor.sub,

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from tavla.errors import AppealOpen, MatchNotInPlay, PhotoNotOfMatch
+from tavla.errors import AppealOpen, MatchNotInPlay, PhotoNotOfMatch, ResumeByPast
 from tavla.rules import adjournment as adj
 from tavla.rules import operations as ops
 from tavla.rules.model import SYSTEM, Actor, Day
@@ -83,7 +83,7 @@ def test_only_a_match_at_its_table_is_adjourned_with_a_photo_of_its_own() -> Non
         day.apply("main.R1.3", adj.Adjourn("x", _board("main.R1.3"), LATER, STAFF, NOW), NOW)
     with pytest.raises(PhotoNotOfMatch):
         day.apply(code, adj.Adjourn("x", _board("main.R1.2"), LATER, STAFF, NOW), NOW)
-    with pytest.raises(MatchNotInPlay):  # a deadline in the past
+    with pytest.raises(ResumeByPast):  # a deadline in the past
         day.apply(code, adj.Adjourn("x", _board(), NOW - timedelta(minutes=1), STAFF, NOW), NOW)
     appealed = replace(day, matches={**day.matches, code: replace(day.matches[code], appeal="A1")})
     with pytest.raises(AppealOpen):

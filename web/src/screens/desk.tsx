@@ -13,6 +13,7 @@ import { nothing, useLoad } from "../load";
 import { MatchLine } from "./board";
 import { HallDesk } from "../ui/hall-desk";
 import { PhotoUpload, PositionPhoto } from "../ui/position-photo";
+import { platformNow } from "../platform-clock";
 
 type Named = { tavla_id: string } | { phone: string } | { pass: string };
 
@@ -442,7 +443,7 @@ function Adjournments(props: { matches: MatchView[]; act: (call: () => Promise<{
         <select value={hours} onChange={(e) => setHours(Number(e.currentTarget.value))}>
           {[1, 2, 4, 12, 24].map((h) => (
             <option key={h} value={h}>
-              {clock(new Date(Date.now() + h * 3_600_000).toISOString())}
+              {clock(new Date(platformNow() + h * 3_600_000).toISOString())}
             </option>
           ))}
         </select>
@@ -463,7 +464,7 @@ function Adjournments(props: { matches: MatchView[]; act: (call: () => Promise<{
                       params: { path: { match_id: m.id } },
                       body: {
                         reason: reason.trim(),
-                        resume_by: new Date(Date.now() + hours * 3_600_000).toISOString(),
+                        resume_by: new Date(platformNow() + hours * 3_600_000).toISOString(),
                         ...(photos[m.id] ? { photo: photos[m.id] } : {}),
                       },
                     }),

@@ -14,6 +14,7 @@ import { getToken } from "../auth";
 import { countdown, time } from "../format";
 import { t, type Key } from "../i18n";
 import { nothing, useLoad } from "../load";
+import { platformNow } from "../platform-clock";
 
 const LIVE = ["called", "playing", "finished", "disputed", "queued", "waiting", "adjourned"];
 
@@ -29,9 +30,9 @@ export function myMatch(board: Board | undefined, me: string): MatchView | undef
 }
 
 function useNow(): number {
-  const [now, setNow] = useState(Date.now());
+  const [now, setNow] = useState(platformNow());
   useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 1000);
+    const timer = setInterval(() => setNow(platformNow()), 1000);
     return () => clearInterval(timer);
   }, []);
   return now;

@@ -9,9 +9,10 @@ import { EventFields } from "../ui/event-fields";
 import { go } from "../router";
 import { defaultRows, divisionsOf, DivisionsEditor, sameDivisions } from "./divisions";
 import { FORMATS, PROFILES } from "../profiles";
+import { platformNow } from "../platform-clock";
 
 export function NewTournament() {
-  const week = new Date(Date.now() + 7 * 86400000);
+  const week = new Date(platformNow() + 7 * 86400000);
   const [form, setForm] = useState({
     name: "",
     venue: "",
