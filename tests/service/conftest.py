@@ -27,6 +27,7 @@ from tavla import clock, schedules
 from tavla.rules.push import PUSH_SERVICES as PUSH_SERVICE_HOSTS
 from tavla.store.schema import MAIN, TABLES, create_table_args
 from tavla.store.transactions import Transaction
+from tests.service import moto_transactions
 
 PASS_KEY = "test-pass-signing-key"
 PUSH_KEY = "test-push-key-seed"
@@ -44,6 +45,7 @@ STATEMENTS_BUCKET = "tavla-test-statements"
 # and service files again (40% of the service tests' time); the files never change, so every
 # session here shares one loader and parses them once per worker.
 botocore.session.create_loader = functools.cache(botocore.session.create_loader)
+moto_transactions.install()
 
 
 def function_arn(name: str) -> str:

@@ -8,6 +8,7 @@
 // ID token is kept like the local one (auth.ts: memory + sessionStorage).
 import { setToken, signOut } from "./auth";
 import { signal } from "./signal";
+import { heardFrom } from "./platform-clock";
 
 export interface CloudConfig {
   mode: "cognito";
@@ -26,6 +27,7 @@ let config: Config = { mode: "local" };
 export async function loadConfig(): Promise<Config> {
   try {
     const response = await fetch("/config.json", { cache: "no-cache" });
+    heardFrom(response); // before the first screen proposes a date
     const body = response.ok ? ((await response.json()) as Partial<CloudConfig>) : {};
     if (body.mode === "cognito" && body.sign_in && body.client_id && body.api) config = body as CloudConfig;
     else if (typeof body.live === "string") {

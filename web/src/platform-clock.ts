@@ -13,6 +13,12 @@ export function heardDate(header: string | null, received = Date.now()): void {
   if (!Number.isNaN(platform)) offset = platform - received;
 }
 
+/** Learn the offset from a live answer; the last answer the service worker kept while offline
+ * (`x-tavla-offline`) carries the Date of when it was first sent, so it tells nothing. */
+export function heardFrom(response: Response): void {
+  if (!response.headers.get("x-tavla-offline")) heardDate(response.headers.get("Date"));
+}
+
 /** Now by the platform's clock, in milliseconds since the epoch. */
 export function platformNow(): number {
   return Date.now() + offset;

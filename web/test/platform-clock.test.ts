@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { heardDate, platformNow } from "../src/platform-clock";
+import { heardDate, heardFrom, platformNow } from "../src/platform-clock";
 
 describe("the platform's clock", () => {
   it("follows the Date header of the last answer, ahead or behind", () => {
@@ -17,5 +17,15 @@ describe("the platform's clock", () => {
     heardDate(null);
     heardDate("not a date");
     expect(Math.abs(platformNow() - Date.now() - before)).toBeLessThan(50);
+  });
+
+  it("ignores the kept answer the service worker serves offline", () => {
+    const received = Date.now();
+    heardDate(new Date(received).toUTCString(), received);
+    const stale = new Date(received - 7_200_000).toUTCString();
+    heardFrom(new Response("{}", { headers: { Date: stale, "x-tavla-offline": "1" } }));
+    expect(Math.abs(platformNow() - Date.now())).toBeLessThan(1_500);
+    heardFrom(new Response("{}", { headers: { Date: stale } }));
+    expect(platformNow() - Date.now()).toBeLessThan(-7_000_000);
   });
 });

@@ -71,15 +71,18 @@ def phone(browser: Browser, stack: Stack) -> Iterator[Phone]:
     contexts: list[BrowserContext] = []
 
     def open_phone(**options: Any) -> Page:
+        """`base_url=` another stack's URL: a phone on a stack of the test's own."""
         context = browser.new_context(
-            base_url=stack.url,
-            viewport=PHONE,
-            device_scale_factor=2,
-            is_mobile=True,
-            has_touch=True,
-            locale="el-GR",
-            timezone_id="Europe/Athens",
-            **options,
+            **{
+                "base_url": stack.url,
+                "viewport": PHONE,
+                "device_scale_factor": 2,
+                "is_mobile": True,
+                "has_touch": True,
+                "locale": "el-GR",
+                "timezone_id": "Europe/Athens",
+                **options,
+            }
         )
         context.set_default_timeout(15_000)
         contexts.append(context)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -29,8 +30,11 @@ SHOWS_S = 10.0  # the poll's safety net with the push channel open (live.POLL_WI
 
 
 def test_the_organiser_sees_every_answer_and_an_accept_shows_without_a_reload(
-    phone: Phone, stack: Stack
+    phone: Phone, fresh_stack_factory: Callable[..., Stack]
 ) -> None:
+    """On a stack of its own: the test moves the platform's clock two days on, which would
+    lapse the invitations of another test's season on a shared stack."""
+    stack = fresh_stack_factory()
     client = Client(stack)
     run = uuid.uuid4().hex[:6]
     season, name = f"webreplies{run}", f"Σεζόν Απαντήσεων {run}"
@@ -50,7 +54,7 @@ def test_the_organiser_sees_every_answer_and_an_accept_shows_without_a_reload(
     order = [r["tavla_id"] for r in standings]
     users = day.players
     closes = datetime.combine(today + timedelta(days=1), datetime.min.time(), ATHENS)
-    stack.advance((closes - datetime.fromisoformat(stack.now())).total_seconds() + 60)
+    stack.advance_to(closes + timedelta(seconds=60))
     stack.drain()
     declined = client.call("POST", f"/seasons/{season}/invitations/me/decline", user=users[order[1]])
     assert declined.status == 200, declined.body
@@ -61,7 +65,7 @@ def test_the_organiser_sees_every_answer_and_an_accept_shows_without_a_reload(
     assert [i["tavla_id"] for i in replies["pending"]] == [order[3]], replies
     reply_by = datetime.fromisoformat(replies["pending"][0]["reply_by"]).astimezone(ATHENS)
 
-    desk = phone()
+    desk = phone(base_url=stack.url)
     sign_in(desk, organiser)
     desk.goto(f"/#/season/{season}")
     desk.get_by_test_id("replies-link").click()
@@ -81,7 +85,7 @@ def test_the_organiser_sees_every_answer_and_an_accept_shows_without_a_reload(
     season_page.goto(f"/#/season/{season}")
     expect(season_page.get_by_test_id("finalists")).to_contain_text("Αποδέχθηκαν 0 από 2")
 
-    player = phone()
+    player = phone(base_url=stack.url)
     sign_in(player, users[order[3]])
     player.goto("/#/invitations")
     # the invited reserve's own card says where the seat came from

@@ -46,7 +46,7 @@ def closed_season(stack: Stack) -> dict[str, Any]:
     assert client.call("PUT", f"/seasons/{season}", body, user=FED, groups=ADMIN).status == 200
     day, standings = played_in_season(client, f"web-season-{run}", season)
     closes = datetime.combine(today + timedelta(days=1), datetime.min.time(), ATHENS)
-    stack.advance((closes - datetime.fromisoformat(stack.now())).total_seconds() + 60)
+    stack.advance_to(closes + timedelta(seconds=60))
     stack.drain()
     assert client.call("GET", f"/seasons/{season}").body["status"] == "closed"
     return {"id": season, "name": name, "tournament": day.id, "standings": standings, "users": day.players}

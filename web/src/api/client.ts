@@ -5,7 +5,7 @@ import type { components, paths } from "./schema";
 import { getToken, signOut } from "../auth";
 import { currentConfig } from "../cloud";
 import { conditionalFetch } from "../live/conditional";
-import { heardDate } from "../platform-clock";
+import { heardFrom } from "../platform-clock";
 import { lang, type Lang } from "../i18n";
 import errorsEl from "../i18n/errors.el.json";
 import errorsEn from "../i18n/errors.en.json";
@@ -33,7 +33,7 @@ const auth: Middleware = {
     return request;
   },
   onResponse({ response }) {
-    heardDate(response.headers.get("Date"));
+    heardFrom(response);
     if (response.status === 401 && getToken()) signOut();
     return response;
   },
