@@ -38,9 +38,16 @@ export async function conditionalFetch(request: Request, send: typeof fetch = fe
   return response;
 }
 
+/** The device says its network is gone: what the screen shows is stale from now, whatever a
+ * read answers meanwhile (the service worker's own fetches may not see the device offline). */
+export function wentOffline(): void {
+  healthy(false);
+}
+
 /** The service worker answers from its copy when the network is gone (its header says so). */
 function noteHealth(response: Response): Response {
-  healthy(!response.headers.has("x-tavla-offline") && response.status < 500);
+  const deviceOnline = typeof navigator === "undefined" || navigator.onLine !== false;
+  healthy(deviceOnline && !response.headers.has("x-tavla-offline") && response.status < 500);
   return response;
 }
 

@@ -9,7 +9,7 @@ import { getToken } from "../auth";
 import { useSignal } from "../signal";
 import type { Delta } from "./board-delta";
 import { isDelta } from "./board-delta";
-import { network } from "./conditional";
+import { network, wentOffline } from "./conditional";
 import { liveUrl, openSocket } from "./socket";
 
 /** Without the push channel: often enough that a result shows on the other phones within 2 s. */
@@ -78,9 +78,12 @@ export function useLive(channels: readonly string[], reload: () => void, onDelta
     const back = () => {
       if (!document.hidden) again.current();
     };
-    // the device says its network is gone: a socket may stay open, silent, until the watchdog;
-    // one read now fails at once and marks the screen stale
-    const gone = () => again.current();
+    // the device says its network is gone: a socket may stay open, silent, until the watchdog,
+    // and a read may still be answered by the service worker: stale at once, and one read now
+    const gone = () => {
+      wentOffline();
+      again.current();
+    };
     document.addEventListener("visibilitychange", back);
     window.addEventListener("online", back);
     window.addEventListener("offline", gone);
