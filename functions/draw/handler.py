@@ -39,7 +39,7 @@ from tavla.models.day import (
     RoundView,
 )
 from tavla.models.hall import HallBody, HallView, MyTableNeeds, NeedBody, TableAttributesBody
-from tavla.models.tournaments import DrawCommitment
+from tavla.models.commitment import DrawCommitment
 from tavla.observability import entry
 from tavla.services import commitment, draw, hall, late_entries, redraw
 

@@ -53,7 +53,7 @@ from tavla.models.payments import (
     VenuePayment,
 )
 from tavla.observability import entry
-from tavla.services import payments, prizes, statements, unpaid
+from tavla.services import payments  # prizes, statements, unpaid: imported by their routes (0033)
 from tavla.statements import CsvPreview
 
 app = make_resolver()
@@ -220,6 +220,8 @@ def prize_table(tournament_id: TournamentId) -> PrizeTable:
     the cent, shared places sharing equally, disqualified players winning nothing (R11,
     R8.3). `final` once the tournament is finished; before, the pool so far and no awards.
     """
+    from tavla.services import prizes  # the prize routes' own: the day's standings and models
+
     return prizes.prize_table(tournament_id)
 
 
@@ -249,6 +251,8 @@ def payout(
     arrive at once. In the winner's ledger and the audit trail (R11.5). With an
     `Idempotency-Key` header a resent request records nothing more and answers the same.
     """
+    from tavla.services import prizes  # the prize routes' own: the day's standings and models
+
     who = caller(app)
     return _once(
         "payout",
@@ -272,6 +276,8 @@ def payouts(tournament_id: TournamentId) -> PrizePayouts:
     Each winner's money prize (place and category together), the payouts recorded and the
     rest due, and the totals (its referees and organisers, R11.5).
     """
+    from tavla.services import prizes  # the prize routes' own: the day's standings and models
+
     return prizes.payouts(caller(app), tournament_id)
 
 
@@ -294,6 +300,8 @@ def prize_eligibility(tournament_id: TournamentId) -> Eligibility:
     profile (gender, birth year, private) or the organiser's setting (R11.4). Its
     organisers only: eligibility is personal data (R12); only the award is public.
     """
+    from tavla.services import prizes  # the prize routes' own: the day's standings and models
+
     return prizes.eligibility(caller(app), tournament_id)
 
 
@@ -312,6 +320,8 @@ def set_prize_categories(
     prizes (R11.4), or clear them (null: the player's profile decides again); recorded in
     the audit trail. Refused once the tournament is finished: its prize list stands.
     """
+    from tavla.services import prizes  # the prize routes' own: the day's standings and models
+
     return prizes.set_categories(caller(app), tournament_id, tavla_id, body, clock.now())
 
 
@@ -333,6 +343,8 @@ def import_statement(tournament_id: TournamentId, body: StatementUpload) -> tupl
     request (200, every line listed); a larger statement is stored and imported in the
     background (202, `state` queued): follow it at `GET .../bank-statements/{statement_id}`.
     """
+    from tavla.services import statements  # the bank statements' routes' own
+
     done = statements.import_statement(caller(app), tournament_id, body, clock.now())
     return done, 200 if done.state == "done" else 202
 
@@ -353,6 +365,8 @@ def csv_columns(tournament_id: TournamentId, body: CsvHead) -> CsvPreview:
     mapping from these; the import takes the chosen example as `date_format` (its organisers).
     Nothing is stored.
     """
+    from tavla.services import statements  # the bank statements' routes' own
+
     return statements.csv_columns(caller(app), tournament_id, body)
 
 
@@ -368,6 +382,8 @@ def statement_lines(tournament_id: TournamentId) -> StatementImport:
     Unmatched ones first, with the payer's name and text for matching by hand (its
     organisers, R3.3).
     """
+    from tavla.services import statements  # the bank statements' routes' own
+
     return statements.statement_lines(caller(app), tournament_id)
 
 
@@ -387,6 +403,8 @@ def statement_progress(tournament_id: TournamentId, statement_id: StatementId) -
     running, done, failed), `done` of `total` credit lines, and what became of them
     (`counts`). The lines themselves are at `GET .../bank-statements/lines`.
     """
+    from tavla.services import statements  # the bank statements' routes' own
+
     return statements.progress(caller(app), tournament_id, statement_id)
 
 
@@ -406,6 +424,8 @@ def match_line(
     An unmatched line pays the registration named; the payer's name is then removed (R3.3,
     R12; its organisers). Answers the player's ledger.
     """
+    from tavla.services import statements  # the bank statements' routes' own
+
     who = caller(app)
     return _once(
         "match_line",
@@ -430,6 +450,8 @@ def payment_deadline(tournament_id: TournamentId, body: PaymentDeadline) -> Paym
     whose first player is promoted and told; unpaid players get a notice a day before. Runs
     as schedules, idempotently; `null` lifts it (its organisers, R3.2, R3.3).
     """
+    from tavla.services import unpaid  # its reminders and schedules: a deadline set's own
+
     return unpaid.set_deadline(caller(app), tournament_id, body, clock.now())
 
 

@@ -14,7 +14,7 @@ from pydantic import Field
 from tavla.models.audit import AuditEntry
 from tavla.models.common import ApiModel
 from tavla.models.day import MatchView, PlayerRef, RoundSummary
-from tavla.models.payments import MoneyFigures
+from tavla.models.money_figures import MoneyFigures
 
 EventName = Literal["main", "consolation", "last_chance"]
 BOARD_ROWS = 32  # standings rows per event on the board: a venue screen shows no more

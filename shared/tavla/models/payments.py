@@ -8,6 +8,13 @@ from typing import Literal, Self
 from pydantic import Field, model_validator
 
 from tavla.models.common import ApiModel, Instant, Money, ShortText, StrictModel, TavlaId
+from tavla.models.money_figures import (
+    COLLECTED,
+    PAID_OUT,
+    POOL,
+    REFUNDS_DUE,
+    MoneyFigures,
+)
 from tavla.statements import CsvMapping
 
 PaymentMethod = Literal["card_online", "bank_transfer", "cash", "card_at_venue"]
@@ -79,39 +86,11 @@ class Ledger(ApiModel):
     entries: list[LedgerEntry]
 
 
-# One word per figure: each defined here once and used so by every money response (the
-# payments page, the prize list, the payouts, the federation report): a treasurer reading
-# "collected" anywhere reads the same number.
-RECEIVED = "every payment in from players (EUR; money in another currency is flagged and not counted)"
-REFUNDED = "refunds paid back to players"
-REFUNDS_DUE = "refunds recorded (a withdrawal's, a surplus') but not yet paid back"
-COLLECTED = (
-    "the entry fees the tournament keeps: received - refunded - refunds due (a refund owed is "
-    "not the tournament's money, paid back yet or not)"
-)
-POOL = (
-    "the prize pool: the part of `collected` the money prizes share (R11.2); in all, the main "
-    "pool and each event's own pool (`pools`)"
-)
 EVENT = (
     "the event whose prize it is: `main` (the highest division's Main, its places and "
     "categories), a lower division's Main (`novice.main`), a side event (`consolation`, or "
     "`novice.consolation` in a tournament of divisions)"
 )
-PAID_OUT = "prize payouts recorded (R11.5)"
-HELD = "money the organiser should hold now: received - refunded - paid out"
-
-
-class MoneyFigures(ApiModel):
-    """A tournament's money in the words every money response uses, each defined once."""
-
-    received: Money = Field(description=RECEIVED)
-    refunded: Money = Field(description=REFUNDED)
-    refunds_due: Money = Field(description=REFUNDS_DUE)
-    collected: Money = Field(description=COLLECTED)
-    pool: Money = Field(description=POOL)
-    paid_out: Money = Field(description=PAID_OUT)
-    held: Money = Field(description=HELD)
 
 
 class TournamentPayments(ApiModel):

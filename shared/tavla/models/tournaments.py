@@ -8,6 +8,7 @@ from typing import Annotated, Literal, Self
 
 from pydantic import ConfigDict, Field, model_validator
 
+from tavla.models.commitment import DrawCommitment
 from tavla.models.common import (
     ApiModel,
     Instant,
@@ -357,14 +358,6 @@ class EffectiveRules(ApiModel):
     appeal_above_referee: Literal["none", "committee"]
     appeal_committee_sizes: list[int]
     appeal_overturn_rule: Literal["unanimous", "simple_majority"] | None = None
-
-
-class DrawCommitment(ApiModel):
-    """The draw's committed seed, as the public sees it before the draw (R5.1): its SHA-256
-    only; the first draw reveals the seed, and `make verify-draw` checks one against the other."""
-
-    hash: str = Field(description="SHA-256 (hex) of the secret seed's text")
-    committed_at: datetime
 
 
 class Tournament(TournamentSettings):

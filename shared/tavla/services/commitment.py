@@ -11,7 +11,7 @@ from datetime import datetime
 
 from tavla.caller import Caller
 from tavla.errors import DrawnWithoutCommitment
-from tavla.models.tournaments import DrawCommitment
+from tavla.models.commitment import DrawCommitment
 from tavla.rules import commitment as rules
 from tavla.services.access import require_organiser
 from tavla.store import draws as draw_store

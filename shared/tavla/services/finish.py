@@ -31,13 +31,12 @@ from tavla.models.audit import AuditActor, AuditEntry
 from tavla.models.board import EventStandings, FinalStandings, RefusedEntry, Report, ReportResult
 from tavla.models.day import PlayerRef
 from tavla.rules import day as rules_day
-from tavla.services import categories, day, prizes
+from tavla.services import categories, day
 from tavla.services.access import require_organiser, require_staff
 from tavla.services.board import event_tables, published
 from tavla.spreadsheet import cell
 from tavla.store import audit, outbox
 from tavla.store import finish as finish_store
-from tavla.store import payments as payment_store
 from tavla.store import players as player_store
 from tavla.store import registrations as registration_store
 from tavla.store.audit import entry as audit_entry
@@ -159,6 +158,11 @@ def _finished(tournament: TournamentRecord, field: FieldRecord | None, record: F
 
 def report(caller: Caller, tournament_id: str) -> Report:
     """The federation report (R2.3; the tournament's organisers and referees)."""
+    # The money figures load the payments service and its models: the report's alone, not the
+    # finish's, so not at init (docs/decisions/0033).
+    from tavla.services import prizes
+    from tavla.store import payments as payment_store
+
     current, tournament, records = published(tournament_id)
     require_staff(tournament, caller)
     people = day.names(current.field)
