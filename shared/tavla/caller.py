@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tavla.frozen import Frozen
+
 # Cognito groups (platform-wide roles); per-tournament staff live with the tournament.
 ADMINS = "admins"
 ORGANISERS = "organisers"
@@ -14,8 +16,8 @@ ORGANISERS = "organisers"
 USER_POOL_ENV = "USER_POOL_ID"
 
 
-@dataclass(frozen=True)
-class Caller:
+@dataclass(frozen=True, eq=False, repr=False)
+class Caller(Frozen):
     """The signed-in user: the token's subject (internal, never shown) and Cognito groups."""
 
     sub: str

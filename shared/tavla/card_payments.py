@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, Validat
 
 from tavla import aws
 from tavla.errors import ForgedWebhook, MalformedWebhook, ProviderUnavailable
+from tavla.frozen import Frozen
 
 if TYPE_CHECKING:
     import stripe
@@ -34,8 +35,8 @@ DEFAULT_TIMEOUT_SECONDS = 20.0  # per call (the SDK's own default, 80 s, outlive
 COMPLETED = ("checkout.session.completed", "checkout.session.async_payment_succeeded")
 
 
-@dataclass(frozen=True)
-class Checkout:
+@dataclass(frozen=True, eq=False, repr=False)
+class Checkout(Frozen):
     session_id: str
     url: str
 
@@ -80,8 +81,8 @@ def _parsed(model: type[_M], value: Any) -> _M:
         raise MalformedWebhook(f"The webhook's event is not a well-formed payment ({fields}).") from error
 
 
-@dataclass(frozen=True)
-class PaidCheckout:
+@dataclass(frozen=True, eq=False, repr=False)
+class PaidCheckout(Frozen):
     """A completed checkout as the provider reports it: its amount is the truth."""
 
     event_id: str

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tavla import events
+from tavla.frozen import Frozen
 
 TOURNAMENT_NAMESPACE = "tournament"
 SEASON_NAMESPACE = "season"
@@ -47,8 +48,8 @@ SEASON_EVENTS = (
 )
 
 
-@dataclass(frozen=True)
-class Hint:
+@dataclass(frozen=True, eq=False, repr=False)
+class Hint(Frozen):
     channel: str
     type: str
     version: int | str

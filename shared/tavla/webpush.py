@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tavla import aws
+from tavla.frozen import Frozen
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ec import EllipticCurvePrivateKey
@@ -72,8 +73,8 @@ def public_key() -> str:
     return public_key_of(_secret())
 
 
-@dataclass(frozen=True)
-class Sent:
+@dataclass(frozen=True, eq=False, repr=False)
+class Sent(Frozen):
     """What the push service answered: `delivered` (2xx), `gone` (404/410: forget it)."""
 
     status: int

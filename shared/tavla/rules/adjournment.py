@@ -21,6 +21,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from tavla.errors import AppealOpen, MatchNotInPlay, PhotoNotOfMatch, ResumeByPast
+from tavla.frozen import Frozen
 from tavla.rules.model import Actor, AuditRecord, DomainEvent, FixtureRecord, audit_entry
 from tavla.rules.operations import SIDES, Operation, Unchanged, with_flags
 from tavla.rules.states import AT_TABLE, State
@@ -38,8 +39,8 @@ def photo_prefix(tournament_id: str, code: str) -> str:
     return f"{PHOTO_PREFIX}{tournament_id}/{code}/"
 
 
-@dataclass(frozen=True)
-class Board:
+@dataclass(frozen=True, eq=False, repr=False)
+class Board(Frozen):
     """What the players leave on the table: the cube and the clocks (seconds left, R7.4)."""
 
     cube_value: int = 1
@@ -49,7 +50,7 @@ class Board:
     photo: str | None = None  # the photo's key in the private store
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Adjourn(Operation):
     """Staff adjourn a match that is at its table (called or being played): its state is kept
     as it stands, its table freed, its deadline to resume recorded."""
@@ -98,7 +99,7 @@ class Adjourn(Operation):
         return [audit_entry(self.actor, "match_adjourned", self.at, match=after.code, **kept)]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Resume(Operation):
     """Staff resume an adjourned match: it queues for the first free table (another one if its
     own is taken), its score, cube and clocks as recorded, both players present."""
@@ -125,7 +126,7 @@ class Resume(Operation):
         return [audit_entry(self.actor, "match_resumed", self.at, match=after.code)]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Overdue(Operation):
     """The deadline of the adjournment made at `adjourned_at` passed: a match still adjourned
     from then goes to the referee (flagged once, `ruled` told); resumed, re-adjourned or

@@ -25,14 +25,16 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Literal
 
+from tavla.frozen import Frozen
+
 Outcome = Literal["matched", "unmatched", "duplicate", "underpaid", "overpaid"]
 CODE_LENGTH = 8
 
 __all__ = ["StatementLine", "checksums", "classify", "find_code", "normalise"]
 
 
-@dataclass(frozen=True)
-class StatementLine:
+@dataclass(frozen=True, eq=False, repr=False)
+class StatementLine(Frozen):
     """One credit on the organiser's account, as the bank reports it (cents)."""
 
     value_date: date | datetime  # an instant always has its UTC offset

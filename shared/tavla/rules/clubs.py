@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
+from tavla.frozen import Frozen
+
 # two folded names this alike (difflib's ratio) are offered as one club: a letter or two apart
 NEAR = 0.85
 
@@ -31,16 +33,16 @@ def near(a: str, b: str) -> bool:
     return a == b or SequenceMatcher(None, a, b).ratio() >= NEAR
 
 
-@dataclass(frozen=True)
-class Spelling:
+@dataclass(frozen=True, eq=False, repr=False)
+class Spelling(Frozen):
     """One way a club was typed, and how many players typed it so."""
 
     name: str
     players: int
 
 
-@dataclass(frozen=True)
-class NearDuplicates:
+@dataclass(frozen=True, eq=False, repr=False)
+class NearDuplicates(Frozen):
     """Spellings that look like one club, most used first (the first is the likely name)."""
 
     spellings: tuple[Spelling, ...]

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from tavla.errors import NotHeld
+from tavla.frozen import Frozen
 from tavla.rules.states import AT_TABLE, State
 from tavla.rules.tables import TablePlan
 from tavla.rules.venue import Demand, TableAttributes, demand_of, why_waiting
@@ -67,8 +68,8 @@ def demands_kept(plan: TablePlan) -> dict[str, dict[str, Any]]:
     return {c: plan.demands[c].model_dump() for c in sorted(live) if c in plan.demands}
 
 
-@dataclass(frozen=True)
-class Wait:
+@dataclass(frozen=True, eq=False, repr=False)
+class Wait(Frozen):
     """A queued match and why it is not on a table (`rules.venue` reasons); `by`: where its
     player still plays, for a hold (a match code, or `<tournament>.<code>` beside)."""
 

@@ -86,7 +86,7 @@ def ends_at(brk: Mapping[str, Any]) -> datetime:
     return datetime.fromisoformat(str(brk["ends_at"]))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Start(Operation):
     """A break of `count` breaks each for `sides`, starting now (see the module)."""
 
@@ -190,7 +190,7 @@ def _charged(
     return replace(after, state=State.OFFICIAL, result=result, official_at=now, finished_at=now)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Back(Operation):
     """`side` is back from the running break (said by the player or the referee): late, they owe
     what the ladder gives for the overrun (R7.6)."""
@@ -228,7 +228,7 @@ class Back(Operation):
         ]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Overrun(Operation):
     """A step of the overrun ladder of the break started at `started_at` fired: whoever of it is
     still away owes the ladder's points (or loses the match, R7.6). A break over, or another

@@ -21,6 +21,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from tavla.errors import AlreadyOut
+from tavla.frozen import Frozen
 from tavla.rules.event_names import MATCHES_CALLED, RESULT_CONFIRMED
 from tavla.rules.results import Result
 from tavla.rules.score_entries import ScoreEntry
@@ -65,8 +66,8 @@ def bracket_of(event: str, label: str) -> tuple[Bracket, int]:
 # --------------------------------------------------------------------------- values
 
 
-@dataclass(frozen=True)
-class Actor:
+@dataclass(frozen=True, eq=False, repr=False)
+class Actor(Frozen):
     """Who made a change: the sub stays internal; readers see the Tavla ID and the role."""
 
     role: str  # "organiser" | "referee" | "admin" | "player" | "system"
@@ -77,8 +78,8 @@ class Actor:
 SYSTEM = Actor(role="system")
 
 
-@dataclass(frozen=True)
-class AuditRecord:
+@dataclass(frozen=True, eq=False, repr=False)
+class AuditRecord(Frozen):
     at: str
     action: str
     actor: Actor
@@ -95,8 +96,8 @@ def audit_entry(actor: Actor, action: str, at: datetime, **details: Any) -> Audi
     )
 
 
-@dataclass(frozen=True)
-class FieldRecord:
+@dataclass(frozen=True, eq=False, repr=False)
+class FieldRecord(Frozen):
     """The players in the draw, fixed by the first draw (R4.2): the public inputs of every draw.
 
     `entrants` are {player_id, rating, club} in entry order; `withdrawn` and `disqualified`
@@ -115,8 +116,8 @@ class FieldRecord:
         return set(self.withdrawn) | set(self.disqualified)
 
 
-@dataclass(frozen=True)
-class TablesRecord:
+@dataclass(frozen=True, eq=False, repr=False)
+class TablesRecord(Frozen):
     """The venue's tables (R6): which match holds each one, the queue, and a version to write by."""
 
     tournament_id: str
@@ -144,8 +145,8 @@ class TablesRecord:
     seated: Mapping[str, str] | None = None
 
 
-@dataclass(frozen=True)
-class FixtureRecord:
+@dataclass(frozen=True, eq=False, repr=False)
+class FixtureRecord(Frozen):
     """A match: where it sits in its draw, who plays, and everything of its day (R6-R9).
 
     `state` is the match's life (`rules.states.State`); `result` its official result once
@@ -194,16 +195,16 @@ class FixtureRecord:
     breaks: tuple[Mapping[str, Any], ...] = ()  # the breaks taken, the running one last (R7.7)
 
 
-@dataclass(frozen=True)
-class DomainEvent:
+@dataclass(frozen=True, eq=False, repr=False)
+class DomainEvent(Frozen):
     """An event to announce once the change is saved: its detail type and detail."""
 
     detail_type: str
     detail: Mapping[str, Any]
 
 
-@dataclass(frozen=True)
-class DayChange:
+@dataclass(frozen=True, eq=False, repr=False)
+class DayChange(Frozen):
     """Everything one operation changes, to be written at once.
 
     `matches`: each match as changed with the version it was read at (None: a new match);
@@ -354,8 +355,8 @@ def moves_on(before: FixtureRecord, after: FixtureRecord) -> bool:
     return left or after.result != before.result or after.appeal != before.appeal
 
 
-@dataclass(frozen=True)
-class Day:
+@dataclass(frozen=True, eq=False, repr=False)
+class Day(Frozen):
     """A tournament's day as read for one change: its field, tables, matches and their fixtures.
 
     `table_count` is the venue's tables, used when no table plan is stored yet; `fixtures` are

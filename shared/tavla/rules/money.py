@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
+from tavla.frozen import Frozen
+
 __all__ = [
     "LedgerLine",
     "LedgerSummary",
@@ -51,8 +53,8 @@ def is_early(value: datetime | date, deadline: datetime, time_zone: str) -> bool
     return local_day(value, time_zone) <= local_day(deadline, time_zone)
 
 
-@dataclass(frozen=True)
-class LedgerLine:
+@dataclass(frozen=True, eq=False, repr=False)
+class LedgerLine(Frozen):
     """One money movement of a registration: a payment (in) or a refund (out), in cents."""
 
     kind: str  # "payment" | "refund"
@@ -93,8 +95,8 @@ def side_event_fee(fee: int, free_for_main_players: bool, plays_main: bool) -> i
     return 0 if free_for_main_players and plays_main else fee
 
 
-@dataclass(frozen=True)
-class LedgerSummary:
+@dataclass(frozen=True, eq=False, repr=False)
+class LedgerSummary(Frozen):
     due: int
     paid: int
     refunded: int

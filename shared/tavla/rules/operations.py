@@ -32,6 +32,7 @@ from tavla.errors import (
     StaleMatch,
     TooLateToArrive,
 )
+from tavla.frozen import Frozen
 from tavla.rules import grievances, holds
 from tavla.rules.model import Actor, AuditRecord, DomainEvent, FixtureRecord, audit_entry, locked
 from tavla.rules.play_settings import PlaySettings
@@ -62,8 +63,10 @@ class Unchanged(Exception):
     """The operation asks for the match as it already is: nothing to write."""
 
 
-class Operation:
-    """One operation on a match (see the module); the defaults record and announce nothing."""
+class Operation(Frozen):
+    """One operation on a match (see the module); the defaults record and announce nothing.
+
+    Its dataclasses are `@dataclass(frozen=True, eq=False, repr=False)` (`tavla.frozen`)."""
 
     def after(self, before: FixtureRecord, day: Day) -> FixtureRecord:
         raise NotImplementedError
@@ -190,8 +193,8 @@ def by_score(match: FixtureRecord, score: Score, how: How) -> Result:
 # --------------------------------------------------------------------------- the live score
 
 
-@dataclass(frozen=True)
-class EntryAsked:
+@dataclass(frozen=True, eq=False, repr=False)
+class EntryAsked(Frozen):
     """A live-score entry as asked, before it is checked against the match: a game (`player`
     won it), a resignation (`player` resigned), penalty points (against `player`) or a time
     loss (`player`'s clock ran out)."""
@@ -230,7 +233,7 @@ def entry_of(asked: EntryAsked, match: FixtureRecord, at: datetime) -> ScoreEntr
     return TimeLoss(loser=asked.player, at=when)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Record(Operation):
     """The next entry of the live score (R7.2-R7.6, R8.4), on the version the client saw (of two
     players recording the same game at once, one lands). The first entry starts the match; the
@@ -284,7 +287,7 @@ def _score_of(data: Mapping[str, Any]) -> Score:
     return int(data["home_points"]), int(data["away_points"])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Declare(Operation):
     """A player declares the final score (R7.5): both alike -> finished (staff confirm), or
     official at once when the tournament says so; different -> disputed, flagged."""
@@ -378,7 +381,7 @@ def decided_result(play: PlaySettings, match: FixtureRecord, given: Score | None
     raise ResultMissing("No complete live score and no agreed report: confirm with the score.")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Confirm(Operation):
     """Staff make the result official (R7.5), or change an official one until a match that
     depends on it has started (R9.4); the same result again is `Unchanged`."""
@@ -426,8 +429,8 @@ class Confirm(Operation):
 # --------------------------------------------------------------------------- appeals
 
 
-@dataclass(frozen=True)
-class Window:
+@dataclass(frozen=True, eq=False, repr=False)
+class Window(Frozen):
     """A profile's appeal window (R9.1): how long after the end, and whether a committee hears
     appeals above the referee (then only while the result can still be corrected, R9.4)."""
 
@@ -453,7 +456,7 @@ def require_in_window(
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Lodge(Operation):
     """A player appeals (R9.1): the match holds the appeal's id, its result is frozen and what
     depends on it is not called until the decision (R9.2). One open appeal per match; a side
@@ -479,7 +482,7 @@ class Lodge(Operation):
         return self.records
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Decide(Operation):
     """The decision on the open appeal `appeal_id` (R9.3, R9.5): the match is freed; a new
     result (`result`) becomes official unless a match that depends on it has started (R9.4).
@@ -559,7 +562,7 @@ def lateness_audit(
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Late(Operation):
     """A no-show deadline's step that forfeits nobody: penalty points to the absent (R7.6), a
     match nobody came to flagged (R6.3). Nothing changes for a match no longer awaited."""
@@ -582,7 +585,7 @@ class Late(Operation):
         return self.ruled if flagged else ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class NoShow(Operation):
     """The no-show deadline forfeits the absent `side` (R6.1, R7.6), only while the match is
     still called with that side alone absent: a step fired twice, or after the referee ruled,
@@ -628,7 +631,7 @@ def verdict(policy: LatenessPolicy, match: FixtureRecord, at: datetime, *, arriv
     return late_arrival(policy, match.length, datetime.fromisoformat(match.called_at), at, arrived=arrived)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Presence(Operation):
     """A player of the match marked present (their lateness settled once and for all: the
     points of their arrival given away) or excused (lateness cleared), R6.1-R6.3, R7.6. Only
@@ -670,7 +673,7 @@ class Presence(Operation):
         return [audit_entry(self.actor, action, self.at, code=after.code, tavla_id=who, late_points=points)]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Recall(Operation):
     """Staff call a called match again (R6): its clock starts again, presence and lateness
     cleared; `called` announces it (notices, new no-show deadlines)."""
@@ -698,7 +701,7 @@ class Recall(Operation):
         return self.called
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Seat(Operation):
     """A queued match takes a free table now if there is one (the day seats what it can, R6)."""
 
@@ -724,7 +727,7 @@ def require_playing(match: FixtureRecord, tavla_id: str, states: frozenset[str],
         raise NoMatchToPenalise(f"Match {match.code} is {match.state}: {what}.")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Penalty(Operation):
     """A penalty of the ladder on `offender`'s match (R8.4): `game`, one game at cube 1 to the
     opponent at the table (it may end the match, official at once); `match`, a forfeit of an
@@ -765,7 +768,7 @@ class Penalty(Operation):
         return [audit_entry(self.actor, "penalty", self.at, **self.details, score=score, result=result)]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Touch(Operation):
     """Nothing changes on the match itself: the day moves on from it as it stands (a player put
     out forfeits what is due, R8.2, R8.3), with the audit `records`."""

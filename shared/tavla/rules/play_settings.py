@@ -13,12 +13,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from tavla.frozen import Frozen
+
 DEFAULT_LENGTH = 7
 PLATFORM = "platform"
 
 
-@dataclass(frozen=True)
-class PlaySettings:
+@dataclass(frozen=True, eq=False, repr=False)
+class PlaySettings(Frozen):
     format: str = "single_elimination"
     seeding: str = "rating"
     club_protection: bool = False

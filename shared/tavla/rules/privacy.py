@@ -15,6 +15,8 @@ from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
 from typing import Any
 
+from tavla.frozen import Frozen
+
 PSEUDONYM_PREFIX = "Player "
 PSEUDONYM_LENGTH = 6
 # as the Tavla ID's: no 0/O, 1/I/L, U, so a pseudonym never reads as a person's initials
@@ -22,8 +24,8 @@ _ALPHABET = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
 ENV_PREFIX = "RETENTION_"
 
 
-@dataclass(frozen=True)
-class Periods:
+@dataclass(frozen=True, eq=False, repr=False)
+class Periods(Frozen):
     """Retention periods in days. Defaults a federation's data protection officer confirms;
     each can be set per deployment with `RETENTION_<NAME>` (days)."""
 
@@ -52,8 +54,8 @@ class Periods:
         )
 
 
-@dataclass(frozen=True)
-class Cutoffs:
+@dataclass(frozen=True, eq=False, repr=False)
+class Cutoffs(Frozen):
     """What is older than these instants is due for the purge."""
 
     last_entry_before: datetime
@@ -62,8 +64,8 @@ class Cutoffs:
     audited_before: datetime
 
 
-@dataclass(frozen=True)
-class MoneyRecords:
+@dataclass(frozen=True, eq=False, repr=False)
+class MoneyRecords(Frozen):
     """How long a federation's law keeps accounting records (entry fees, refunds, prizes)."""
 
     years: int

@@ -11,14 +11,16 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
+from tavla.frozen import Frozen
+
 # score: the players' agreed or live score; time: a clock's time loss (R7.4); decision: the
 # referee or an appeal (R7.5, R9.3); penalty: a conduct penalty (R8.4); withdrawal and noshow:
 # a player out of play or absent (R8.2, R6.1); bye: a walkover with nobody to play
 How = Literal["score", "time", "decision", "penalty", "withdrawal", "noshow", "bye"]
 
 
-@dataclass(frozen=True)
-class Result:
+@dataclass(frozen=True, eq=False, repr=False)
+class Result(Frozen):
     winner: str
     home_points: int = 0
     away_points: int = 0

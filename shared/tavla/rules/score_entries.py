@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from tavla.frozen import Frozen
+
 if TYPE_CHECKING:
     from tavla.rules.match import MatchAction
 
@@ -31,8 +33,8 @@ class ScoreEntryError(ValueError):
     """A stored live-score entry of a shape the services never write."""
 
 
-@dataclass(frozen=True)
-class GamePlayed:
+@dataclass(frozen=True, eq=False, repr=False)
+class GamePlayed(Frozen):
     """A game as reported after it ended; a resignation is a game the opponent wins (hbf 4.9, cnb 4.5)."""
 
     kind: ClassVar[EntryKind] = EntryKind.GAME
@@ -54,8 +56,8 @@ class GamePlayed:
         return {**game, "passed": self.passed, **resigned, **_at(self.at)}
 
 
-@dataclass(frozen=True)
-class PenaltyPoints:
+@dataclass(frozen=True, eq=False, repr=False)
+class PenaltyPoints(Frozen):
     """Penalty points to `winner`, the offender's opponent (R7.4, R8.4)."""
 
     kind: ClassVar[EntryKind] = EntryKind.PENALTY
@@ -76,8 +78,8 @@ class PenaltyPoints:
         return {"kind": str(self.kind), **fields, **_at(self.at)}
 
 
-@dataclass(frozen=True)
-class TimeLoss:
+@dataclass(frozen=True, eq=False, repr=False)
+class TimeLoss(Frozen):
     """`loser`'s clock ran out: they lose the match (R7.4)."""
 
     kind: ClassVar[EntryKind] = EntryKind.TIME

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, get_args
 
 from pydantic import ValidationError
 
+from tavla.frozen import Frozen
 from tavla.rules.refunds import RefundKind
 
 if TYPE_CHECKING:
@@ -78,16 +79,16 @@ def _objects(s: Mapping[str, Any], name: str) -> Sequence[Mapping[str, Any]]:
     return value
 
 
-@dataclass(frozen=True)
-class Fees:
+@dataclass(frozen=True, eq=False, repr=False)
+class Fees(Frozen):
     """A division's own fees in cents (R3.3, R3.4); unset: the tournament's apply."""
 
     entry: int | None = None
     early_bird: int | None = None
 
 
-@dataclass(frozen=True)
-class SideEventFee:
+@dataclass(frozen=True, eq=False, repr=False)
+class SideEventFee(Frozen):
     """A side event's fee (R3.6), maybe free for Main players."""
 
     kind: str
@@ -96,8 +97,8 @@ class SideEventFee:
     free_for_main_players: bool = False
 
 
-@dataclass(frozen=True)
-class RefundTerms:
+@dataclass(frozen=True, eq=False, repr=False)
+class RefundTerms(Frozen):
     """The organiser's refund policy (R3.5): what a withdrawal before the close gets back."""
 
     kind: RefundKind = "full"
@@ -118,8 +119,8 @@ class RefundTerms:
         )
 
 
-@dataclass(frozen=True)
-class MoneySettings:
+@dataclass(frozen=True, eq=False, repr=False)
+class MoneySettings(Frozen):
     """What a registration costs and gives back (R3.2 to R3.6), in cents."""
 
     entry_fee: int = 0
@@ -173,8 +174,8 @@ class MoneySettings:
         return full, early
 
 
-@dataclass(frozen=True)
-class RegistrationSettings:
+@dataclass(frozen=True, eq=False, repr=False)
+class RegistrationSettings(Frozen):
     """How players enter (R3): the divisions highest first, approval, the close."""
 
     divisions: tuple[str, ...] = (MAIN_DIVISION,)
@@ -197,8 +198,8 @@ class RegistrationSettings:
         return self.closes_at
 
 
-@dataclass(frozen=True)
-class PageSettings:
+@dataclass(frozen=True, eq=False, repr=False)
+class PageSettings(Frozen):
     """What the page says of the tournament itself: its name, level, season and city (R10.4)."""
 
     name: str = DEFAULT_NAME
@@ -216,8 +217,8 @@ class PageSettings:
         )
 
 
-@dataclass(frozen=True)
-class LifecycleSettings:
+@dataclass(frozen=True, eq=False, repr=False)
+class LifecycleSettings(Frozen):
     """What the organiser or an admin did to the tournament's dates after creating it (R2,
     R3.5): cancelled, its results taken out of the ratings, postponed. The store writes these
     beside the page's settings; unset, it never happened."""
@@ -278,8 +279,8 @@ def _no_prizes() -> PrizeAnnouncement:
     return PrizeAnnouncement()
 
 
-@dataclass(frozen=True)
-class EventPrizeSettings:
+@dataclass(frozen=True, eq=False, repr=False)
+class EventPrizeSettings(Frozen):
     """A lower division's or a side event's own prizes (R3.6), as announced."""
 
     event: str
@@ -290,8 +291,8 @@ class EventPrizeSettings:
     pooled: bool = False
 
 
-@dataclass(frozen=True)
-class PrizeSettings:
+@dataclass(frozen=True, eq=False, repr=False)
+class PrizeSettings(Frozen):
     """The announced prizes as the rules read them (R11.1, R11.4), and the category age limits."""
 
     announcement: PrizeAnnouncement = field(default_factory=_no_prizes)

@@ -33,6 +33,7 @@ from tavla.errors import (
     RoundNotFound,
     TournamentNotFound,
 )
+from tavla.frozen import Frozen
 from tavla.models.day import DrawPreview, EarlierDraw, PlayerRef, PreviewPairing, Rounds, RoundView
 from tavla.rules import commitment as rules_commitment
 from tavla.rules import day as rules_day
@@ -108,8 +109,8 @@ def division_to_draw(tournament: TournamentRecord, asked: str | None) -> str | N
     return asked
 
 
-@dataclass(frozen=True)
-class _Planned:
+@dataclass(frozen=True, eq=False, repr=False)
+class _Planned(Frozen):
     """The next draw of a division as the published ones leave it: its inputs and what they
     were read from."""
 

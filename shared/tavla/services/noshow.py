@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from tavla import events, observability, schedules
 from tavla.errors import StaleMatch
+from tavla.frozen import Frozen
 from tavla.rules import model, operations
 from tavla.rules.lateness import LatenessPolicy, LatenessVerdict, lateness_policy
 from tavla.rules.operations import Side
@@ -108,8 +109,8 @@ def cancel_if_alone(tournament: TournamentRecord, match: FixtureRecord, now: dat
             schedules.delete(schedule_name(tournament.id, due, [match.code]))
 
 
-@dataclass(frozen=True)
-class Enforced:
+@dataclass(frozen=True, eq=False, repr=False)
+class Enforced(Frozen):
     forfeited: tuple[str, ...] = ()
     flagged: tuple[str, ...] = ()
     penalised: tuple[str, ...] = ()

@@ -19,6 +19,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from tavla import aws, events, notices, webpush
+from tavla.frozen import Frozen
 from tavla.rules import push as push_rules
 from tavla.rules.states import State
 from tavla.store import matches as match_store
@@ -48,8 +49,8 @@ def _ses() -> SESClient:
     return aws.session().client("ses")
 
 
-@dataclass(frozen=True)
-class Notice:
+@dataclass(frozen=True, eq=False, repr=False)
+class Notice(Frozen):
     """A notice before it is put in words: its kind, the catalogue's fields, and the rule
     profile whose federation's language is the default."""
 
@@ -289,8 +290,8 @@ def _page(n: Notice) -> str:
     return f"/#/t/{tournament_id}" if tournament_id else "/#/notifications"
 
 
-@dataclass(frozen=True)
-class _Given:
+@dataclass(frozen=True, eq=False, repr=False)
+class _Given(Frozen):
     """A notice stored in the feed now (not before): what still goes out by push, SMS, e-mail."""
 
     notice: Notice

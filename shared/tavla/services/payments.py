@@ -19,6 +19,7 @@ from typing import Any
 from tavla import card_payments, ids
 from tavla.caller import Caller
 from tavla.errors import NoPayment, NothingToPay, NotRegistered, ProviderUnavailable, TournamentNotFound
+from tavla.frozen import Frozen
 from tavla.models.common import Money
 from tavla.models.payments import (
     CheckoutStarted,
@@ -561,8 +562,8 @@ def _refundable(
     )
 
 
-@dataclass(frozen=True)
-class WithdrawalRefund:
+@dataclass(frozen=True, eq=False, repr=False)
+class WithdrawalRefund(Frozen):
     """The refund a withdrawal gives (R3.5), planned before the withdrawal is written and
     written in its transaction (`write`): no withdrawal without its refund, or the reverse."""
 

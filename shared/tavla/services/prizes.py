@@ -32,12 +32,12 @@ from tavla import ids
 from tavla.caller import Caller
 from tavla.errors import NoPrize, NotFinished, NotRegistered, OverPrize, TournamentOver
 from tavla.models.common import Money
+from tavla.models.money_figures import MoneyFigures
 from tavla.models.payments import (
     CategoryEligibility,
     Eligibility,
     EntryCategories,
     Ledger,
-    MoneyFigures,
     Payout,
     PrizeAward,
     PrizePayouts,

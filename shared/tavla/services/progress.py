@@ -36,6 +36,7 @@ from tavla.errors import (
     TournamentNotFound,
     TournamentOver,
 )
+from tavla.frozen import Frozen
 from tavla.rules import model
 from tavla.rules.model import depends_on as depends_on
 from tavla.rules.model import forfeit_result as forfeit_result
@@ -61,8 +62,8 @@ ATTEMPTS = 10  # a busy venue: several results a second contend for the table pl
 Change = Callable[[FixtureRecord, "DayView"], FixtureRecord]
 
 
-@dataclass(frozen=True)
-class DayView:
+@dataclass(frozen=True, eq=False, repr=False)
+class DayView(Frozen):
     """The day as read for a change: the tournament and the day aggregate."""
 
     tournament: TournamentRecord
@@ -77,8 +78,8 @@ class DayView:
         return dict(self.day.matches)
 
 
-@dataclass(frozen=True)
-class Settled:
+@dataclass(frozen=True, eq=False, repr=False)
+class Settled(Frozen):
     match: FixtureRecord
     confirmed: tuple[FixtureRecord, ...]
     called: tuple[FixtureRecord, ...]
@@ -222,7 +223,7 @@ def settle(
     return _apply(tournament_id, code, operation, now, rng, extra, prepare, whole_day, None)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class _Callbacks(Operation):
     change: Change
     record: Callable[[FixtureRecord, FixtureRecord], Iterable[AuditRecord]]

@@ -42,6 +42,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from tavla.errors import Invalid
+from tavla.frozen import Frozen
 from tavla.models.season import RatingPage, RatingRow
 from tavla.rules.model import match_id
 from tavla.rules.rating import PROVISIONAL_MATCHES, RatingState
@@ -51,8 +52,8 @@ from tavla.store import ratings as store
 from tavla.store.records import RatedMatchRecord
 
 
-@dataclass(frozen=True)
-class Applied:
+@dataclass(frozen=True, eq=False, repr=False)
+class Applied(Frozen):
     outcome: str  # applied | unchanged | superseded (older than applied) | not_rated (a BYE)
     replayed: int = 0  # ledger entries replayed
     players: int = 0  # players whose rating or history changed

@@ -16,14 +16,15 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from datetime import datetime
 
+from tavla.frozen import Frozen
 from tavla.rules import privacy
 from tavla.store import erasure as erasure_store
 from tavla.store import retention as retention_store
 from tavla.store.records import ContactsRecord
 
 
-@dataclass(frozen=True)
-class Purged:
+@dataclass(frozen=True, eq=False, repr=False)
+class Purged(Frozen):
     contacts: int
     payers: int
     notices: int

@@ -37,6 +37,7 @@ from zoneinfo import ZoneInfo
 from tavla import events, schedules
 from tavla.caller import Caller
 from tavla.errors import Forbidden, SeasonClosed, SeasonNotFound
+from tavla.frozen import Frozen
 from tavla.models.season import (
     Season,
     SeasonBody,
@@ -64,8 +65,8 @@ STANDINGS_PAGE_ROWS = 500  # rows per snapshot page: ~75 KB, one BatchGetItem re
 SEASON_TIME_ZONE = "Europe/Athens"  # a season's dates are days in Greece
 
 
-@dataclass(frozen=True)
-class Counted:
+@dataclass(frozen=True, eq=False, repr=False)
+class Counted(Frozen):
     outcome: str  # counted | already_counted | no_season
     players: int = 0
     calls: int = 0

@@ -24,7 +24,7 @@ from tavla.store.schema import MAIN
 from tavla.store.transactions import Cancelled, Transaction
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class ClubRecord(_Record):
     id: str
     name: str

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tavla.errors import Busy, DrawInProgress
+from tavla.frozen import Frozen
 from tavla.rules import score_entries
 from tavla.rules.results import Result
 from tavla.rules.states import State
@@ -45,8 +46,8 @@ BATCH_WRITE = 25  # DynamoDB's limit per BatchWriteItem
 PARALLEL_WRITES = 4  # batches in flight at once (the client is thread-safe)
 
 
-@dataclass(frozen=True)
-class Day:
+@dataclass(frozen=True, eq=False, repr=False)
+class Day(Frozen):
     """What a draw needs to know about a tournament, read in one or two calls."""
 
     tournament: TournamentRecord | None
@@ -392,8 +393,8 @@ def commit_seed(tournament_id: str, commitment: dict[str, str], secret: str, cha
     return True
 
 
-@dataclass(frozen=True)
-class Redrawn:
+@dataclass(frozen=True, eq=False, repr=False)
+class Redrawn(Frozen):
     """A redraw's writes: the draw's matches as they were read (code -> version) and as they
     are now, the round replaced, the table plan."""
 

@@ -15,12 +15,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from tavla.frozen import Frozen
 from tavla.store.dynamo import client, deserialize, error_code, table_name, value
 from tavla.store.schema import MAIN
 
 
-@dataclass(frozen=True)
-class Counted:
+@dataclass(frozen=True, eq=False, repr=False)
+class Counted(Frozen):
     seq: int
     repeat: bool = False  # the event was counted before: its delta went out with this seq
     rounds: frozenset[str] = frozenset()  # the rounds announced before this delta

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from tavla.errors import StaleMatch, TournamentOver
+from tavla.frozen import Frozen
 from tavla.rules.event_names import MATCH_CHANGED
 from tavla.rules.model import DayChange
 from tavla.store import audit, keys, outbox
@@ -37,8 +38,8 @@ from tavla.store.schema import MAIN
 from tavla.store.transactions import Cancelled, Transaction
 
 
-@dataclass(frozen=True)
-class MatchSnapshot:
+@dataclass(frozen=True, eq=False, repr=False)
+class MatchSnapshot(Frozen):
     """A match, its tournament, and the caller's Tavla ID (by sub): one BatchGetItem."""
 
     tournament: TournamentRecord | None
@@ -310,8 +311,8 @@ def settle(
         raise
 
 
-@dataclass(frozen=True)
-class Part:
+@dataclass(frozen=True, eq=False, repr=False)
+class Part(Frozen):
     """Some matches of a tournament read by key, with the tournament, its table plan and its
     field when asked for: what a change of one match reads instead of the whole day."""
 
@@ -340,8 +341,8 @@ def part(tournament_id: str, codes: Sequence[str], *, with_day: bool, with_field
     )
 
 
-@dataclass(frozen=True)
-class CalledMatches:
+@dataclass(frozen=True, eq=False, repr=False)
+class CalledMatches(Frozen):
     """Some matches of a tournament read together with the tournament and its field."""
 
     tournament: TournamentRecord | None

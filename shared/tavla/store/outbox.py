@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from tavla.frozen import Frozen
 from tavla.store import keys
 from tavla.store.dynamo import Item, client, deserialize, table_name
 from tavla.store.schema import MAIN
@@ -31,8 +32,8 @@ _NAMESPACE = uuid.UUID("6f1f8a52-3c2e-4d0e-9b7a-2f5c0d6e7a41")
 ID_FIELD = "event_id"  # the detail field that carries the event's id on the bus
 
 
-@dataclass(frozen=True)
-class Event:
+@dataclass(frozen=True, eq=False, repr=False)
+class Event(Frozen):
     """One domain event. `key` names the change it describes; without one the detail itself
     does, so a retried identical change writes the same event (the same item), never a second."""
 
@@ -76,8 +77,8 @@ def write(events: Iterable[Event]) -> None:
     tx.run()
 
 
-@dataclass(frozen=True)
-class Pending:
+@dataclass(frozen=True, eq=False, repr=False)
+class Pending(Frozen):
     """An event as its outbox item holds it: what the publisher puts on the bus."""
 
     event_id: str

@@ -22,7 +22,7 @@ from tavla.store.transactions import Cancelled, Transaction
 SUBSCRIPTIONS = "push_subs"  # the contacts item's string set of subscription ids
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class PushSubscriptionRecord(_Record):
     id: str
     tavla_id: str

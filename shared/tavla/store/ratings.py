@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from tavla.errors import InvalidCursor
+from tavla.frozen import Frozen
 from tavla.rules.rating import RatingState
 from tavla.rules.rating_ledger import LedgerEntry, RatingStep
 from tavla.rules.results import Result
@@ -538,8 +539,8 @@ def rebuild_player(
     return calls
 
 
-@dataclass(frozen=True)
-class ResultFix:
+@dataclass(frozen=True, eq=False, repr=False)
+class ResultFix(Frozen):
     """One result's ledger entry and marker as the record says (entry and marker None: no
     longer a rated result), to be written only if the marker is still `seen`."""
 

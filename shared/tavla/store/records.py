@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any, Self, TypeVar
 
+from tavla.frozen import Frozen
 from tavla.rules.model import SYSTEM as SYSTEM
 from tavla.rules.model import Actor as Actor
 from tavla.rules.model import AuditRecord as AuditRecord
@@ -44,27 +45,12 @@ def item_of(record: Any) -> Item:
     return {f.name: getattr(record, f.name) for f in fields(record) if getattr(record, f.name) is not None}
 
 
-class _Record:
+class _Record(Frozen):
     """from_item / to_item for a flat dataclass whose fields are item attributes.
 
     Records here are `@dataclass(frozen=True, eq=False, repr=False)`: equality, hashing and
-    the repr are these, written once over the fields, the same as the dataclass's own. A
-    dataclass compiles each method it generates when its class is made, and every function
-    imports this module, so the three it need not generate per record were a few ms of
-    every cold start (docs/performance.md).
+    the repr are `Frozen`'s, written once over the fields, the same as the dataclass's own.
     """
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, _Record) or other.__class__ is not self.__class__:
-            return NotImplemented
-        return _values(self) == _values(other)
-
-    def __hash__(self) -> int:
-        return hash(_values(self))
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.repr)  # type: ignore[arg-type]
-        return f"{type(self).__qualname__}({shown})"
 
     @classmethod
     def from_item(cls, item: Item) -> Self:
@@ -75,19 +61,14 @@ class _Record:
         return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None}  # type: ignore[arg-type]
 
 
-def _values(record: _Record) -> tuple[Any, ...]:
-    """What a dataclass's __eq__ and __hash__ compare: its fields' values, in order."""
-    return tuple(getattr(record, f.name) for f in fields(record) if f.compare)  # type: ignore[arg-type]
-
-
-@dataclass(frozen=True)
-class StaffMember:
+@dataclass(frozen=True, eq=False, repr=False)
+class StaffMember(Frozen):
     role: str  # "referee" | "organiser"
     tavla_id: str | None = None
 
 
-@dataclass(frozen=True)
-class TournamentRecord:
+@dataclass(frozen=True, eq=False, repr=False)
+class TournamentRecord(Frozen):
     """A tournament: its state and counters (typed) and its settings as stored (JSON values)."""
 
     id: str

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from tavla.frozen import Frozen
 from tavla.store import keys
 from tavla.store import players as player_store
 from tavla.store.dynamo import Item, batch_write, client, deserialize, table_name
@@ -86,8 +87,8 @@ def delete_contacts(contacts: ContactsRecord) -> bool:
     return True
 
 
-@dataclass(frozen=True)
-class Due:
+@dataclass(frozen=True, eq=False, repr=False)
+class Due(Frozen):
     """Items of the main table the purge found due, by kind."""
 
     notices: list[dict[str, Any]]

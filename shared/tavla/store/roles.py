@@ -21,7 +21,7 @@ from tavla.store.schema import MAIN
 from tavla.store.transactions import Cancelled, Transaction
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class RoleGrant(_Record):
     role: str
     sub: str  # internal: whose sign-in holds it
@@ -29,7 +29,7 @@ class RoleGrant(_Record):
     granted_at: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class OrganiserRequest(_Record):
     tavla_id: str
     sub: str  # internal

@@ -10,9 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tavla.frozen import Frozen
 
-@dataclass(frozen=True)
-class Index:
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Index(Frozen):
     """A secondary index: `local` ones share the table's partition key (strongly consistent)."""
 
     name: str
@@ -21,8 +23,8 @@ class Index:
     local: bool = False
 
 
-@dataclass(frozen=True)
-class TableSpec:
+@dataclass(frozen=True, eq=False, repr=False)
+class TableSpec(Frozen):
     """A table as the store sees it: a logical name, its keys, its indexes."""
 
     name: str

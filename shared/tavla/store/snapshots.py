@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tavla.frozen import Frozen
 from tavla.store import keys
 from tavla.store import registrations as registration_store
 from tavla.store.dynamo import batch_get
@@ -11,8 +12,8 @@ from tavla.store.records import ProfileRecord, RegistrationRecord, TournamentRec
 from tavla.store.schema import MAIN
 
 
-@dataclass(frozen=True)
-class Snapshot:
+@dataclass(frozen=True, eq=False, repr=False)
+class Snapshot(Frozen):
     """The tournament (if any), the caller's Tavla ID (if known), a player's entry and profile."""
 
     tavla_id: str | None
