@@ -29,6 +29,7 @@ from tavla.errors import (
     TournamentNotFound,
 )
 from tavla.http import LIVE_MAX_AGE, SIGNED_IN, cached, caller, make_resolver, revalidated
+from tavla.models.commitment import DrawCommitment
 from tavla.models.day import (
     DrawPreview,
     LateEntryPolicyBody,
@@ -39,7 +40,6 @@ from tavla.models.day import (
     RoundView,
 )
 from tavla.models.hall import HallBody, HallView, MyTableNeeds, NeedBody, TableAttributesBody
-from tavla.models.commitment import DrawCommitment
 from tavla.observability import entry
 from tavla.services import commitment, draw, hall, late_entries, redraw
 
