@@ -61,6 +61,11 @@ class DynamoDBLocal:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         command = [
             java,
+            # C1 only, one GC thread: C2's compiler threads and a parallel GC took most of the JVM's
+            # CPU on a 2-core machine shared with the stack's workers (per confirmation 250 ms of
+            # JVM CPU while C2 warmed up, 100 ms with these; decision 0045)
+            "-XX:TieredStopAtLevel=1",
+            "-XX:+UseSerialGC",
             f"-Djava.library.path={jar.parent / 'DynamoDBLocal_lib'}",
             "-jar",
             str(jar),

@@ -111,18 +111,23 @@ def fill(
     busy = {**elsewhere, **busy_players(taken.values(), demands)}
     waiting: list[str] = []
     calls: dict[str, int] = {}
+    # the free tables in the order a match takes them (plainest first, then by number): the
+    # first it may use is its table, so a draw seating hundreds of matches does not look at
+    # every table for each of them
+    free = sorted(
+        (t for t in range(1, count + 1) if t not in taken),
+        key=lambda t: (_spare(attributes.get(t, plain())), t),
+    )
     for code in queue:
         demand = demands.get(code, any_match())
         if holder(demand, busy) is not None:
             waiting.append(code)
             continue
-        free = [
-            t for t in range(1, count + 1) if t not in taken and may_use(attributes.get(t, plain()), demand)
-        ]
-        if not free:
+        table = next((t for t in free if may_use(attributes.get(t, plain()), demand)), None)
+        if table is None:
             waiting.append(code)
             continue
-        table = min(free, key=lambda t: (_spare(attributes.get(t, plain())), t))
+        free.remove(table)
         taken[table] = code
         calls[code] = table
         busy.update({p: code for p in demand.players})
