@@ -135,6 +135,11 @@ def need_pointer(tavla_id: str, tournament_id: str) -> dict[str, Any]:
     return _key(player_pk(tavla_id), f"{NEED_PREFIX}{tournament_id}")
 
 
+def live_gate(tournament_id: str) -> dict[str, Any]:
+    """The tournament's live channel: its delta counter (`seq`, store.live_seq)."""
+    return _key(f"LIVE#{tournament_id}", "GATE")
+
+
 def late_pointer(tavla_id: str, tournament_id: str) -> dict[str, Any]:
     return _key(player_pk(tavla_id), f"{LATE_PREFIX}{tournament_id}")
 

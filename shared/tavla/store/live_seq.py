@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from tavla.store import keys
 from tavla.store.dynamo import client, deserialize, error_code, table_name, value
 from tavla.store.schema import MAIN
 
@@ -28,7 +29,7 @@ class Counted:
 
 
 def _key(tournament_id: str) -> dict[str, object]:
-    return {"pk": {"S": f"LIVE#{tournament_id}"}, "sk": {"S": "GATE"}}
+    return keys.live_gate(tournament_id)
 
 
 def count(
