@@ -21,6 +21,11 @@ from infra.auth import Auth
 from infra.lambdas import LOG_RETENTION, Lambdas
 
 RATE_LIMIT = 200  # requests per second across the API, steady state
+# What a page on another origin may read of an answer beyond the CORS-safelisted headers
+# (Last-Modified and Cache-Control are among those): the ETag to revalidate with, the Date the
+# screens keep as the platform's clock, how long a 503 `busy` asks to wait.
+EXPOSED_HEADERS = ["Date", "ETag", "Retry-After"]
+ALLOWED_HEADERS = ["Authorization", "Content-Type"]
 BURST_LIMIT = 400
 
 # HTTP API access log fields ($context variables HTTP APIs support).
@@ -70,8 +75,9 @@ class Api(Construct):
             create_default_stage=False,
             cors_preflight=apigwv2.CorsPreflightOptions(
                 allow_origins=["*"],  # bearer tokens, no cookies: any origin may call
-                allow_headers=["Authorization", "Content-Type"],
+                allow_headers=ALLOWED_HEADERS,
                 allow_methods=[apigwv2.CorsHttpMethod.ANY],
+                expose_headers=EXPOSED_HEADERS,
             ),
         )
         access_logs = logs.LogGroup(self, "AccessLogs", retention=LOG_RETENTION)

@@ -31,6 +31,7 @@ from aws_cdk import aws_s3 as s3
 from cdk_nag import NagSuppressions
 from constructs import Construct
 
+from infra.api import ALLOWED_HEADERS, EXPOSED_HEADERS
 from infra.registry import Function, Route
 from infra.site import Site
 from infra.stages import Stage
@@ -153,6 +154,22 @@ class Cdn(Construct):
             header_behavior=cloudfront.CacheHeaderBehavior.allow_list("Authorization"),
             **common,  # type: ignore[arg-type]
         )
+        # The API's own CORS answer (infra.api) reaches a cached page only when the request that
+        # filled the cache carried an Origin, which the public cache policy does not forward: the
+        # edge gives the same answer, the same headers exposed, and keeps the API's when it has one.
+        self.api_cors = cloudfront.ResponseHeadersPolicy(
+            self,
+            "ApiCors",
+            comment="The API's CORS at the edge: any origin, the ETag, Date and Retry-After readable",
+            cors_behavior=cloudfront.ResponseHeadersCorsBehavior(
+                access_control_allow_credentials=False,
+                access_control_allow_headers=ALLOWED_HEADERS,
+                access_control_allow_methods=["ALL"],
+                access_control_allow_origins=["*"],
+                access_control_expose_headers=EXPOSED_HEADERS,
+                origin_override=False,
+            ),
+        )
         self.log_bucket = s3.Bucket(
             self,
             "AccessLogs",
@@ -215,7 +232,7 @@ class Cdn(Construct):
                 origin_request_policy=(
                     cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER if shared else None
                 ),
-                response_headers_policy=cloudfront.ResponseHeadersPolicy.CORS_ALLOW_ALL_ORIGINS,
+                response_headers_policy=self.api_cors,
                 compress=True,
             )
         domain = (

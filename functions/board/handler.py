@@ -14,6 +14,8 @@ from tavla.services import board
 
 app = make_resolver()
 
+# a cache key: the live delta a screen was told of
+Version: TypeAlias = "Annotated[int | None, params.Query(ge=0)]"
 TournamentId: TypeAlias = "Annotated[str, params.Path(max_length=64)]"
 MAX_AGE = 5  # seconds a phone or CloudFront may show a board before asking again
 
@@ -24,16 +26,20 @@ MAX_AGE = 5  # seconds a phone or CloudFront may show a board before asking agai
     middlewares=cached(max_age=MAX_AGE),
     responses=errors(TournamentNotFound),
 )
-def get_board(tournament_id: TournamentId) -> Board:
+def get_board(tournament_id: TournamentId, v: Version = None) -> Board:
     """The venue board.
 
     What a venue screen and a phone show: the draw in play, each table and its match, the
     queue, every published match (who plays whom, called / present / late points, live
     score, state) by event and round, and the standings so far with shared places and the
     tie-break figures (R10.1, R10.2). Public: no phone or e-mail (R12.1). Cached for 5 s;
-    send `If-None-Match` with the last `ETag` to get a 304 when nothing changed.
+    send `If-None-Match` with the last `ETag` to get a 304 when nothing changed. `seq` is the
+    last delta of the live channel the board holds: a screen applies the deltas after it.
+    `v` is not read: a screen told of delta n that reads again sends `v=n`, a cache key of its
+    own, so the edge does not answer with its copy from before the change.
     """
-    return board.board(tournament_id)
+    del v  # a cache key only
+    return board.board(tournament_id, with_seq=True)
 
 
 @app.get(

@@ -186,13 +186,14 @@ def redraw_round(tournament_id: TournamentId, number: RoundNumber, body: RedrawR
     "/tournaments/<tournament_id>/late-entry",
     security=SIGNED_IN,
     tags=["draws"],
-    responses=errors(TournamentNotFound, NotOrganiser, LateEntryRefused),
+    responses=errors(TournamentNotFound, NotOrganiser, LateEntryRefused, Invalid),
 )
 def late_entry_policy(tournament_id: TournamentId, body: LateEntryPolicyBody) -> LateEntryPolicyBody:
     """Open or close late entry.
 
-    Swiss and lives only, its organisers (R5.5, R5.7): `points` and `lives` say what a late
-    player starts with; closed again, nobody else enters.
+    Swiss and lives only, its organisers (R5.5, R5.7): `points` (Swiss) and `lives` (lives)
+    say what a late player starts with, the other one is refused (422); closed again, nobody
+    else enters.
     """
     return late_entries.set_policy(caller(app), tournament_id, body, clock.now())
 

@@ -1,4 +1,5 @@
-"""No public route ever returns a phone number or an e-mail address (R12.1), checked over every one;
+"""No public route ever returns a phone number, an e-mail address or a player's need at the tables
+(R12.1; the need set by staff at the desk), checked over every one;
 and once a player erased their account (R12, GDPR Art. 17), no public route, staff view or export
 names them, while every other player's rating stays as it was."""
 
@@ -14,6 +15,7 @@ from tests.e2e.client import Client, numbered_phone, players, tournament
 
 PHONE = "+306971112233"
 EMAIL = "private.person@example.org"
+DOCUMENTS = ("/openapi.json", "/privacy")  # they describe the fields, naming nobody
 
 
 def test_no_public_route_leaks_contact_data(stack) -> None:
@@ -31,6 +33,9 @@ def test_no_public_route_leaks_contact_data(stack) -> None:
             "POST", f"/tournaments/{tid}/checkins", {"tavla_id": tavla_id}, user="org-privacy"
         )
         assert reply.status == 200, reply.body
+    needy = list(people.values())[2]  # staff record the need of the one waiting at the desk
+    reply = client.call("PUT", f"/tournaments/{tid}/needs/{needy}", {"accessible": True}, user="org-privacy")
+    assert reply.status == 200, reply.body
     drawn = client.call("POST", f"/tournaments/{tid}/rounds", user="org-privacy")
     assert drawn.status == 201, drawn.body
     match = drawn.body["pairings"][0]
@@ -55,6 +60,8 @@ def test_no_public_route_leaks_contact_data(stack) -> None:
     _walk_public_routes(client, values, contacts)
     staff_view = client.call("GET", f"/tournaments/{tid}/entries/contacts", user="org-privacy").body
     assert PHONE in str(staff_view)  # the data exists; only the public routes withhold it
+    hall = client.call("GET", f"/tournaments/{tid}/hall", user="org-privacy").body
+    assert hall["needs"] == [needy]  # so does the need
 
     # the winner of the one match erases their account
     user, erased = next(iter(people.items()))
@@ -102,3 +109,5 @@ def _walk_public_routes(client: Client, values: dict[str, str], secrets: tuple[s
         text = str(reply.body)
         for secret in secrets:
             assert secret not in text, f"{route.path} leaks {secret}"
+        if route.path not in DOCUMENTS:  # no route about players says who needs what table
+            assert "accessible" not in text.lower(), f"{route.path} shows a need at the tables"

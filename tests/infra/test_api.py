@@ -123,3 +123,14 @@ def test_api_gateway_may_invoke_each_function_from_this_api_only_with_one_permis
 def test_the_stack_keeps_a_tenth_of_cloudformations_500_resources_free(real: Synthesized) -> None:
     """CloudFormation refuses a stack of more than 500 resources: growth must see the wall coming."""
     assert len(real.resources) <= 450, len(real.resources)
+
+
+def test_a_page_on_another_origin_reads_the_etag_the_date_and_retry_after(real: Synthesized) -> None:
+    """CORS: any origin calls with a bearer token (no cookies), and reads the headers the screens
+    use beyond the safelisted ones: the ETag to revalidate, the Date as the platform's clock,
+    Retry-After on a 503."""
+    (api,) = [r["Properties"] for r in real.resources.values() if r["Type"] == "AWS::ApiGatewayV2::Api"]
+    cors = api["CorsConfiguration"]
+    assert cors["AllowOrigins"] == ["*"] and not cors.get("AllowCredentials")
+    assert {"Authorization", "Content-Type"} <= set(cors["AllowHeaders"])
+    assert {"ETag", "Date", "Retry-After"} <= set(cors["ExposeHeaders"])

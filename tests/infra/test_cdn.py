@@ -170,3 +170,19 @@ def test_the_board_route_will_be_cached_and_the_routes_beside_it_stay_right() ->
 def test_the_template_lists_the_behaviors_in_the_planned_order(each_stack: Synthesized) -> None:
     listed = [b["PathPattern"] for b in _distribution(each_stack).get("CacheBehaviors", [])]
     assert listed == [b.pattern for b in each_stack.stack.cdn.behaviors]
+
+
+def test_a_cached_public_answer_exposes_the_same_headers_as_the_api(real: Synthesized) -> None:
+    """A public GET answered from the edge's cache carries the API's CORS: the cache key holds
+    no Origin, so the edge adds it, exposing the ETag, the Date and Retry-After, and keeps what
+    the API said when it said something."""
+    public = [r for spec in real.functions for r in spec.routes() if r.public and r.method == "GET"]
+    policies = set()
+    for route in public:
+        behavior = _behavior_for(real, example_path(route.path))
+        policies.add(behavior["ResponseHeadersPolicyId"]["Ref"])
+    (policy,) = policies
+    cors = real.resources[policy]["Properties"]["ResponseHeadersPolicyConfig"]["CorsConfig"]
+    assert cors["AccessControlAllowOrigins"]["Items"] == ["*"]
+    assert cors["AccessControlAllowCredentials"] is False and cors["OriginOverride"] is False
+    assert {"ETag", "Date", "Retry-After"} <= set(cors["AccessControlExposeHeaders"]["Items"])

@@ -108,6 +108,8 @@ PUT    /tournaments/{tournament_id}/hall                        401  403   403  
 PUT    /tournaments/{tournament_id}/tables/{table}              401  403   403  403  403  200  403  200
 GET    /tournaments/{tournament_id}/needs/{tavla_id}            401  200   403  200  403  200  403  200
 PUT    /tournaments/{tournament_id}/needs/{tavla_id}            401  200   403  200  403  200  403  200
+# staff clear a player's need at the desk as they set it; nobody else's staff may
+PUT    /tournaments/{tournament_id}/needs/{tavla_id} clear      401  200   403  200  403  200  403  200
 POST   /tournaments/{tournament_id}/holds/{code}/release        401  403   403  409  403  409  403  409
 # live score and result: `self` plays D's match; `org` and `ref` run D
 GET    /matches/{match_id}                                      200  200   200  200  200  200  200  200
@@ -555,6 +557,9 @@ REQUESTS: dict[str, Callable[[World], Request]] = {
     ),
     "PUT /tournaments/{tournament_id}/needs/{tavla_id}": lambda w: Request(
         {"tournament_id": w.drawn, "tavla_id": w.tavla_ids["self"]}, {"accessible": True}
+    ),
+    "PUT /tournaments/{tournament_id}/needs/{tavla_id} clear": lambda w: Request(
+        {"tournament_id": w.drawn, "tavla_id": w.tavla_ids["self"]}, {"accessible": False}
     ),
     "POST /tournaments/{tournament_id}/holds/{code}/release": lambda w: Request(
         {"tournament_id": w.drawn, "code": "main.R1.1"}

@@ -7,8 +7,8 @@ from __future__ import annotations
 from tavla.store import draws as draw_store
 from tavla.store.records import TablesRecord
 from tests.service.conftest import Api
-from tests.service.day_helpers import checked_in_field, draw, official, records
-from tests.service.helpers import ORGANISER
+from tests.service.day_helpers import audit_trail, checked_in_field, draw, official, records
+from tests.service.helpers import ORGANISER, appoint_referee, create_player
 
 
 def _plan(tournament_id: str) -> TablesRecord:
@@ -105,3 +105,43 @@ def test_a_player_reads_their_own_needs_in_the_tournaments_they_are_entered_in(a
     assert (need["tournament_id"], need["accessible"]) == (tid, True) and need["name"]
     theirs = api.call("GET", "/me/table-needs", user="player-1").body["needs"]
     assert [(n["tournament_id"], n["accessible"]) for n in theirs] == [(tid, False)]
+
+
+def test_the_referee_sets_and_clears_a_player_s_need_at_the_desk(api: Api) -> None:
+    """Staff set a player's need as the player would: the seating honours it, the player reads
+    it on their profile, the audit trail names the referee (not the need), and clearing it
+    frees the player to sit anywhere."""
+    tid, ids = checked_in_field(api, 4, tables=2)
+    referee = create_player(api, "ref-1", name="Referee")
+    appoint_referee(api, tid, referee)
+    table = {"tournament_id": tid, "table": "2"}
+    body = {"accessible": True}
+    assert (
+        api.call(
+            "PUT", "/tournaments/{tournament_id}/tables/{table}", params=table, body=body, user=ORGANISER
+        ).status
+        == 200
+    )
+    need = {"tournament_id": tid, "tavla_id": ids[0]}
+    reply = api.call(
+        "PUT", "/tournaments/{tournament_id}/needs/{tavla_id}", params=need, body=body, user="ref-1"
+    )
+    assert reply.status == 200 and reply.body == body, reply.body
+    [mine] = api.call("GET", "/me/table-needs", user="player-0").body["needs"]
+    assert (mine["tournament_id"], mine["accessible"]) == (tid, True)
+    [entry] = [e for e in audit_trail(api, tid) if e["action"] == "need_set"]
+    assert entry["actor"] == {"role": "referee", "tavla_id": referee}
+    assert entry["details"] == {"tavla_id": ids[0]}  # which need is not in the trail
+    assert draw(api, tid).status == 201
+    seated = next(r for r in records(tid).values() if ids[0] in (r.home, r.away) and r.round == 1)
+    assert seated.table == 2
+    cleared = {"accessible": False}
+    reply = api.call(
+        "PUT", "/tournaments/{tournament_id}/needs/{tavla_id}", params=need, body=cleared, user="ref-1"
+    )
+    assert reply.status == 200, reply.body
+    assert _plan(tid).needs.get(ids[0]) is None
+    desk = api.call("GET", "/tournaments/{tournament_id}/hall", params={"tournament_id": tid}, user="ref-1")
+    assert desk.status == 200 and desk.body["needs"] == []
+    [mine] = api.call("GET", "/me/table-needs", user="player-0").body["needs"]
+    assert mine["accessible"] is False

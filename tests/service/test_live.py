@@ -104,9 +104,11 @@ def test_the_board_hears_numbered_deltas_a_draw_a_result_a_call_and_a_repeat_kee
 ) -> None:
     """R-live: the round's draw with its tables, then an official result with the winner and the
     standings rows it moved, each numbered by the tournament's counter; the same event delivered
-    again gets its number back (a refetch delta screens that have it skip), not a new one."""
+    again gets its number back (a refetch delta screens that have it skip), not a new one. The
+    board's GET says the last delta it holds, so a screen that reads it applies the next."""
     tid, _ = checked_in_field(api, 4, format="swiss", swiss_rounds=2, tables=2)
     assert draw(api, tid).status == 201
+    assert _board_seq(api, tid) == 0  # nothing told yet
     board, _ = listen(f"/tournament/{tid}")
     codes = sorted(records(tid))  # round 1's
     called = _bus_event(events.MATCHES_CALLED, {"tournament_id": tid, "codes": codes, "event_id": "call-1"})
@@ -114,6 +116,7 @@ def test_the_board_hears_numbered_deltas_a_draw_a_result_a_call_and_a_repeat_kee
     drawn = _heard(board)
     assert (drawn["seq"], drawn["kind"], drawn["rounds"]) == (1, "draw", ["main.S1"])
     assert sorted(t["match"]["code"] for t in drawn["tables"]) == codes
+    assert _board_seq(api, tid) == 1
 
     decided = official(tid, codes[0])
     confirmed = {"tournament_id": tid, "code": codes[0], "match_id": f"{tid}.{codes[0]}", "event_id": "res-1"}
@@ -137,6 +140,13 @@ def test_the_board_hears_numbered_deltas_a_draw_a_result_a_call_and_a_repeat_kee
     call = _heard(board)
     assert (call["seq"], call["kind"]) == (3, "call")
     assert [c["match"]["code"] for c in call["calls"]] == codes[1:]
+    assert _board_seq(api, tid) == 3  # a repeat spends no number
+
+
+def _board_seq(api: Api, tid: str) -> int:
+    reply = api.call("GET", "/tournaments/{tournament_id}/board", params={"tournament_id": tid})
+    assert reply.status == 200, reply.body
+    return int(reply.body["seq"])
 
 
 def test_a_draw_too_big_for_one_event_is_a_refetch_delta(

@@ -110,6 +110,12 @@ class Board(ApiModel):
         default_factory=list,
         description="Tavla IDs of the players entered late (Swiss, lives), marked on the pairings",
     )
+    seq: int = Field(
+        default=0,
+        ge=0,
+        description="the last delta of the tournament's live channel this board holds (0: none "
+        "yet): a screen applies delta seq+1 next and reads the board again on a gap",
+    )
 
 
 class FinalStandings(ApiModel):

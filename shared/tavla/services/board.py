@@ -106,9 +106,11 @@ def _row(standing: Standing, people: Mapping[str, PlayerRef], late: LateEntry | 
     return row
 
 
-def published(tournament_id: str) -> tuple[draw_store.Day, TournamentRecord, list[FixtureRecord]]:
+def published(
+    tournament_id: str, *, with_seq: bool = False
+) -> tuple[draw_store.Day, TournamentRecord, list[FixtureRecord]]:
     """The tournament's day and every published match (three calls at most)."""
-    current = draw_store.day(tournament_id)
+    current = draw_store.day(tournament_id, with_seq=with_seq)
     if current.tournament is None:
         raise TournamentNotFound(f"No tournament {tournament_id}.")
     tournament = current.tournament
@@ -170,10 +172,11 @@ def _brackets(
     ]
 
 
-def board(tournament_id: str) -> Board:
+def board(tournament_id: str, *, with_seq: bool = False) -> Board:
     """The venue board (public): tables and queue, the draws in play with their matches, the
-    top of the standings so far."""
-    current, tournament, records = published(tournament_id)
+    top of the standings so far; `with_seq`: the last live delta it holds (the GET's, not the
+    live function's render, which is counted after)."""
+    current, tournament, records = published(tournament_id, with_seq=with_seq)
     people = day.names(current.field)
     in_play = _current(current.rounds, records)
     shown = _shown(current.rounds, in_play)
@@ -198,4 +201,5 @@ def board(tournament_id: str) -> Board:
         ),
         standings=event_tables(tournament, current.field, draws, records, top=BOARD_ROWS),
         late=[e["player_id"] for e in current.field.entrants if e.get("late")] if current.field else [],
+        seq=current.seq,
     )

@@ -26,6 +26,7 @@ from tavla.rules.model import Actor
 from tavla.services import hall
 from tavla.store import audit
 from tavla.store import erasure as erasure_store
+from tavla.store import late_entries as late_store
 from tavla.store import payments as payment_store
 from tavla.store import players as player_store
 from tavla.store import registrations as registration_store
@@ -55,13 +56,11 @@ def erase_me(caller: Caller, confirm: str, now: datetime, rng: random.Random = _
     tavla_id = str(identity["tavla_id"])
     profile, contacts = player_store.get_profile_and_contacts(tavla_id)
     entries = registration_store.of_player(tavla_id)
+    entered = {e.tournament_id for e in entries} | set(late_store.entered_late(tavla_id))
     ledger = payment_store.of_payer(tavla_id)
-    tournaments = {
-        t: tournament_store.get(t)
-        for t in sorted({e.tournament_id for e in entries} | {m.tournament_id for m in ledger})
-    }
+    tournaments = {t: tournament_store.get(t) for t in sorted(entered | {m.tournament_id for m in ledger})}
     if profile.erased_at is None:
-        _may_erase(caller, [tournaments[e.tournament_id] for e in entries])
+        _may_erase(caller, [tournaments[t] for t in sorted(entered)])
     if confirm.strip().upper() != tavla_id:
         raise ErasureNotConfirmed("Type your own Tavla ID to confirm that the account goes for good.")
     pseudonym = profile.name if profile.erased_at else privacy.pseudonym(rng)

@@ -45,6 +45,7 @@ from tavla.services import progress
 from tavla.services.access import player_actor, require_organiser, require_staff, role_in
 from tavla.store import audit as audit_store
 from tavla.store import hall as hall_store
+from tavla.store import late_entries as late_store
 from tavla.store import matches as match_store
 from tavla.store import players as player_store
 from tavla.store import registrations as registration_store
@@ -174,11 +175,13 @@ def my_needs(caller: Caller) -> MyTableNeeds:
     """The caller's need in each tournament they are entered in that is not over (their
     profile sets it there; private)."""
     tavla_id = player_store.tavla_id_of(caller.sub)
-    entries = sorted(registration_store.of_player(tavla_id), key=lambda e: e.starts_at)
+    # a late entrant has no registration, only the pointer the late entry wrote
+    starts = late_store.entered_late(tavla_id)
+    starts.update({e.tournament_id: e.starts_at for e in registration_store.of_player(tavla_id)})
     running = [
-        (e, t)
-        for e in entries
-        if (t := tournament_store.get(e.tournament_id)).status not in (FINISHED, "cancelled")
+        (starts_at, t)
+        for tournament_id, starts_at in sorted(starts.items(), key=lambda s: (s[1], s[0]))
+        if (t := tournament_store.get(tournament_id)).status not in (FINISHED, "cancelled")
     ]
     held = needs_of(tavla_id, [t.id for _, t in running])
     return MyTableNeeds(
@@ -186,10 +189,10 @@ def my_needs(caller: Caller) -> MyTableNeeds:
             MyTableNeed(
                 tournament_id=t.id,
                 name=t.name,
-                starts_at=e.starts_at,
+                starts_at=starts_at,
                 accessible=ACCESSIBLE in held.get(t.id, ()),
             )
-            for e, t in running
+            for starts_at, t in running
         ]
     )
 

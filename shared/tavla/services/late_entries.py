@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from tavla.caller import Caller
-from tavla.errors import LateEntryClosed, LateEntryRefused, PlayerNotFound
+from tavla.errors import Invalid, LateEntryClosed, LateEntryRefused, PlayerNotFound
 from tavla.models.day import LateEntryPolicyBody, LateEntryRequest, LateEntryView
 from tavla.rules import late_entries as rules
 from tavla.services import day
@@ -36,10 +36,20 @@ def set_policy(
         raise LateEntryRefused(
             f"Only Swiss and lives events take late entries, not {tournament.play.format}."
         )
+    _fits(tournament.play.format, body)
     policy = body.model_dump(mode="json", exclude_none=True)
     change = audit_entry(organiser, "late_entry_opened" if body.open else "late_entry_closed", now, **policy)
     late_store.set_policy(tournament_id, policy, change)
     return body
+
+
+def _fits(format: str, body: LateEntryPolicyBody) -> None:
+    """A start the format has no use for is refused, not stored and silently ignored: a lives
+    event counts lives, not points; a Swiss counts points, not lives."""
+    if format == "lives" and body.points != "none":
+        raise Invalid("points: a lives event starts a late player with lives, not points.")
+    if format == "swiss" and body.lives is not None:
+        raise Invalid("lives: a Swiss starts a late player with points, not lives.")
 
 
 def enter(caller: Caller, tournament_id: str, body: LateEntryRequest, now: datetime) -> LateEntryView:

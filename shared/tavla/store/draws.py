@@ -54,6 +54,7 @@ class Day(Frozen):
     field: FieldRecord | None
     tables: TablesRecord | None
     rounds: tuple[RoundRecord, ...] = ()
+    seq: int = 0  # the live channel's last delta, when read (`with_seq`)
 
 
 def _key_free(item: Item) -> Item:
@@ -124,13 +125,14 @@ def _query_prefix(tournament_id: str, prefix: str) -> list[Item]:
         query["ExclusiveStartKey"] = response["LastEvaluatedKey"]
 
 
-def day(tournament_id: str, *, with_rounds: bool = True) -> Day:
-    """The tournament, its field and tables (one BatchGetItem) and its published rounds (a Query)."""
-    found = batch_get(
-        MAIN,
-        [keys.tournament(tournament_id), keys.field(tournament_id), keys.tables(tournament_id)],
-        consistent=True,
-    )
+def day(tournament_id: str, *, with_rounds: bool = True, with_seq: bool = False) -> Day:
+    """The tournament, its field and tables (one BatchGetItem) and its published rounds (a Query).
+
+    `with_seq`: the live channel's counter too, in the same BatchGetItem. A delta is counted
+    after its change is written, so what is read with (and after) it holds every change up to
+    `seq`."""
+    wanted = [keys.tournament(tournament_id), keys.field(tournament_id), keys.tables(tournament_id)]
+    found = batch_get(MAIN, wanted + ([keys.live_gate(tournament_id)] if with_seq else []), consistent=True)
     by_sk = {i["sk"]: i for i in found}
     meta, field, tables = by_sk.get("META"), by_sk.get("FIELD"), by_sk.get("TABLES")
     tournament = TournamentRecord.from_item(meta) if meta else None
@@ -143,6 +145,7 @@ def day(tournament_id: str, *, with_rounds: bool = True) -> Day:
         field=field_from_item(field) if field else None,
         tables=tables_from_item(tables) if tables else None,
         rounds=rounds,
+        seq=int(by_sk["GATE"].get("seq", 0)) if "GATE" in by_sk else 0,
     )
 
 

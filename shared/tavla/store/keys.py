@@ -45,6 +45,8 @@ Main table:
   and the player's pointer to it ..... PLAYER#<tavla_id> / INVITE#<season id>
 - where a player's table need is set  PLAYER#<tavla_id> / NEED#<tournament id>  (the need itself
                                        lives in that tournament's TABLES; private, R12)
+- a tournament entered late (R5.5) .. PLAYER#<tavla_id> / LATE#<tournament id>  (a late entrant
+                                       has no REG#: the field holds the entry)
 
 - a platform role held (R1.3) ...... ROLE#<role> / USER#<sub>  (how many: ROLE#<role> / COUNT)
 - a request to become an organiser . ORGANISER_REQUESTS / <tavla_id>
@@ -76,6 +78,7 @@ RATING_PREFIX = "RATING#"
 SEASON_PLAYER_PREFIX = "PLAYER#"
 INVITE_PREFIX = "INVITE#"
 NEED_PREFIX = "NEED#"
+LATE_PREFIX = "LATE#"
 NATIONAL = "NATIONAL"
 
 
@@ -130,6 +133,15 @@ def tables(tournament_id: str) -> dict[str, Any]:
 
 def need_pointer(tavla_id: str, tournament_id: str) -> dict[str, Any]:
     return _key(player_pk(tavla_id), f"{NEED_PREFIX}{tournament_id}")
+
+
+def live_gate(tournament_id: str) -> dict[str, Any]:
+    """The tournament's live channel: its delta counter (`seq`, store.live_seq)."""
+    return _key(f"LIVE#{tournament_id}", "GATE")
+
+
+def late_pointer(tavla_id: str, tournament_id: str) -> dict[str, Any]:
+    return _key(player_pk(tavla_id), f"{LATE_PREFIX}{tournament_id}")
 
 
 def standings(tournament_id: str) -> dict[str, Any]:

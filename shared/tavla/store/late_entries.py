@@ -1,4 +1,8 @@
-"""Late entries (R5.5, R5.7): the organiser's policy on the tournament, late players on the field."""
+"""Late entries (R5.5, R5.7): the organiser's policy on the tournament, late players on the field.
+
+A late entrant has no registration (the field is their entry): a pointer in their own
+partition, written with the entry, says where they play, so their erasure waits for the
+tournament to be over and their profile lists it as it lists their registrations."""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from typing import Any
 
 from tavla.errors import LateEntryClosed, LateEntryRefused
 from tavla.store import audit, keys
+from tavla.store.dynamo import query_all, table_name
 from tavla.store.records import FINISHED, AuditRecord, TournamentRecord
 from tavla.store.schema import MAIN
 from tavla.store.transactions import Cancelled, Transaction
@@ -51,6 +56,12 @@ def add(tournament: TournamentRecord, size: int, entrant: Mapping[str, Any], cha
         condition="size(entrants) = :size",
         values={"new": [dict(entrant)], "size": size},
     )
+    pointer = {
+        **keys.plain(keys.late_pointer(str(entrant["player_id"]), tournament.id)),
+        "tournament_id": tournament.id,
+        "starts_at": tournament.starts_at,
+    }
+    tx.put("pointer", MAIN, pointer)
     audit.record(tx, tournament.id, change)
     try:
         tx.run()
@@ -58,3 +69,17 @@ def add(tournament: TournamentRecord, size: int, entrant: Mapping[str, Any], cha
         raise LateEntryClosed(
             "Late entry closed, a draw was made or another player entered meanwhile: try again."
         ) from cancelled
+
+
+def entered_late(tavla_id: str) -> dict[str, str]:
+    """The tournaments the player was entered in late: tournament id -> its start."""
+    found = query_all(
+        TableName=table_name(MAIN),
+        KeyConditionExpression="pk = :pk AND begins_with(sk, :late)",
+        ExpressionAttributeValues={
+            ":pk": {"S": keys.player_pk(tavla_id)},
+            ":late": {"S": keys.LATE_PREFIX},
+        },
+        ProjectionExpression="tournament_id, starts_at",
+    )
+    return {str(i["tournament_id"]): str(i["starts_at"]) for i in found}

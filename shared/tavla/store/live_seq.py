@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tavla.frozen import Frozen
+from tavla.store import keys
 from tavla.store.dynamo import client, deserialize, error_code, table_name, value
 from tavla.store.schema import MAIN
 
@@ -29,7 +30,7 @@ class Counted(Frozen):
 
 
 def _key(tournament_id: str) -> dict[str, object]:
-    return {"pk": {"S": f"LIVE#{tournament_id}"}, "sk": {"S": "GATE"}}
+    return keys.live_gate(tournament_id)
 
 
 def count(

@@ -124,3 +124,28 @@ def test_a_player_sets_their_need_on_the_profile(phone: Phone, stack: Stack) -> 
     expect(box).to_be_checked()  # read again after each reload
     needs.scroll_into_view_if_needed()
     screenshot(page, "profile-table-need")
+
+
+def test_the_referee_sets_and_clears_a_player_s_need_at_the_desk(phone: Phone, stack: Stack) -> None:
+    """The desk at 360 px: the referee marks a player as needing an accessible table (the
+    seating's need, as the player's own would be) and clears it again."""
+    client = Client(stack)
+    organiser = f"web-desk-need-org-{RUN}"
+    tid, field = checked_in_field(client, organiser, f"web-desk-need-{RUN}", 2, tables=2)
+    tavla_id, user = next(iter(field.items()))
+    page = phone()
+    sign_in(page, organiser, organiser=True)
+    page.goto(f"/#/t/{tid}/desk")
+    needs = page.get_by_test_id("desk-needs")
+    expect(needs.get_by_test_id("desk-needs-list")).to_have_text("Κανείς δεν χρειάζεται προσβάσιμο τραπέζι.")
+    needs.locator("select[name=need-player]").select_option(tavla_id)
+    needs.get_by_test_id("desk-need-set").click()
+    expect(needs.get_by_test_id("desk-need")).to_have_count(1)
+    expect(needs.get_by_test_id("desk-need-message")).to_contain_text("μόνο σε προσβάσιμο τραπέζι")
+    assert client.call("GET", f"/tournaments/{tid}/needs/{tavla_id}", user=user).body == {"accessible": True}
+    accessible_in_every_language(page, "[data-testid=desk-needs]")
+    needs.scroll_into_view_if_needed()
+    screenshot(page, "desk-table-need")
+    needs.get_by_test_id("desk-need").get_by_role("button").click()
+    expect(needs.get_by_test_id("desk-need")).to_have_count(0)
+    assert client.call("GET", f"/tournaments/{tid}/needs/{tavla_id}", user=user).body == {"accessible": False}

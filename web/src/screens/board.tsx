@@ -11,7 +11,7 @@ import { time, clock } from "../format";
 import { t, type Key } from "../i18n";
 import { useLoad } from "../load";
 import { channelsOf, useLive } from "../live/use-live";
-import { useBoardDeltas } from "../live/use-board";
+import { boardQuery, useBoardDeltas } from "../live/use-board";
 import { roundName } from "../rounds";
 import { divisionName, several, type Division } from "../divisions";
 
@@ -43,10 +43,10 @@ export function latestResults(board: Board, only: (x: Part) => boolean = () => t
 
 function useBoard(id: string) {
   const path = { params: { path: { tournament_id: id } } };
-  const board = useLoad(() => api.GET("/tournaments/{tournament_id}/board", path), [id]);
+  const board = useLoad(() => api.GET("/tournaments/{tournament_id}/board", { params: { path: { tournament_id: id }, query: boardQuery(id) } }), [id]);
   // the divisions' names (R3.7); a board of one division shows none of them
   const tour = useLoad(() => api.GET("/tournaments/{tournament_id}", path), [id]);
-  const deltas = useBoardDeltas(board, board.reload);
+  const deltas = useBoardDeltas(id, board, board.reload);
   const live = useLive([channelsOf.tournament(id)], deltas.reload, deltas.onDelta);
   const [checked, setChecked] = useState<string>();
   useEffect(() => setChecked(new Date().toISOString()), [board.data]);

@@ -156,7 +156,7 @@ export function Desk({ id }: { id: string }) {
           </li>
         ))}
       </ul>
-      <HallDesk id={id} matches={matches} tick={board.data} />
+      <HallDesk id={id} matches={matches} entrants={entries.data?.main.filter((e) => e.status === "registered") ?? []} tick={board.data} />
       <Adjournments matches={matches} act={act} />
       <h2>{t("to_confirm", { n: toConfirm.length })}</h2>
       <ul class="tables" data-testid="to-confirm">

@@ -8,7 +8,7 @@ import { Alert, NeedSignIn, Stale, Status } from "../ui/widgets";
 import { useAction } from "../ui/action";
 import { PositionPhoto } from "../ui/position-photo";
 import { channelsOf, useLive } from "../live/use-live";
-import { useBoardDeltas } from "../live/use-board";
+import { boardQuery, useBoardDeltas } from "../live/use-board";
 import { roundOfRounds, roundsOf } from "../rounds";
 import { getToken } from "../auth";
 import { countdown, time } from "../format";
@@ -42,7 +42,7 @@ export function MyMatch({ id }: { id: string }) {
   const path = { params: { path: { tournament_id: id } } };
   const me = useLoad(() => api.GET("/me"), []);
   const tour = useLoad(() => api.GET("/tournaments/{tournament_id}", path), [id]);
-  const board = useLoad(() => api.GET("/tournaments/{tournament_id}/board", path), [id]);
+  const board = useLoad(() => api.GET("/tournaments/{tournament_id}/board", { params: { path: { tournament_id: id }, query: boardQuery(id) } }), [id]);
   const found = me.data && myMatch(board.data, me.data.tavla_id);
   const detail = useLoad(
     () =>
@@ -58,7 +58,7 @@ export function MyMatch({ id }: { id: string }) {
     detail.reload();
   };
   // the board by the tournament's deltas; this player's match by its own channel's hints
-  const deltas = useBoardDeltas(board, reload);
+  const deltas = useBoardDeltas(id, board, reload);
   const live = useLive([channelsOf.tournament(id), found ? channelsOf.match(found.id) : ""], deltas.reload, deltas.onDelta);
   const now = useNow();
   if (!getToken()) return <NeedSignIn />;

@@ -5,7 +5,7 @@ import { Alert, Stale, Status } from "../ui/widgets";
 import { getToken } from "../auth";
 import { useStaffRole } from "../ui/staff-role";
 import { channelsOf, useLive } from "../live/use-live";
-import { useBoardDeltas } from "../live/use-board";
+import { boardQuery, useBoardDeltas } from "../live/use-board";
 import { askForPush } from "../push";
 import { dateTime, money } from "../format";
 import { CalledOff } from "../ui/called-off";
@@ -22,9 +22,9 @@ export function TournamentPage({ id }: { id: string }) {
   const entries = useLoad(() => api.GET("/tournaments/{tournament_id}/entries", path), [id]);
   const me = useLoad(() => (getToken() ? api.GET("/me") : nothing<MyProfile>(401)), []);
   const running = tour.data?.status === "running";
-  const board = useLoad(() => (running ? api.GET("/tournaments/{tournament_id}/board", path) : nothing<Board>()), [id, running]);
+  const board = useLoad(() => (running ? api.GET("/tournaments/{tournament_id}/board", { params: { path: { tournament_id: id }, query: boardQuery(id) } }) : nothing<Board>()), [id, running]);
   const role = useStaffRole(id);
-  const deltas = useBoardDeltas(board, () => {
+  const deltas = useBoardDeltas(id, board, () => {
     tour.reload();
     entries.reload();
     if (running) board.reload();

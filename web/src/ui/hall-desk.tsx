@@ -1,16 +1,28 @@
 // The desk's part of the hall: the queued matches and why each waits (its turn, a busy or
 // missing accessible or streamed table, a hold), who holds whom, and the release of a hold
-// (asked twice: the match is called though its player is still playing elsewhere).
-import { api, problem, type MatchView, type Schemas } from "../api/client";
+// (asked twice: the match is called though its player is still playing elsewhere); and the
+// players' needs at the tables, set and cleared by staff.
+import { api, problem, type Entry, type MatchView, type Schemas } from "../api/client";
 import { roundName } from "../rounds";
 import { t } from "../i18n";
 import { useLoad } from "../load";
 import { Alert, ConfirmButton } from "./widgets";
+import { NeedsDesk } from "./needs-desk";
 import { useState } from "preact/hooks";
 
 type Hall = Schemas["HallView"];
 
-export function HallDesk({ id, matches, tick }: { id: string; matches: MatchView[]; tick: unknown }) {
+export function HallDesk({
+  id,
+  matches,
+  entrants,
+  tick,
+}: {
+  id: string;
+  matches: MatchView[];
+  entrants: Entry[];
+  tick: unknown;
+}) {
   const path = { params: { path: { tournament_id: id } } };
   const hall = useLoad(() => api.GET("/tournaments/{tournament_id}/hall", path), [id, tick]);
   const [error, setError] = useState("");
@@ -29,7 +41,9 @@ export function HallDesk({ id, matches, tick }: { id: string; matches: MatchView
     hall.reload();
   }
   const data: Hall | undefined = hall.data;
-  if (!data || (data.queue.length === 0 && data.holds.length === 0)) return null;
+  if (!data) return null;
+  const needs = <NeedsDesk id={id} needs={data.needs} entrants={entrants} onSaved={hall.reload} />;
+  if (data.queue.length === 0 && data.holds.length === 0) return needs;
   const holdOf = new Map(data.holds.map((h) => [h.match, h]));
   return (
     <div data-testid="hall">
@@ -64,6 +78,7 @@ export function HallDesk({ id, matches, tick }: { id: string; matches: MatchView
           );
         })}
       </ul>
+      {needs}
     </div>
   );
 }
