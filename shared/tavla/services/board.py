@@ -112,7 +112,7 @@ def published(tournament_id: str) -> tuple[draw_store.Day, TournamentRecord, lis
     if current.tournament is None:
         raise TournamentNotFound(f"No tournament {tournament_id}.")
     tournament = current.tournament
-    records = draw_store.fixtures(tournament_id, tournament.draws) if tournament.draws else []
+    records = draw_store.fixtures(tournament) if tournament.draws else []
     return current, tournament, records
 
 
