@@ -19,6 +19,7 @@ from tavla.services import commitment as commitment_service
 from tavla.store import draws as draw_store
 from tavla.store import keys
 from tavla.store import matches as match_store
+from tavla.store import ratings as rating_store
 from tavla.store.dynamo import client, serialize, table_name
 from tavla.store.records import FieldRecord, item_of
 from tavla.store.schema import MAIN
@@ -282,3 +283,7 @@ def test_a_round_of_128_matches_is_redrawn_whole_and_a_fault_while_staging_chang
     assert records(tournament_id) == after
     official(tournament_id, old.code)  # the second attempt's match takes its result
     assert records(tournament_id)[old.code].state == State.OFFICIAL
+    rated = rating_store.official_matches(tournament_id)  # what the ratings' rebuild reads
+    assert len(rated) == 128 and {m.code: m.version for m in rated} == {
+        c: m.version for c, m in records(tournament_id).items()
+    }

@@ -403,13 +403,44 @@ def unrated(tournament_id: str) -> bool:
 
 # -- the rebuild's read of the record ----------------------------------------------------------
 
-_RESULT_FIELDS = ("code", "event", "home", "away", "length", "result", "official_at", "state", "version")
+_RESULT_FIELDS = (
+    "code",
+    "event",
+    "home",
+    "away",
+    "length",
+    "result",
+    "official_at",
+    "state",
+    "version",
+    "draw",
+    "attempt",
+)
+
+
+def _shown_attempts(tournament_id: str) -> dict[str, int]:
+    """Draw number -> the attempt its readers see, for the redrawn draws (decision 0045): a
+    replaced attempt's matches stay in the table, and one staged by a redraw that never
+    finished too; their versions are not the match's."""
+    item = (
+        client()
+        .get_item(
+            TableName=table_name(MAIN),
+            Key=keys.tournament(tournament_id),
+            ConsistentRead=True,
+            ProjectionExpression="attempts",
+        )
+        .get("Item")
+    )
+    found = deserialize(item).get("attempts") if item else None
+    return {str(k): int(v) for k, v in (found or {}).items()}
 
 
 def official_matches(tournament_id: str) -> list[FixtureRecord]:
     """A tournament's matches with only what ratings and season points read (the rebuild):
     a projection, so a season's 100,000 matches are parsed in a fraction of the time."""
     names = {f"#f{i}": f for i, f in enumerate(_RESULT_FIELDS)}
+    attempts = _shown_attempts(tournament_id)
     items = query_all(
         TableName=table_name(MAIN),
         KeyConditionExpression="pk = :pk AND begins_with(sk, :m)",
@@ -441,6 +472,7 @@ def official_matches(tournament_id: str) -> list[FixtureRecord]:
             version=int(i.get("version") or 0),
         )
         for i in items
+        if int(i.get("attempt") or 1) == attempts.get(str(i.get("draw")), 1)
     ]
 
 
