@@ -388,17 +388,22 @@ def drop_markers(match_ids: Sequence[str]) -> int:
 
 def unrated(tournament_id: str) -> bool:
     """Did an admin take the tournament's results out of the ratings? (One attribute read.)"""
+    return "unrated_at" in _tournament_attribute(tournament_id, "unrated_at")
+
+
+def _tournament_attribute(tournament_id: str, name: str) -> Item:
+    """One attribute of the tournament's item ({} when it has none), read alone."""
     item = (
         client()
         .get_item(
             TableName=table_name(MAIN),
             Key=keys.tournament(tournament_id),
             ConsistentRead=True,
-            ProjectionExpression="unrated_at",
+            ProjectionExpression=name,
         )
         .get("Item")
     )
-    return bool(item and "unrated_at" in item)
+    return deserialize(item) if item else {}
 
 
 # -- the rebuild's read of the record ----------------------------------------------------------
@@ -422,18 +427,8 @@ def _shown_attempts(tournament_id: str) -> dict[str, int]:
     """Draw number -> the attempt its readers see, for the redrawn draws (decision 0045): a
     replaced attempt's matches stay in the table, and one staged by a redraw that never
     finished too; their versions are not the match's."""
-    item = (
-        client()
-        .get_item(
-            TableName=table_name(MAIN),
-            Key=keys.tournament(tournament_id),
-            ConsistentRead=True,
-            ProjectionExpression="attempts",
-        )
-        .get("Item")
-    )
-    found = deserialize(item).get("attempts") if item else None
-    return {str(k): int(v) for k, v in (found or {}).items()}
+    found = _tournament_attribute(tournament_id, "attempts").get("attempts") or {}
+    return {str(k): int(v) for k, v in found.items()}
 
 
 def official_matches(tournament_id: str) -> list[FixtureRecord]:
