@@ -86,7 +86,11 @@ def _mid_day(api: Any) -> str:
         present = {"home": NOW.isoformat(), "away": NOW.isoformat()}
         return replace(match, state=State.PLAYING, present=present, score=(2, 1))
 
-    called = [r.code for r in draw_store.fixtures(tournament_id, 1) if r.state == "called"]
+    called = [
+        r.code
+        for r in draw_store.fixtures(draw_store.day(tournament_id, with_rounds=False).tournament, 1)
+        if r.state == "called"
+    ]
     for code in called[:8]:
         progress.settle(tournament_id, code, live, lambda a, b: [], NOW)
     return tournament_id

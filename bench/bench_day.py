@@ -179,7 +179,7 @@ def _close_round(tid: str, rng: random.Random) -> None:
     current = draw_store.day(tid, with_rounds=False)
     assert current.tournament is not None
     official = []
-    for r in draw_store.fixtures(tid, current.tournament.draws):
+    for r in draw_store.fixtures(current.tournament):
         if r.state in ("called", "queued", "playing") and r.home and r.away:
             winner = r.home if rng.random() < 0.5 else r.away
             points = (r.length, rng.randrange(r.length))

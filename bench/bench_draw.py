@@ -111,7 +111,7 @@ def _draw_in_process(tid: str) -> Any:
 def _make_round_official(tid: str) -> None:
     from tavla.store import draws as draw_store
 
-    records = draw_store.fixtures(tid, 99)
+    records = draw_store.fixtures(draw_store.day(tid, with_rounds=False).tournament, 99)
     official = []
     for r in records:
         if r.state in ("called", "queued") and r.home and r.away:

@@ -47,7 +47,7 @@ def official(home_won: bool, home_points: int, away_points: int) -> progress.Cha
 
 
 def records(tournament_id: str) -> dict[str, FixtureRecord]:
-    return {r.code: r for r in draw_store.fixtures(tournament_id, 999)}
+    return {r.code: r for r in draw_store.fixtures(draw_store.day(tournament_id).tournament, 999)}
 
 
 def settle(tournament_id: str, code: str, home_won: bool, home_points: int, away_points: int) -> None:

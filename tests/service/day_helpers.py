@@ -67,7 +67,7 @@ def draw(api: Api, tournament_id: str, user: str = ORGANISER) -> Any:
 
 def records(tournament_id: str) -> dict[str, FixtureRecord]:
     """Every match of the tournament's published draws, by code."""
-    return {r.code: r for r in draw_store.fixtures(tournament_id, 99)}
+    return {r.code: r for r in draw_store.fixtures(draw_store.day(tournament_id).tournament, 99)}
 
 
 def official(tournament_id: str, code: str, home_wins: bool = True) -> FixtureRecord:

@@ -4,15 +4,27 @@ draw, the organiser's preview, redraws with a reason; late entries in Swiss and 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
+
+import pytest
 
 from infra.registry import FUNCTIONS
 from tavla import clock
 from tavla.caller import Caller
+from tavla.errors import StaleMatch
 from tavla.rules.commitment import commitment, draw_seed
+from tavla.rules.states import State
 from tavla.services import commitment as commitment_service
+from tavla.store import draws as draw_store
+from tavla.store import keys
+from tavla.store import matches as match_store
+from tavla.store import ratings as rating_store
+from tavla.store.dynamo import client, serialize, table_name
+from tavla.store.records import FieldRecord, item_of
+from tavla.store.schema import MAIN
 from tests.service.conftest import Api
-from tests.service.day_helpers import audit_trail, checked_in_field, draw, fixed_field, official, records
+from tests.service.day_helpers import audit_trail, checked_in_field, draw, official, records
 from tests.service.helpers import ORGANISER, create_player, create_tournament
 from tools.verify_draw import check_rounds
 
@@ -122,7 +134,7 @@ def test_a_redraw_needs_a_reason_keeps_the_first_draw_and_stops_at_the_first_res
     assert _pairs(body["earlier"][0]["pairings"]) == _pairs(first["pairings"])  # the first draw stays
     assert body["earlier"][0]["seed"] == first["seed"]
     after = records(tournament_id)
-    assert all(after[c].version == before[c].version + 1 for c in before)  # each match written anew
+    assert set(after) == set(before) and all(m.attempt == 2 for m in after.values())  # each written anew
     summary = api.call("GET", "/tournaments/{tournament_id}/rounds", params=_in(tournament_id)).body
     assert summary["rounds"][0]["redraws"][0]["reason"] == "Player 3 was checked in twice"
     assert check_rounds([_round(api, tournament_id, 1)], commitment(secret)) == {1: []}
@@ -178,21 +190,100 @@ def test_a_late_entrant_joins_the_next_round_with_half_points_and_is_marked_late
     assert board["late"] == [late]  # the pairings mark them
 
 
-def test_a_round_too_large_for_one_transaction_is_refused_whole(api: Api) -> None:
-    """A redraw writes the whole round in one transaction (at most 100 items, decision 0030):
-    a 256-player Swiss round of 128 matches is refused with 409 before anything is written,
-    and its readers keep the round as it was drawn."""
+def _equal_field(tournament_id: str, players: int) -> None:
+    """A field of equal ratings: the seed alone orders it, so each attempt pairs it anew."""
+    entrants = tuple(
+        {"player_id": f"P{i:05d}", "rating": 1500.0, "name": f"Player {i}", "club": f"Club {i % 9}"}
+        for i in range(players)
+    )
+    field = FieldRecord(tournament_id=tournament_id, fixed_at="2026-12-01T09:00:00+00:00", entrants=entrants)
+    item = {**keys.plain(keys.field(tournament_id)), **item_of(field), "entrants": list(entrants)}
+    client().put_item(TableName=table_name(MAIN), Item=serialize(item))
+
+
+class _DiesOnWrite:
+    """The store's client, which raises on its `n`th BatchWriteItem (the Lambda dies there)."""
+
+    def __init__(self, n: int) -> None:
+        self.n, self.writes = n, 0
+        self.real = client()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+    def batch_write_item(self, **request: Any) -> Any:
+        self.writes += 1
+        if self.writes == self.n:
+            raise RuntimeError("the function died while staging")
+        return self.real.batch_write_item(**request)
+
+
+def _shown(api: Api, tournament_id: str) -> dict[str, Any]:
+    """What readers show of round 1: its page, the board's pairings, each match's own page."""
+    page = _round(api, tournament_id, 1)
+    board = api.call("GET", "/tournaments/{tournament_id}/board", params=_in(tournament_id)).body
+    on_board = [m for b in board["brackets"] for r in b["rounds"] for m in r["matches"]]
+    codes = [p["code"] for p in (*page["pairings"][:3], page["pairings"][-1])]
+    own = [
+        api.call("GET", "/matches/{match_id}", params={"match_id": f"{tournament_id}.{c}"}).body
+        for c in codes
+    ]
+    return {"page": page, "board": sorted(_pairs(on_board)), "own": _pairs(own)}
+
+
+def test_a_round_of_128_matches_is_redrawn_whole_and_a_fault_while_staging_changes_nothing(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R5.1, decision 0047: a 256-player Swiss round (128 matches, more than one transaction
+    holds) is staged under its attempt's keys and shown by one switch. A fault in the middle
+    of staging leaves every reader on the first draw and the round's writes free; the retry
+    redraws it, and then every reader shows the second attempt whole, the first draw stays on
+    the page, and a write read on a match of the first draw is refused."""
     tournament_id = create_tournament(api, capacity=256, format="swiss", swiss_rounds=3)
-    fixed_field(tournament_id, 256)
+    _equal_field(tournament_id, 256)
+    secret = _commit(tournament_id)
     first = draw(api, tournament_id)
     assert first.status == 201, first.body
     before = records(tournament_id)
     assert len([m for m in before.values() if m.draw == 1]) == 128
+    shown_before = _shown(api, tournament_id)
     path, params = "/tournaments/{tournament_id}/rounds/{number}/redraw", _in(tournament_id, number="1")
-    refused = api.call("POST", path, params=params, body={"reason": "Player 3 was checked in twice"}, **ORG)
-    assert refused.status == 409 and refused.body["error"]["code"] == "round_played"
+    reason = {"reason": "Player 3 was checked in twice"}
+
+    dying, healthy = _DiesOnWrite(3), client  # 6 writes of 25 stage the round
+    monkeypatch.setattr(draw_store, "client", lambda: dying)
+    with pytest.raises(RuntimeError):
+        api.call("POST", path, params=params, body=reason, **ORG)
+    monkeypatch.setattr(draw_store, "client", healthy)
+    assert dying.writes == 6  # the other writes had been sent
     assert records(tournament_id) == before
-    shown = _round(api, tournament_id, 1)
-    assert shown["attempt"] == 1 and not shown["earlier"]
-    assert _pairs(shown["pairings"]) == _pairs(first.body["pairings"])
+    assert _shown(api, tournament_id) == shown_before
     assert not [r for r in audit_trail(api, tournament_id) if r["action"] == "draw_redrawn"]
+    fence = draw_store.day(tournament_id).tournament
+    assert fence is not None and fence.redrawing is None  # the round's writes go on
+
+    redrawn = api.call("POST", path, params=params, body=reason, **ORG)
+    assert redrawn.status == 200, redrawn.body
+    assert redrawn.body["attempt"] == 2 and redrawn.body["seed"] == draw_seed(secret, 1, 2)
+    after = records(tournament_id)
+    assert len(after) == 128 and {m.attempt for m in after.values()} == {2}
+    new = sorted(_pairs(redrawn.body["pairings"]))
+    assert new != sorted(_pairs(first.body["pairings"]))
+    shown = _shown(api, tournament_id)
+    assert sorted(_pairs(shown["page"]["pairings"])) == new == shown["board"]
+    assert set(shown["own"]) <= set(new)
+    assert _pairs(shown["page"]["earlier"][0]["pairings"]) == _pairs(first.body["pairings"])
+    assert check_rounds([shown["page"]], commitment(secret)) == {1: []}
+
+    old = next(m for m in before.values() if m.away)  # read before the switch, written after
+    with pytest.raises(StaleMatch):
+        match_store.save(replace(old, state=State.PLAYING), old.version)
+    with pytest.raises(StaleMatch):
+        match_store.settle(tournament_id, [(replace(old, state=State.PLAYING), old.version)], None, [])
+    assert records(tournament_id) == after
+    official(tournament_id, old.code)  # the second attempt's match takes its result
+    assert records(tournament_id)[old.code].state == State.OFFICIAL
+    rated = rating_store.official_matches(tournament_id)  # what the ratings' rebuild reads
+    assert len(rated) == 128 and {m.code: m.version for m in rated} == {
+        c: m.version for c, m in records(tournament_id).items()
+    }

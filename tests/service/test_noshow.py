@@ -82,7 +82,11 @@ class Day:
         return self.fire(moment)
 
     def match(self, code: str = MATCH) -> FixtureRecord:
-        return next(r for r in draw_store.fixtures(self.tournament_id, 99) if r.code == code)
+        return next(
+            r
+            for r in draw_store.fixtures(draw_store.day(self.tournament_id).tournament, 99)
+            if r.code == code
+        )
 
     def side_of(self, side: str, code: str = MATCH) -> tuple[str, str]:
         """(Tavla ID, user) of `side` of match `code`."""

@@ -38,7 +38,7 @@ def _win(home_wins: bool = True) -> Any:
 
 
 def _records(tournament_id: str) -> dict[str, FixtureRecord]:
-    return {r.code: r for r in draw_store.fixtures(tournament_id, 99)}
+    return {r.code: r for r in draw_store.fixtures(draw_store.day(tournament_id).tournament, 99)}
 
 
 def test_two_results_fill_the_next_match_and_call_it_to_a_free_table(api: Api) -> None:

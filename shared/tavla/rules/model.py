@@ -193,6 +193,7 @@ class FixtureRecord(Frozen):
     # the last adjournment: the state it left its table in (`rules.adjournment`)
     adjournment: Mapping[str, Any] | None = None
     breaks: tuple[Mapping[str, Any], ...] = ()  # the breaks taken, the running one last (R7.7)
+    attempt: int = 1  # the attempt of its draw it belongs to (2.. once redrawn, R5.1)
 
 
 @dataclass(frozen=True, eq=False, repr=False)

@@ -114,7 +114,7 @@ def published(
     if current.tournament is None:
         raise TournamentNotFound(f"No tournament {tournament_id}.")
     tournament = current.tournament
-    records = draw_store.fixtures(tournament_id, tournament.draws) if tournament.draws else []
+    records = draw_store.fixtures(tournament) if tournament.draws else []
     return current, tournament, records
 
 

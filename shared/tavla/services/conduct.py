@@ -67,11 +67,7 @@ def _their_match(tournament_id: str, tavla_id: str, match_id: str | None, states
             raise MatchNotFound(f"No match {match_id} in tournament {tournament_id}.")
         return split[1]
     tournament, _ = _day(tournament_id)
-    mine = [
-        r
-        for r in draw_store.fixtures(tournament_id, tournament.draws)
-        if tavla_id in (r.home, r.away) and r.state in states
-    ]
+    mine = [r for r in draw_store.fixtures(tournament) if tavla_id in (r.home, r.away) and r.state in states]
     if not mine:
         raise NoMatchToPenalise(f"{tavla_id} is not playing a match now: name the match (match_id).")
     return min(mine, key=lambda r: (r.draw, r.position)).code
@@ -145,7 +141,7 @@ def _out(
     _in_field(field, body.tavla_id)
     out: conduct_store.OutList = "withdrawn" if kind == "withdrawal" else "disqualified"
     change = audit_entry(actor, kind, now, tavla_id=body.tavla_id, reason=body.reason, refund="none")
-    records = draw_store.fixtures(tournament.id, tournament.draws)
+    records = draw_store.fixtures(tournament)
     mine = [r for r in records if body.tavla_id in (r.home, r.away)]
     if not mine:  # nothing of theirs to forfeit (cannot happen once drawn; kept whole anyway)
         conduct_store.mark_out(tournament.id, body.tavla_id, out, change)

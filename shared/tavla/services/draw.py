@@ -140,7 +140,7 @@ def plan_draw(
         r for r in current.rounds if day.division_of(r) == key and (before is None or r.number < before)
     ]
     numbers = {r.number for r in rounds}
-    everything = draw_store.fixtures(tournament.id, tournament.draws) if tournament.draws else []
+    everything = draw_store.fixtures(tournament) if tournament.draws else []
     records = [r for r in everything if r.draw in numbers]
     if any(r.appeal for r in records):
         raise AppealOpen("An appeal is open: the next draw waits for its decision (R9.2).")
@@ -386,7 +386,7 @@ def round_view(tournament_id: str, number: int) -> RoundView:
         raise TournamentNotFound(f"No tournament {tournament_id}.")
     if found is None:
         raise RoundNotFound(f"Tournament {tournament_id} has no published draw {number}.")
-    records = draw_store.fixtures_by_code(tournament_id, found.codes)
+    records = draw_store.fixtures_by_code(current.tournament, found.codes)
     people = day.names(current.field)
     return RoundView(
         **day.round_summary(found).model_dump(),

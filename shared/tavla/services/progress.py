@@ -93,7 +93,7 @@ def read_day(tournament_id: str) -> DayView:
     current = draw_store.day(tournament_id, with_rounds=False)
     if current.tournament is None:
         raise TournamentNotFound(f"No tournament {tournament_id}.")
-    records = draw_store.fixtures(tournament_id, current.tournament.draws)
+    records = draw_store.fixtures(current.tournament)
     players = len(current.field.entrants) if current.field else 2
     aggregate = model.Day(
         tournament_id=tournament_id,

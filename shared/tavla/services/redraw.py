@@ -5,8 +5,14 @@ and the attempt, so the organiser cannot try seeds until one pleases; the inputs
 again from the day as it stands (a player who withdrew meanwhile is left out). The draw it
 replaces stays on the public page with the reason ("redrawn: reason"), and the audit trail
 records both. Once a result of the round is entered, or a later draw of its division is
-made, the round stands (409); a result entered while the redraw is written refuses it (each
-match is written on the version read), and one entered just after finds its match changed.
+made, the round stands (409).
+
+However many matches the round holds (a 256-player Swiss round has 128), the new attempt is
+staged under its own keys, where no reader looks, and shown by one switch on the tournament
+(`store.draws.stage`, `store.draws.switch`, decision 0047): every reader sees one whole
+attempt; a crash before the switch leaves the published round as it was, and the retry
+stages the same matches again. A call or a result meanwhile refuses the switch (the plan's
+version, the replaced matches' versions); a write read before it is refused after it.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ import random
 from dataclasses import replace
 from datetime import datetime
 
-from tavla import observability
+from tavla import clock, observability
 from tavla.caller import Caller
 from tavla.errors import DrawInProgress, RoundNotFound, RoundPlayed, TournamentNotFound
 from tavla.models.day import RoundView
@@ -28,8 +34,7 @@ from tavla.services.draw import drawn_records, plan_draw, round_record_of, round
 from tavla.store import draws as draw_store
 from tavla.store import hall as hall_store
 from tavla.store.audit import entry as audit_entry
-from tavla.store.records import FINISHED, FixtureRecord, RoundRecord, TablesRecord
-from tavla.store.transactions import MAX_ITEMS
+from tavla.store.records import FINISHED, Actor, FixtureRecord, RoundRecord, TablesRecord
 
 _system_random = random.SystemRandom()
 ENTERED = frozenset({State.PLAYING, State.FINISHED, State.DISPUTED, State.OFFICIAL})
@@ -51,8 +56,8 @@ def redraw(
     """Draw published round `number` again, for `reason` (its organisers only, R5.1).
 
     404 for a round not published; 409 once a result of it is entered or a later draw of its
-    division is made, while another draw is being made, when a result lands meanwhile, or
-    when the round is too large to replace in one step."""
+    division is made, while another draw is being made, or when the round changes (a call, a
+    result) while it is redrawn."""
     current = draw_store.day(tournament_id)
     tournament = current.tournament
     if tournament is None:
@@ -68,15 +73,40 @@ def redraw(
     key = day.division_of(found)
     if any(day.division_of(r) == key and r.number > number for r in current.rounds):
         raise RoundPlayed(f"A later draw depends on draw {number}: it can no longer be redrawn.")
-    everything = draw_store.fixtures(tournament_id, tournament.draws)
-    old = [r for r in everything if r.draw == number]
+    attempt = found.attempt + 1
+    # from here until the switch no write of the round lands; the matches are read after it
+    draw_store.fence(tournament, number, attempt, clock.now())
+    try:
+        _redraw_fenced(current, found, organiser, key, attempt, reason, now, rng)
+    except BaseException:
+        draw_store.unfence(tournament_id, number, attempt)
+        raise
+    observability.count(observability.DRAW_PUBLISHED)
+    return round_view(tournament_id, number)
+
+
+def _redraw_fenced(
+    current: draw_store.Day,
+    found: RoundRecord,
+    organiser: Actor,
+    key: str | None,
+    attempt: int,
+    reason: str,
+    now: datetime,
+    rng: random.Random,
+) -> None:
+    """The redraw once its fence holds the round's writes: read, draw, stage, switch."""
+    tournament = current.tournament
+    assert tournament is not None
+    tournament_id, number = tournament.id, found.number
+    everything = draw_store.draw_items(tournament_id)
+    old = [r for r in everything if r.draw == number and draw_store.shown(tournament, r)]
     if any(_entered(r) for r in old):
         raise RoundPlayed(f"A result of draw {number} has been entered: it can no longer be redrawn.")
     planned = plan_draw(current, tournament, key, number, now, before=number)
     inputs = planned.inputs
     if inputs.event != found.event:
         raise RoundPlayed(f"Draw {number} can no longer be made again as it was ({found.event}).")
-    attempt = found.attempt + 1
     seed = seed_for(found.secret, number, attempt, rng)
     drawn = rules_day.compute_draw(inputs, seed)
     field = planned.field
@@ -95,18 +125,17 @@ def redraw(
     assert placed.tables is not None
     earlier = (*found.earlier, _as_earlier(found, old, reason, now))
     replaced = round_record_of(tournament_id, drawn, now, found.secret, attempt=attempt, earlier=earlier)
+    matches = [replace(r, attempt=attempt) for r, _ in placed.matches]
     change = draw_store.Redrawn(
         tournament=tournament,
-        read={r.code: r.version for r in old},
-        matches=[r for r, _ in placed.matches],
+        old=old,
+        matches=matches,
         round_record=replaced,
         previous_attempt=found.attempt,
         tables=placed.tables[0],
         previous_tables_version=placed.tables[1],
         called=tuple(r.code for r in placed.called),
     )
-    if draw_store.redraw_items(change) > MAX_ITEMS:
-        raise RoundPlayed(f"Draw {number} holds too many matches to be replaced in one step.")
     audited = audit_entry(
         organiser,
         "draw_redrawn",
@@ -119,9 +148,11 @@ def redraw(
         replaced_digest=found.digest,
         **({"division": key} if key else {}),
     )
-    draw_store.redraw(change, audited, [progress.outbox_event(e) for e in placed.events])
-    observability.count(observability.DRAW_PUBLISHED)
-    return round_view(tournament_id, number)
+    # staged where no reader looks, however many matches; an earlier try's leftovers go
+    kept = {r.code for r in matches}
+    leftovers = [r for r in everything if r.draw == number and r.attempt == attempt and r.code not in kept]
+    draw_store.stage(change, leftovers)
+    draw_store.switch(change, audited, [progress.outbox_event(e) for e in placed.events], clock.now())
 
 
 def _without(tables: TablesRecord | None, codes: set[str]) -> TablesRecord | None:

@@ -176,7 +176,7 @@ def count_tournament(detail: Mapping[str, Any]) -> Counted:
         return Counted("outside_season")
     settings, _ = settings_of(str(season_id))
     tid = str(detail["tournament_id"])
-    records = draw_store.fixtures(tid, 9999)
+    records = draw_store.fixtures(draw_store.day(tid, with_rounds=False).tournament, 9999)
     placed = [r["tavla_id"] for rows in (detail.get("events") or {}).values() for r in rows]
     awards = tournament_awards(detail, records, settings, _aliases(placed))
     added = sum(store.add_award(str(season_id), p, a) for p, a in sorted(awards.items()))

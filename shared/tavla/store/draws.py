@@ -17,10 +17,13 @@ import base64
 import json
 import time
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
+
+from botocore.exceptions import ClientError
 
 from tavla.errors import Busy, DrawInProgress
 from tavla.frozen import Frozen
@@ -28,7 +31,7 @@ from tavla.rules import score_entries
 from tavla.rules.results import Result
 from tavla.rules.states import State
 from tavla.store import audit, keys, outbox
-from tavla.store.dynamo import Item, batch_get, client, deserialize, serialize, table_name
+from tavla.store.dynamo import Item, batch_get, client, deserialize, error_code, serialize, table_name
 from tavla.store.records import (
     AuditRecord,
     FieldRecord,
@@ -40,7 +43,7 @@ from tavla.store.records import (
     record_of,
 )
 from tavla.store.schema import MAIN
-from tavla.store.transactions import Cancelled, Transaction
+from tavla.store.transactions import MAX_ITEMS, Cancelled, Transaction
 
 BATCH_WRITE = 25  # DynamoDB's limit per BatchWriteItem
 PARALLEL_WRITES = 4  # batches in flight at once (the client is thread-safe)
@@ -103,7 +106,46 @@ def fixture_item(record: FixtureRecord) -> Item:
     item["games"] = [e.as_json() for e in record.games]
     if record.result is not None:
         item["result"] = record.result.as_json()
-    return {**keys.plain(keys.match(record.tournament_id, record.code)), **item}
+    return {**keys.plain(keys.match(record.tournament_id, record.code, record.attempt)), **item}
+
+
+def shown(tournament: TournamentRecord | None, record: FixtureRecord, published: int | None = None) -> bool:
+    """Readers see a match of a published draw (1..`published`, the tournament's draws unless
+    given), of the attempt its tournament names: a draw being made, a redraw being staged, and
+    the draws a redraw replaced stay unseen."""
+    return (
+        tournament is not None
+        and record.draw <= (tournament.draws if published is None else published)
+        and record.attempt == tournament.attempt_of(record.draw)
+    )
+
+
+def current_matches(
+    tournament: TournamentRecord | None, codes: Sequence[str], found: Mapping[str, Item]
+) -> dict[str, FixtureRecord]:
+    """The matches `codes` as readers see them, from the items `found` (by sort key) at their
+    first attempt's keys. A match of a redrawn draw is read again at its current attempt's key
+    (one more BatchGetItem, only for those): its first-attempt item, if any, names its draw;
+    a code the redraw added has none, and is looked for at each attempt the tournament shows."""
+    if tournament is None:
+        return {}
+    by_code: dict[str, FixtureRecord] = {}
+    again: list[dict[str, Any]] = []
+    redrawn = sorted(set((tournament.attempts or {}).values()))
+    for code in dict.fromkeys(codes):
+        item = found.get(keys.match(tournament.id, code)["sk"]["S"])
+        record = fixture_from_item(item) if item is not None else None
+        if record is not None and shown(tournament, record):
+            by_code[code] = record
+        elif record is not None and tournament.attempt_of(record.draw) > 1:
+            again.append(keys.match(tournament.id, code, tournament.attempt_of(record.draw)))
+        elif record is None:
+            again += [keys.match(tournament.id, code, int(a)) for a in redrawn]
+    for item in batch_get(MAIN, again, consistent=True) if again else ():
+        record = fixture_from_item(item)
+        if shown(tournament, record):
+            by_code[record.code] = record
+    return {c: by_code[c] for c in dict.fromkeys(codes) if c in by_code}
 
 
 def _query_prefix(tournament_id: str, prefix: str) -> list[Item]:
@@ -173,10 +215,13 @@ def tables_from_item(item: Item) -> TablesRecord:
     return record_of(TablesRecord, data)
 
 
-def fixtures(tournament_id: str, published: int) -> list[FixtureRecord]:
-    """Every match of the published draws (1..`published`), in draw and code order."""
-    found = [fixture_from_item(i) for i in _query_prefix(tournament_id, keys.MATCH_PREFIX)]
-    return [f for f in found if f.draw <= published]
+def fixtures(tournament: TournamentRecord | None, published: int | None = None) -> list[FixtureRecord]:
+    """Every match of the published draws (1..`published`, the tournament's draws unless given),
+    of the attempt each shows (`shown`), in draw and code order."""
+    if tournament is None:
+        return []
+    found = [fixture_from_item(i) for i in _query_prefix(tournament.id, keys.MATCH_PREFIX)]
+    return [f for f in found if shown(tournament, f, published)]
 
 
 def one_round(tournament_id: str, number: int) -> tuple[Day, RoundRecord | None]:
@@ -198,16 +243,18 @@ def one_round(tournament_id: str, number: int) -> tuple[Day, RoundRecord | None]
     )
 
 
-def fixtures_by_code(tournament_id: str, codes: Sequence[str]) -> list[FixtureRecord]:
-    """The matches of `codes` (BatchGetItem, 100 keys a call, the calls at once)."""
-    wanted = [keys.match(tournament_id, c) for c in codes]
+def fixtures_by_code(tournament: TournamentRecord, codes: Sequence[str]) -> list[FixtureRecord]:
+    """The matches of `codes` as readers see them (BatchGetItem, 100 keys a call, the calls at
+    once; `current_matches`)."""
+    wanted = [keys.match(tournament.id, c) for c in codes]
     chunks = [wanted[start : start + 100] for start in range(0, len(wanted), 100)]
     if len(chunks) <= 1:
         items = [batch_get(MAIN, chunk, consistent=True) for chunk in chunks]
     else:
         with ThreadPoolExecutor(max_workers=min(PARALLEL_WRITES, len(chunks))) as pool:
             items = list(pool.map(lambda chunk: batch_get(MAIN, chunk, consistent=True), chunks))
-    return [fixture_from_item(i) for found in items for i in found]
+    found = {i["sk"]: i for chunk in items for i in chunk}
+    return list(current_matches(tournament, codes, found).values())
 
 
 def reserve(
@@ -398,11 +445,11 @@ def commit_seed(tournament_id: str, commitment: dict[str, str], secret: str, cha
 
 @dataclass(frozen=True, eq=False, repr=False)
 class Redrawn(Frozen):
-    """A redraw's writes: the draw's matches as they were read (code -> version) and as they
-    are now, the round replaced, the table plan."""
+    """A redraw's writes: the draw's matches as readers see them (the attempt replaced), the
+    new attempt's matches, the round replaced, the table plan."""
 
     tournament: TournamentRecord
-    read: dict[str, int]
+    old: Sequence[FixtureRecord]
     matches: Sequence[FixtureRecord]
     round_record: RoundRecord
     previous_attempt: int
@@ -411,44 +458,118 @@ class Redrawn(Frozen):
     called: tuple[str, ...] = ()
 
 
-def redraw_items(change: Redrawn) -> int:
-    """How many transaction items the redraw takes (DynamoDB allows 100 in one)."""
-    gone = set(change.read) - {r.code for r in change.matches}
-    return len(change.matches) + len(gone) + 5
+FENCE_SECONDS = 60  # how long a redraw may hold its round's writes (staging takes a second or so)
 
 
-def redraw(change: Redrawn, audited: AuditRecord, events: Sequence[outbox.Event]) -> None:
-    """Replace a published draw at once: every match on the version read (a result entered
-    meanwhile refuses the redraw, and a result entered after it finds the match changed), the
-    round on its attempt, the plan on its version, and no other draw published meanwhile."""
+def fence(tournament: TournamentRecord, number: int, attempt: int, now: datetime) -> None:
+    """Hold the writes of draw `number`'s matches while its redraw to `attempt` is staged: a
+    write that lands before this is seen by the redraw's read after it, one after it is
+    refused (`matches.on_shown_attempt`) until the switch lifts it. A crash leaves it to expire
+    after FENCE_SECONDS; the same redraw retried takes it again. DrawInProgress when another
+    draw or redraw holds the tournament or the round."""
     tx = Transaction()
-    tournament_id = change.tournament.id
-    for record in change.matches:
-        seen = change.read.get(record.code)
-        if seen is None:
-            tx.put(
-                f"match {record.code}",
-                MAIN,
-                fixture_item(replace(record, version=1)),
-                condition="attribute_not_exists(pk)",
-            )
-        else:
-            tx.put(
-                f"match {record.code}",
-                MAIN,
-                fixture_item(replace(record, version=seen + 1)),
-                condition="version = :seen",
-                values={"seen": seen},
-            )
-    for code in sorted(set(change.read) - {r.code for r in change.matches}):
-        tx.delete(
-            f"match {code}",
-            MAIN,
-            keys.match(tournament_id, code),
-            condition="version = :seen",
-            values={"seen": change.read[code]},
+    tx.update(
+        "tournament",
+        MAIN,
+        keys.tournament(tournament.id),
+        "SET #redrawing = :fence",
+        condition="draws = :draws AND attribute_not_exists(drawing) AND (attribute_not_exists(#redrawing)"
+        " OR #redrawing.#until < :now OR (#redrawing.#number = :number AND #redrawing.#attempt = :attempt))",
+        names={"#redrawing": "redrawing", "#until": "until", "#number": "number", "#attempt": "attempt"},
+        values={
+            "fence": {"number": number, "attempt": attempt, "until": int(now.timestamp()) + FENCE_SECONDS},
+            "draws": tournament.draws,
+            "now": int(now.timestamp()),
+            "number": number,
+            "attempt": attempt,
+        },
+    )
+    try:
+        tx.run()
+    except Cancelled as cancelled:
+        raise DrawInProgress(
+            "Another draw of this tournament is being made: try again in a minute."
+        ) from cancelled
+
+
+def unfence(tournament_id: str, number: int, attempt: int) -> None:
+    """Lift this redraw's fence (a redraw refused after taking it): the round's writes go on."""
+    try:
+        client().update_item(
+            TableName=table_name(MAIN),
+            Key=keys.tournament(tournament_id),
+            UpdateExpression="REMOVE #redrawing",
+            ConditionExpression="#redrawing.#number = :number AND #redrawing.#attempt = :attempt",
+            ExpressionAttributeNames={"#redrawing": "redrawing", "#number": "number", "#attempt": "attempt"},
+            ExpressionAttributeValues={":number": {"N": str(number)}, ":attempt": {"N": str(attempt)}},
         )
-    attempt = (
+    except ClientError as error:
+        if error_code(error) != "ConditionalCheckFailedException":
+            raise
+
+
+def draw_items(tournament_id: str) -> list[FixtureRecord]:
+    """Every match item of the tournament, whatever its draw or attempt (what a redraw cleans)."""
+    return [fixture_from_item(i) for i in _query_prefix(tournament_id, keys.MATCH_PREFIX)]
+
+
+def stage(change: Redrawn, leftovers: Sequence[FixtureRecord] = ()) -> None:
+    """Write the new attempt's matches under their own keys (`keys.match` with the attempt),
+    in as many calls as they take: nobody sees them until `switch` names their attempt. The
+    `leftovers` of an earlier try of the same attempt that this one does not hold are deleted
+    first, or the switch would show them too; a retried redraw writes the same items again."""
+    name = table_name(MAIN)
+    gone = [{"DeleteRequest": {"Key": keys.match(r.tournament_id, r.code, r.attempt)}} for r in leftovers]
+    for start in range(0, len(gone), BATCH_WRITE):
+        request: dict[str, Any] = {name: gone[start : start + BATCH_WRITE]}
+        while request:
+            request = client().batch_write_item(RequestItems=request).get("UnprocessedItems") or {}
+    write_fixtures([replace(r, version=1) for r in change.matches])
+
+
+def switch(change: Redrawn, audited: AuditRecord, events: Sequence[outbox.Event], now: datetime) -> None:
+    """Show the staged attempt in one transaction: the tournament's `attempts` names it (on the
+    attempt replaced, the draw count, no draw being made), the round on its attempt, the plan
+    on its version (a call meanwhile changes it), the fence (`fence`) still this redraw's and
+    lifted, and the replaced matches on the version read when they fit in the transaction. A
+    write read before the switch is refused after it (`matches.on_shown_attempt`)."""
+    tx = Transaction()
+    tournament = change.tournament
+    number, attempt = change.round_record.number, change.round_record.attempt
+    names = {
+        "#attempts": "attempts",
+        "#number": str(number),
+        "#redrawing": "redrawing",
+        "#fence_number": "number",
+        "#fence_attempt": "attempt",
+        "#until": "until",
+    }
+    values: dict[str, object] = {
+        "draws": tournament.draws,
+        "fenced": number,
+        "staged": attempt,
+        "now": int(now.timestamp()),
+    }
+    was = "attribute_not_exists(#attempts.#number)"
+    if change.previous_attempt > 1:
+        was, values["was"] = "#attempts.#number = :was", change.previous_attempt
+    if tournament.attempts is None:  # the map is made whole: nobody else made it meanwhile
+        update, values["attempts"] = "SET #attempts = :attempts REMOVE #redrawing", {str(number): attempt}
+        was = "attribute_not_exists(#attempts)"
+        names.pop("#number")
+    else:
+        update, values["attempt"] = "SET #attempts.#number = :attempt REMOVE #redrawing", attempt
+    tx.update(
+        "tournament",
+        MAIN,
+        keys.tournament(tournament.id),
+        update,
+        condition=f"draws = :draws AND attribute_not_exists(drawing) AND {was} AND #redrawing.#fence_number"
+        " = :fenced AND #redrawing.#fence_attempt = :staged AND #redrawing.#until > :now",
+        names=names,
+        values=values,
+    )
+    previous = (
         "attribute_not_exists(attempt) OR attempt = :attempt"
         if change.previous_attempt == 1
         else "attempt = :attempt"
@@ -457,19 +578,22 @@ def redraw(change: Redrawn, audited: AuditRecord, events: Sequence[outbox.Event]
         "round",
         MAIN,
         _round_item(change.round_record),
-        condition=f"attribute_exists(pk) AND ({attempt})",
+        condition=f"attribute_exists(pk) AND ({previous})",
         values={"attempt": change.previous_attempt},
     )
-    tx.check(
-        "tournament",
-        MAIN,
-        keys.tournament(tournament_id),
-        "draws = :draws AND attribute_not_exists(drawing)",
-        values={"draws": change.tournament.draws},
-    )
     put_tables(tx, change.tables, change.previous_tables_version, change.called)
-    audit.record(tx, tournament_id, audited)
+    audit.record(tx, tournament.id, audited)
     outbox.add(tx, events)
+    # the fence already holds their writes; checked besides when they fit (a small round)
+    checked = change.old if len(change.old) <= MAX_ITEMS - len(tx) else ()
+    for record in checked:
+        tx.check(
+            f"match {record.code}",
+            MAIN,
+            keys.match(tournament.id, record.code, record.attempt),
+            "version = :seen",
+            values={"seen": record.version},
+        )
     try:
         tx.run()
     except Cancelled as cancelled:

@@ -13,6 +13,8 @@ Main table:
 - the field fixed by the first draw  TOURNAMENT#<id> / FIELD
 - a published draw ................. TOURNAMENT#<id> / ROUND#<nnn>
 - a match (a fixture of a draw) .... TOURNAMENT#<id> / MATCH#<code>   (code: main.R2.3, main.S4.12 ...)
+  attempt k >= 2 of a redrawn draw . TOURNAMENT#<id> / MATCH#<code>#<k> (staged unseen, shown
+                                      once the tournament's `attempts` names k: decision 0047)
 - the venue's tables ............... TOURNAMENT#<id> / TABLES
 - the final standings (finish) ..... TOURNAMENT#<id> / STANDINGS
 - category-prize eligibility, frozen
@@ -123,8 +125,11 @@ def round_(tournament_id: str, number: int) -> dict[str, Any]:
     return _key(tournament_pk(tournament_id), f"{ROUND_PREFIX}{number:03d}")
 
 
-def match(tournament_id: str, code: str) -> dict[str, Any]:
-    return _key(tournament_pk(tournament_id), f"{MATCH_PREFIX}{code}")
+def match(tournament_id: str, code: str, attempt: int = 1) -> dict[str, Any]:
+    """A match of its draw's first attempt, or of attempt `attempt` of a redraw (its own key,
+    so a redraw is written beside the published draw, not over it)."""
+    suffix = f"#{attempt}" if attempt > 1 else ""
+    return _key(tournament_pk(tournament_id), f"{MATCH_PREFIX}{code}{suffix}")
 
 
 def tables(tournament_id: str) -> dict[str, Any]:

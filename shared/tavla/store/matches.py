@@ -11,14 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from tavla import clock
 from tavla.errors import StaleMatch, TournamentOver
 from tavla.frozen import Frozen
 from tavla.rules.event_names import MATCH_CHANGED
 from tavla.rules.model import DayChange
 from tavla.store import audit, keys, outbox
 from tavla.store.draws import (
+    current_matches,
     field_from_item,
-    fixture_from_item,
     fixture_item,
     put_tables,
     require_free_beside,
@@ -59,11 +60,9 @@ def snapshot(
     found = batch_get(MAIN, wanted, consistent=True)
     by_sk = {i["sk"]: i for i in found}
     meta, identity = by_sk.get("META"), by_sk.get("IDENTITY")
-    item = by_sk.get(keys.match(tournament_id, code)["sk"]["S"])
     tournament = TournamentRecord.from_item(meta) if meta else None
-    match = fixture_from_item(item) if item else None
-    if match is not None and tournament is not None and match.draw > tournament.draws:
-        match = None  # written by a draw not published yet: nobody sees it
+    # a draw not published yet, a redraw being staged or replaced: nobody sees it
+    match = current_matches(tournament, [code], by_sk).get(code)
     fixed = by_sk.get(keys.field(tournament_id)["sk"]["S"])
     return MatchSnapshot(
         tournament,
@@ -100,6 +99,32 @@ def _put(tx: Transaction, name: str, record: FixtureRecord, seen: int | None) ->
     )
 
 
+def on_shown_attempt(records: Sequence[FixtureRecord]) -> tuple[str, dict[str, str], dict[str, object]]:
+    """A condition on the tournament that each match's draw still shows the match's attempt
+    and is not being redrawn (decision 0047): a write read before a redraw's switch is refused
+    after it (the replaced match lives on under its own key, nobody would see the write), and
+    one made while the redraw is staged is refused until the switch or the fence's expiry."""
+    if not records:
+        return "", {}, {}
+    conditions: list[str] = []
+    names = {"#redrawing": "redrawing", "#fence_draw": "number", "#fence_until": "until"}
+    values: dict[str, object] = {"fence_now": int(clock.now().timestamp())}
+    for draw, attempt in sorted({(r.draw, r.attempt) for r in records}):
+        names["#attempts"], names[f"#draw{draw}"] = "attempts", str(draw)
+        path = f"#attempts.#draw{draw}"
+        if attempt == 1:
+            conditions.append(f"attribute_not_exists({path})")
+        else:
+            conditions.append(f"{path} = :attempt{draw}")
+            values[f"attempt{draw}"] = attempt
+        conditions.append(
+            f"(attribute_not_exists(#redrawing) OR #redrawing.#fence_draw <> :fenced{draw}"
+            " OR #redrawing.#fence_until < :fence_now)"
+        )
+        values[f"fenced{draw}"] = draw
+    return " AND ".join(conditions), names, values
+
+
 def save(
     record: FixtureRecord,
     seen: int,
@@ -110,13 +135,17 @@ def save(
     `seen` was read."""
     tx = Transaction()
     _put(tx, "match", record, seen)
+    shown, names, values = on_shown_attempt([record])
+    tx.check(
+        "tournament", MAIN, keys.tournament(record.tournament_id), shown, names=names, values=values or None
+    )
     for change in changes:
         audit.record(tx, record.tournament_id, change)
     outbox.add(tx, events)
     try:
         tx.run()
     except Cancelled as cancelled:
-        if cancelled.failed("match"):
+        if cancelled.failed("match") or cancelled.failed("tournament"):
             raise StaleMatch("The match changed meanwhile: reload it and try again.") from cancelled
         raise
     return replace(record, version=seen + 1)
@@ -282,13 +311,15 @@ def settle(
     `called`: the matches put on a table, whose players must be at no table beside.
     """
     tx = Transaction()
+    shown, names, values = on_shown_attempt([record for record, _ in changed])
     tx.check(
         "tournament",
         MAIN,
         keys.tournament(tournament_id),
-        "#status <> :finished",
-        names={"#status": "status"},
-        values={"finished": FINISHED},
+        " AND ".join(["#status <> :finished", *([shown] if shown else [])]),
+        names={"#status": "status", **names},
+        values={"finished": FINISHED, **values},
+        return_old=True,
     )
     if extra is not None:
         extra(tx)
@@ -304,9 +335,9 @@ def settle(
     try:
         tx.run()
     except Cancelled as cancelled:
-        if cancelled.failed("tournament"):
+        if cancelled.failed("tournament") and (cancelled.old("tournament") or {}).get("status") == FINISHED:
             raise TournamentOver("The tournament is finished: its results are final.") from cancelled
-        if cancelled.any_failed:
+        if cancelled.any_failed:  # a match, the plan, or a redraw of the round meanwhile
             raise StaleMatch("The day changed meanwhile: reload and try again.") from cancelled
         raise
 
@@ -326,18 +357,19 @@ def part(tournament_id: str, codes: Sequence[str], *, with_day: bool, with_field
     """The matches `codes` (and the tournament and its tables when `with_day`, its field when
     `with_field`): one BatchGetItem (a chunk per 100 keys)."""
     wanted = [keys.match(tournament_id, code) for code in dict.fromkeys(codes)]
+    wanted.append(keys.tournament(tournament_id))  # which attempt of each draw is shown
     if with_day:
-        wanted += [keys.tournament(tournament_id), keys.tables(tournament_id)]
+        wanted.append(keys.tables(tournament_id))
     if with_field:
         wanted.append(keys.field(tournament_id))
-    found = {i["sk"]: i for i in batch_get(MAIN, wanted, consistent=True)} if wanted else {}
+    found = {i["sk"]: i for i in batch_get(MAIN, wanted, consistent=True)}
     meta, tables, field = found.pop("META", None), found.pop("TABLES", None), found.pop("FIELD", None)
-    matches = [fixture_from_item(item) for item in found.values()]
+    tournament = TournamentRecord.from_item(meta) if meta else None
     return Part(
-        TournamentRecord.from_item(meta) if meta else None,
+        tournament if with_day else None,
         tables_from_item(tables) if tables else None,
         field_from_item(field) if field else None,
-        {m.code: m for m in matches},
+        current_matches(tournament, codes, found),
     )
 
 
@@ -358,14 +390,8 @@ def several(tournament_id: str, codes: Sequence[str]) -> CalledMatches:
     found = {i["sk"]: i for i in batch_get(MAIN, wanted, consistent=True)}
     meta, field = found.get("META"), found.get("FIELD")
     tournament = TournamentRecord.from_item(meta) if meta else None
-    published = tournament.draws if tournament else 0
-    matches = [
-        fixture_from_item(found[sk])
-        for code in dict.fromkeys(codes)
-        if (sk := keys.match(tournament_id, code)["sk"]["S"]) in found
-    ]
     return CalledMatches(
         tournament,
         field_from_item(field) if field else None,
-        tuple(m for m in matches if m.draw <= published),
+        tuple(current_matches(tournament, codes, found).values()),
     )

@@ -389,28 +389,54 @@ def drop_markers(match_ids: Sequence[str]) -> int:
 
 def unrated(tournament_id: str) -> bool:
     """Did an admin take the tournament's results out of the ratings? (One attribute read.)"""
+    return "unrated_at" in _tournament_attribute(tournament_id, "unrated_at")
+
+
+def _tournament_attribute(tournament_id: str, name: str) -> Item:
+    """One attribute of the tournament's item ({} when it has none), read alone."""
     item = (
         client()
         .get_item(
             TableName=table_name(MAIN),
             Key=keys.tournament(tournament_id),
             ConsistentRead=True,
-            ProjectionExpression="unrated_at",
+            ProjectionExpression=name,
         )
         .get("Item")
     )
-    return bool(item and "unrated_at" in item)
+    return deserialize(item) if item else {}
 
 
 # -- the rebuild's read of the record ----------------------------------------------------------
 
-_RESULT_FIELDS = ("code", "event", "home", "away", "length", "result", "official_at", "state", "version")
+_RESULT_FIELDS = (
+    "code",
+    "event",
+    "home",
+    "away",
+    "length",
+    "result",
+    "official_at",
+    "state",
+    "version",
+    "draw",
+    "attempt",
+)
+
+
+def _shown_attempts(tournament_id: str) -> dict[str, int]:
+    """Draw number -> the attempt its readers see, for the redrawn draws (decision 0047): a
+    replaced attempt's matches stay in the table, and one staged by a redraw that never
+    finished too; their versions are not the match's."""
+    found = _tournament_attribute(tournament_id, "attempts").get("attempts") or {}
+    return {str(k): int(v) for k, v in found.items()}
 
 
 def official_matches(tournament_id: str) -> list[FixtureRecord]:
     """A tournament's matches with only what ratings and season points read (the rebuild):
     a projection, so a season's 100,000 matches are parsed in a fraction of the time."""
     names = {f"#f{i}": f for i, f in enumerate(_RESULT_FIELDS)}
+    attempts = _shown_attempts(tournament_id)
     items = query_all(
         TableName=table_name(MAIN),
         KeyConditionExpression="pk = :pk AND begins_with(sk, :m)",
@@ -442,6 +468,7 @@ def official_matches(tournament_id: str) -> list[FixtureRecord]:
             version=int(i.get("version") or 0),
         )
         for i in items
+        if int(i.get("attempt") or 1) == attempts.get(str(i.get("draw")), 1)
     ]
 
 

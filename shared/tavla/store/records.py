@@ -94,6 +94,11 @@ class TournamentRecord(Frozen):
     draw_secret: str | None = None
     # Swiss and lives: late entry while open, {open, points, lives} (R5.5, R5.7)
     late_entry: Mapping[str, Any] | None = None
+    # draw number (str) -> the attempt readers see, for the draws redrawn (R5.1): the one switch
+    # a redraw flips once its matches are staged (decision 0047); absent: attempt 1
+    attempts: Mapping[str, int] | None = None
+    # internal: the redraw being staged, {number, attempt, until}: the round's writes wait (R5.1)
+    redrawing: Mapping[str, Any] | None = None
 
     STATE = (
         "id",
@@ -167,7 +172,20 @@ class TournamentRecord(Frozen):
     def is_open(self) -> bool:
         return self.status == "open"
 
-    DAY = ("draws", "drawing", "finished_at", "draw_commitment", "draw_secret", "late_entry")
+    DAY = (
+        "draws",
+        "drawing",
+        "finished_at",
+        "draw_commitment",
+        "draw_secret",
+        "late_entry",
+        "attempts",
+        "redrawing",
+    )
+
+    def attempt_of(self, draw: int) -> int:
+        """The attempt of draw `draw` readers see (1 unless it was redrawn)."""
+        return int((self.attempts or {}).get(str(draw), 1))
 
     def public(self) -> Item:
         """Settings and state together, the staff and internal fields left out."""
