@@ -192,6 +192,15 @@ class FixtureRecord:
     # the last adjournment: the state it left its table in (`rules.adjournment`)
     adjournment: Mapping[str, Any] | None = None
     breaks: tuple[Mapping[str, Any], ...] = ()  # the breaks taken, the running one last (R7.7)
+    # 1: a match of `length` points; 3: a best-of-three series of `length`-point legs (cnb 2.2.2)
+    best_of: int = 1
+    legs: tuple[tuple[int, int], ...] = ()  # a series' finished legs, official scores home first
+
+    @property
+    def won_at(self) -> int:
+        """What the winner's side of the official result holds: the match length, or the
+        legs a series is won with (2 of 3)."""
+        return self.length if self.best_of == 1 else self.best_of // 2 + 1
 
 
 @dataclass(frozen=True)
@@ -255,7 +264,7 @@ def held(records: Mapping[str, FixtureRecord]) -> set[str]:
 def forfeit_result(match: FixtureRecord, loser: str, how: Any) -> Result:
     """A forfeit: match length to nil for the opponent (R8.1)."""
     assert match.home is not None and match.away is not None
-    return Result.forfeited(match.home, match.away, match.length, loser, how)
+    return Result.forfeited(match.home, match.away, match.won_at, loser, how)
 
 
 # --------------------------------------------------------------------------- the rules' view

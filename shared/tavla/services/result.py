@@ -40,7 +40,7 @@ from tavla.store.matches import MatchSnapshot
 from tavla.store.records import Actor, FixtureRecord, TournamentRecord
 
 if TYPE_CHECKING:  # the rules of the match load with the first request that needs them
-    from tavla.rules.match import MatchState
+    from tavla.rules.operations import LiveState
 
 # --------------------------------------------------------------------------- reading
 
@@ -89,7 +89,7 @@ def _on_match(
 # --------------------------------------------------------------------------- the live score
 
 
-def replay(tournament: TournamentRecord, match: FixtureRecord) -> tuple[MatchState, list[ScoreEntryView]]:
+def replay(tournament: TournamentRecord, match: FixtureRecord) -> tuple[LiveState, list[ScoreEntryView]]:
     """The live score as the rules see it (`rules.operations.replayed`), and its entries as the
     public sees them."""
     history: list[ScoreEntryView] = []
@@ -118,12 +118,13 @@ def replay(tournament: TournamentRecord, match: FixtureRecord) -> tuple[MatchSta
                 _view(number, "penalty", entry.winner, state, points=entry.points, reason=entry.reason)
             )
         else:
-            assert state.result is not None
-            history.append(_view(number, "time", state.result.winner, state, reason="time"))
+            lost = getattr(state, "current", state).result  # a series: the leg lost on time
+            assert lost is not None
+            history.append(_view(number, "time", lost.winner, state, reason="time"))
     return (steps[-1][1] if steps else operations.live_state(tournament.play, match)), history
 
 
-def _view(number: int, kind: str, winner: str, state: MatchState, **fields: Any) -> ScoreEntryView:
+def _view(number: int, kind: str, winner: str, state: LiveState, **fields: Any) -> ScoreEntryView:
     return ScoreEntryView(number=number, kind=kind, winner=winner, score=list(state.score), **fields)
 
 

@@ -99,9 +99,13 @@ function Match(props: {
   const { m, me, now } = props;
   const side = m.home?.tavla_id === me ? "home" : "away";
   const other = side === "home" ? m.away : m.home;
-  // The live score, the winner's capped at the match length: what a final score declares.
+  // What a final score declares: the live score, the winner's capped at the match length; a
+  // series (cnb 2.2.2): the matches each has won.
+  const series = (m.best_of ?? 1) > 1;
   const cap = (n: number | undefined) => Math.min(n ?? 0, m.length);
-  const [score, setScore] = useState<[number, number]>([cap(m.score?.[0]), cap(m.score?.[1])]);
+  const declarable = (x: { score?: number[]; legs?: number[][] }): [number, number] =>
+    series ? legsWon(x.legs) : [cap(x.score?.[0]), cap(x.score?.[1])];
+  const [score, setScore] = useState<[number, number]>(declarable(m));
   const [result, setResult] = useState<"single" | "gammon" | "backgammon">("single");
   const [cube, setCube] = useState(1);
   const [appealing, setAppealing] = useState(false);
@@ -112,15 +116,15 @@ function Match(props: {
   // so two games recorded quickly one after the other are not refused as stale.
   const [version, setVersion] = useState(m.version ?? 0);
   useEffect(() => {
-    setScore([cap(m.score?.[0]), cap(m.score?.[1])]);
+    setScore(declarable(m));
     setVersion((v) => Math.max(v, m.version ?? 0));
   }, [m.version]);
   const match_id = m.id;
   const action = useAction(props.onChange);
   async function act(call: () => Promise<{ error?: unknown; data?: unknown }>, ok: string) {
-    const after = (await action.run(call, ok)) as { version?: number; score?: number[] } | undefined;
+    const after = (await action.run(call, ok)) as { version?: number; score?: number[]; legs?: number[][] } | undefined;
     if (after?.version !== undefined) setVersion(after.version);
-    if (after?.score) setScore([cap(after.score[0]), cap(after.score[1])]);
+    if (after?.score) setScore(declarable(after));
   }
   const report = (home_points: number, away_points: number) =>
     act(
@@ -180,7 +184,8 @@ function Match(props: {
         {roundOfRounds(m, props.rounds)}
       </p>
       <p role="status" data-testid="match-state">
-        {reported && m.state !== "official" ? t("mstate_declared") : t(`mstate_${m.state}` as Key)} · {t("points", { n: m.length })}
+        {reported && m.state !== "official" ? t("mstate_declared") : t(`mstate_${m.state}` as Key)} ·{" "}
+        {series ? t("series_best_of", { n: m.length }) : t("points", { n: m.length })}
         {m.crawford ? " · Crawford" : ""}
       </p>
       {mine && (
@@ -213,6 +218,7 @@ function Match(props: {
           {t("i_am_here")}
         </button>
       )}
+      {series && <Legs m={m} />}
       <Breaks m={m} side={side} busy={action.busy} act={act} />
       {m.state === "adjourned" && m.adjournment && (
         <p class="notice" data-testid="adjourned">
@@ -351,8 +357,33 @@ function Match(props: {
 }
 
 
+/** The matches each player of a series has won, home first. */
+export function legsWon(legs: number[][] | undefined): [number, number] {
+  const won: [number, number] = [0, 0];
+  for (const [h = 0, a = 0] of legs ?? []) won[h > a ? 0 : 1] += 1;
+  return won;
+}
+
+/** A series (cnb 2.2.2): the matches won and each finished match's score. */
+function Legs({ m }: { m: MatchDetail }) {
+  const [h, a] = legsWon(m.legs);
+  return (
+    <section data-testid="legs">
+      <p>
+        <strong>{t("series_matches", { home: m.home?.name ?? "", h, a, away: m.away?.name ?? "" })}</strong>
+      </p>
+      <ol>
+        {(m.legs ?? []).map(([x = 0, y = 0], i) => (
+          <li key={i}>{t("series_leg", { n: i + 1, h: x, a: y })}</li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
 /** R7.7: the breaks both players have left, the one running and its end, the overrun points;
- * a player takes a break between games and says when they are back. */
+ * a player takes a break between games (a series: only between its matches) and says when they
+ * are back. The button is there only when the platform says a break may start now. */
 function Breaks(props: {
   m: MatchDetail;
   side: "home" | "away";
@@ -373,13 +404,13 @@ function Breaks(props: {
       <p>{t("breaks_left", { home: m.home?.name ?? "", h: left.home, away: m.away?.name ?? "", a: left.away })}</p>
       {running.length > 0 && <p role="status">{t("on_break_until", { names, end: time(b.ends_at) })}</p>}
       {points > 0 && <p>{t("overrun_points", { points })}</p>}
+      {(m.best_of ?? 1) > 1 && !b.allowed_now && running.length === 0 && <p>{t("series_breaks_between")}</p>}
       {away ? (
         <button type="button" disabled={busy} onClick={() => act(() => api.POST("/matches/{match_id}/breaks/back", { params: { path: { match_id } }, body: {} }), t("back_marked"))}>
           {t("back_from_break")}
         </button>
       ) : (
-        running.length === 0 &&
-        m.state === "playing" &&
+        b.allowed_now &&
         left[side] > 0 && (
           <button type="button" class="secondary" disabled={busy} onClick={() => act(() => api.POST("/matches/{match_id}/breaks", { params: { path: { match_id } }, body: {} }), t("break_started"))}>
             {t("take_break")}
