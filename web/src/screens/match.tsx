@@ -228,7 +228,8 @@ function Match(props: {
       {m.state === "adjourned" && m.adjournment?.photo && <PositionPhoto matchId={m.id} />}
       {!mine && !m.result && (
         <p class="live" data-testid="live-score">
-          {m.home?.name} {score[0]} – {score[1]} {m.away?.name}
+          {/* a series: the score of the match in play (the form above declares matches won) */}
+          {m.home?.name} {series ? (m.score?.[0] ?? 0) : score[0]} – {series ? (m.score?.[1] ?? 0) : score[1]} {m.away?.name}
         </p>
       )}
       {playing && (
@@ -372,11 +373,9 @@ function Legs({ m }: { m: MatchDetail }) {
       <p>
         <strong>{t("series_matches", { home: m.home?.name ?? "", h, a, away: m.away?.name ?? "" })}</strong>
       </p>
-      <ol>
-        {(m.legs ?? []).map(([x = 0, y = 0], i) => (
-          <li key={i}>{t("series_leg", { n: i + 1, h: x, a: y })}</li>
-        ))}
-      </ol>
+      {(m.legs ?? []).map(([x = 0, y = 0], i) => (
+        <p key={i}>{t("series_leg", { n: i + 1, h: x, a: y })}</p>
+      ))}
     </section>
   );
 }
