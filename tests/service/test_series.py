@@ -85,3 +85,24 @@ def test_a_cnb_series_breaks_between_legs_only_and_its_result_is_matches_won(day
     result = _detail(d)["result"]
     assert (result["winner"], result["home_points"], result["away_points"]) == (home, 2, 0)
     assert away != home
+
+
+def test_players_who_kept_no_live_score_report_the_series_with_its_matches(day: Any) -> None:
+    d = day(profile="cnb", series=True)
+    _, home_user = d.side_of("home")
+    _, away_user = d.side_of("away")
+    params = {"match_id": f"{d.tournament_id}.{MATCH}"}
+    legs = [{"home_points": 3, "away_points": 7}, {"home_points": 7, "away_points": 6}]
+    wrong = {"home_points": 0, "away_points": 2, "legs": legs}  # the matches make 1-1
+    reply = d.api.call("POST", "/matches/{match_id}/report", params=params, body=wrong, user=home_user)
+    assert reply.status == 422 and "impossible_score" in str(reply.body), reply.body
+    legs.append({"home_points": 2, "away_points": 7})
+    for user in (home_user, away_user):
+        body = {"home_points": 1, "away_points": 2, "legs": legs}
+        reply = d.api.call("POST", "/matches/{match_id}/report", params=params, body=body, user=user)
+        assert reply.status == 200, reply.body
+    confirmed = d.api.call("POST", "/matches/{match_id}/confirm", params=params, body=None, user=ORGANISER)
+    assert confirmed.status == 200, confirmed.body
+    shown = _detail(d)
+    assert (shown["result"]["home_points"], shown["result"]["away_points"]) == (1, 2)
+    assert shown["legs"] == [[3, 7], [7, 6], [2, 7]]

@@ -210,6 +210,26 @@ def check_final(match: FixtureRecord, score: Score) -> None:
         raise ImpossibleFinalScore(str(impossible)) from None
 
 
+def check_legs(match: FixtureRecord, score: Score, legs: tuple[Score, ...]) -> None:
+    """A series' matches as declared or confirmed: consistent with the series result; a single
+    match has none."""
+    if not legs:
+        return
+    if match.best_of == 1:
+        raise ImpossibleFinalScore("A single match has no matches of its own: send its final score alone.")
+    from tavla.rules.series import SeriesError
+    from tavla.rules.series import check_legs as check
+
+    try:
+        check(match.best_of, match.length, score, legs)
+    except SeriesError as impossible:
+        raise ImpossibleFinalScore(str(impossible)) from None
+
+
+def _legs_of(data: Mapping[str, Any]) -> tuple[Score, ...]:
+    return tuple((int(h), int(a)) for h, a in data.get("legs") or ())
+
+
 def by_score(match: FixtureRecord, score: Score, how: How) -> Result:
     assert match.home is not None and match.away is not None
     return Result.by_score(match.home, match.away, score, how)
@@ -323,20 +343,23 @@ class Declare(Operation):
     play: PlaySettings
     actor: Actor
     at: datetime
+    legs: tuple[Score, ...] = ()  # a series: its matches' scores, when the live score lacks them
 
     def after(self, before: FixtureRecord, day: Day) -> FixtureRecord:
         require_open(before, REPORTING, "declaring the final score")
         check_final(before, self.score)
+        check_legs(before, self.score, self.legs)
         now = self.at.isoformat()
-        reports = {
-            **before.reports,
-            self.side: {"home_points": self.score[0], "away_points": self.score[1], "at": now},
-        }
+        mine: dict[str, Any] = {"home_points": self.score[0], "away_points": self.score[1], "at": now}
+        if self.legs:
+            mine["legs"] = [list(leg) for leg in self.legs]
+        reports = {**before.reports, self.side: mine}
         declared = replace(before, reports=reports)
         theirs = reports.get(other(self.side))
         if theirs is None:
             return declared
-        if _score_of(theirs) != self.score:
+        legs_differ = bool(self.legs) and bool(_legs_of(theirs)) and _legs_of(theirs) != self.legs
+        if _score_of(theirs) != self.score or legs_differ:
             return replace(declared, state=State.DISPUTED, flags=with_flags(before, add=(REPORTS_DIFFER,)))
         state = live_state(self.play, before)
         live = final_of(before, state)
@@ -416,11 +439,17 @@ class Confirm(Operation):
     play: PlaySettings
     actor: Actor
     at: datetime
+    legs: tuple[Score, ...] = ()  # a series: its matches' scores as the referee gives them
 
     def after(self, before: FixtureRecord, day: Day) -> FixtureRecord:
         require_open(before, CONFIRMING, "confirming a result")
+        if self.legs and self.given is None:
+            raise ImpossibleFinalScore("The matches' scores come with the series result they make.")
         if before.state == State.OFFICIAL and self.given is None:
             raise Unchanged
+        if self.given is not None:
+            check_final(before, self.given)
+            check_legs(before, self.given, self.legs)
         result = decided_result(self.play, before, self.given)
         if before.state == State.OFFICIAL:
             if result.same_outcome(before.result):
@@ -431,10 +460,21 @@ class Confirm(Operation):
             before,
             state=State.OFFICIAL,
             result=result,
+            legs=self._legs(before, result),
             official_at=now,
             finished_at=before.finished_at or now,
             flags=with_flags(before, drop=(REPORTS_DIFFER,)),
         )
+
+    def _legs(self, before: FixtureRecord, result: Result) -> tuple[Score, ...]:
+        """A series' matches on the official result: the referee's, else the live score's, else
+        those a player declared with this result."""
+        if self.legs or before.legs:
+            return self.legs or before.legs
+        for report in before.reports.values():
+            if _score_of(report) == result.points and _legs_of(report):
+                return _legs_of(report)
+        return ()
 
     def audit(self, before: FixtureRecord, after: FixtureRecord) -> Sequence[AuditRecord]:
         assert after.result is not None

@@ -58,6 +58,30 @@ def check_series_score(best_of: int, score: tuple[int, int]) -> None:
         )
 
 
+def check_legs(
+    best_of: int, leg_length: int, score: tuple[int, int], legs: tuple[tuple[int, int], ...]
+) -> None:
+    """Refuse legs that do not make the series result `score`: each leg a final score of a
+    `leg_length`-point match (the winner exactly at it), no leg after the series was decided,
+    and the legs won adding up to `score`."""
+    from tavla.rules.match import ImpossibleScore, check_final_score
+
+    check_series_score(best_of, score)
+    won = [0, 0]
+    for number, (home, away) in enumerate(legs, 1):
+        if max(won) == legs_to_win(best_of):
+            raise SeriesError(f"Match {number}: the series was over before it")
+        try:
+            check_final_score(leg_length, home, away)
+        except ImpossibleScore as impossible:
+            raise SeriesError(f"Match {number}: {impossible}") from None
+        won[0 if home > away else 1] += 1
+    if tuple(won) != tuple(score):
+        raise SeriesError(
+            f"The matches' scores give {won[0]}-{won[1]} in matches won, not {score[0]}-{score[1]}"
+        )
+
+
 @dataclass(frozen=True)
 class SeriesState:
     """A series as replayed so far (see the module): the legs finished (their official scores,

@@ -184,7 +184,8 @@ def report(caller: Caller, match_id: str, body: FinalScore, now: datetime) -> Ma
     actor = player_actor(caller, snap.tavla_id)
     score = (body.home_points, body.away_points)
     # the first report changes this match only: no need to read the day
-    _on_match(tournament_id, code, match, operations.Declare(side, score, tournament.play, actor, now), now)
+    declare = operations.Declare(side, score, tournament.play, actor, now, body.leg_scores())
+    _on_match(tournament_id, code, match, declare, now)
     return view(match_id)
 
 
@@ -209,7 +210,7 @@ def confirm(caller: Caller, match_id: str, body: FinalScore | None, now: datetim
         raise MatchNotFound(f"No match {match_id}.")
     actor = require_staff(tournament, caller)
     given = (body.home_points, body.away_points) if body is not None else None
-    confirming = operations.Confirm(given, tournament.play, actor, now)
+    confirming = operations.Confirm(given, tournament.play, actor, now, body.leg_scores() if body else ())
     as_read = MatchSnapshot(tournament, match, None, first.field)
     try:
         if match.state == State.OFFICIAL:  # official already as asked: nothing more to read

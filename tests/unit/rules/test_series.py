@@ -23,6 +23,7 @@ from tavla.rules.series import (
     SeriesError,
     SeriesState,
     apply_to_series,
+    check_legs,
     check_series_score,
     possible_series_scores,
     start_series,
@@ -238,3 +239,55 @@ def test_a_series_declared_as_matches_won_agrees_with_the_live_score() -> None:
     assert ops.LIVE_SCORE_DIFFERS not in _m(day).flags
     with pytest.raises(ImpossibleFinalScore):
         day.apply(CODE, ops.Declare("home", (7, 0), CNB_SERIES, SYSTEM, NOW), NOW)
+
+
+leg = st.tuples(st.integers(0, 8), st.integers(0, 8))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(leg, max_size=4), st.sampled_from(sorted(possible_series_scores(3))))
+def test_legs_are_accepted_exactly_when_they_make_the_series_result(
+    legs: list[tuple[int, int]], score: tuple[int, int]
+) -> None:
+    finals = all(max(h, a) == 7 and min(h, a) < 7 for h, a in legs)
+    won = (sum(h > a for h, a in legs), sum(a > h for h, a in legs))
+    decided_early = any(
+        max(sum(h > a for h, a in legs[:i]), sum(a > h for h, a in legs[:i])) == 2 for i in range(len(legs))
+    )
+    ok = finals and won == score and not decided_early
+    try:
+        check_legs(3, 7, score, tuple(legs))
+    except SeriesError:
+        assert not ok
+    else:
+        assert ok
+
+
+def test_a_series_declared_with_its_matches_without_a_live_score() -> None:
+    """Players who kept no live score declare 2-1 with the three matches' scores; the referee
+    confirms and the matches are on the official result."""
+    day = _series()
+    legs = ((7, 3), (5, 7), (7, 6))
+    for side in ("home", "away"):
+        declare = ops.Declare(side, (2, 1), CNB_SERIES, SYSTEM, NOW, legs)
+        day = _apply(day, day.apply(CODE, declare, NOW))
+    assert _m(day).state == State.FINISHED
+    day = _apply(day, day.apply(CODE, ops.Confirm(None, CNB_SERIES, REF, NOW), NOW))
+    match = _m(day)
+    assert match.result is not None and match.result.points == (2, 1) and match.legs == legs
+    with pytest.raises(ImpossibleFinalScore, match="give 2-0"):
+        day.apply(CODE, ops.Confirm((2, 1), CNB_SERIES, REF, NOW, ((7, 3), (7, 5))), NOW)
+    with pytest.raises(ImpossibleFinalScore, match="Match 2"):
+        ops.check_legs(match, (2, 0), ((7, 3), (8, 5)))
+    single = replace(match, best_of=1)
+    with pytest.raises(ImpossibleFinalScore, match="single match"):
+        ops.check_legs(single, (7, 3), ((7, 3),))
+
+
+def test_declarations_whose_matches_differ_are_a_dispute() -> None:
+    day = _series()
+    home = ops.Declare("home", (2, 1), CNB_SERIES, SYSTEM, NOW, ((7, 3), (5, 7), (7, 6)))
+    away = ops.Declare("away", (2, 1), CNB_SERIES, SYSTEM, NOW, ((7, 3), (6, 7), (7, 6)))
+    day = _apply(day, day.apply(CODE, home, NOW))
+    day = _apply(day, day.apply(CODE, away, NOW))
+    assert _m(day).state == State.DISPUTED and ops.REPORTS_DIFFER in _m(day).flags

@@ -126,9 +126,15 @@ function Match(props: {
     if (after?.version !== undefined) setVersion(after.version);
     if (after?.score) setScore(declarable(after));
   }
+  // a series whose games were not entered: each match's score typed as "7-3, 5-7, 7-6"
+  const [legsTyped, setLegsTyped] = useState("");
   const report = (home_points: number, away_points: number) =>
     act(
-      () => api.POST("/matches/{match_id}/report", { params: { path: { match_id } }, body: { home_points, away_points } }),
+      () =>
+        api.POST("/matches/{match_id}/report", {
+          params: { path: { match_id } },
+          body: { home_points, away_points, ...(series && legsTyped.trim() ? { legs: parseLegs(legsTyped) } : {}) },
+        }),
       t("score_reported"),
     ).then(() => setDisputing(false));
   // Both windows are at most their length: the platform's clock may run ahead of the phone's
@@ -305,6 +311,12 @@ function Match(props: {
               </label>
             ))}
           </div>
+          {series && !(m.legs ?? []).length && (
+            <label>
+              {t("series_legs_field")}
+              <input name="legs" inputMode="numeric" value={legsTyped} onInput={(e) => setLegsTyped(e.currentTarget.value)} />
+            </label>
+          )}
           <button type="button" disabled={action.busy} onClick={() => void report(score[0], score[1])}>
             {t("confirm_score")}
           </button>
@@ -363,6 +375,15 @@ export function legsWon(legs: number[][] | undefined): [number, number] {
   const won: [number, number] = [0, 0];
   for (const [h = 0, a = 0] of legs ?? []) won[h > a ? 0 : 1] += 1;
   return won;
+}
+
+/** "7-3, 5-7, 7-6" as the matches' scores, home first (the API checks they make the result). */
+export function parseLegs(typed: string): { home_points: number; away_points: number }[] {
+  return typed
+    .split(/[,;]/)
+    .map((part) => part.split(/[-–:]/).map((n) => Number(n.trim())))
+    .filter((pair) => pair.length === 2 && pair.every((n) => Number.isInteger(n) && n >= 0))
+    .map(([home_points = 0, away_points = 0]) => ({ home_points, away_points }));
 }
 
 /** A series (cnb 2.2.2): the matches won and each finished match's score. */
