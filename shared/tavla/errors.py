@@ -293,6 +293,18 @@ class BreakRefused(Conflict):
     code = "break_refused"
 
 
+class BreakNotBetweenLegs(BreakRefused):
+    """A series allows breaks only between one of its matches and the next (cnb 2.2.2)."""
+
+    code = "break_not_between_legs"
+
+
+class SeriesNotInProfile(Invalid):
+    """Only a rule profile whose rulebook has best-of-three series lets a page set one."""
+
+    code = "series_not_in_profile"
+
+
 class NoBreakRunning(Conflict):
     """No break of this player is running: there is nothing to end."""
 

@@ -19,6 +19,48 @@ def _match(client: Client, tid: str, code: str) -> dict[str, Any]:
     return dict(reply.body)
 
 
+def cnb_pair_at_table(
+    client: Client, stack: Any, prefix: str, **settings: Any
+) -> tuple[str, dict[str, Any], dict[str, str]]:
+    """A cnb page of two players (`settings`: more of the page's) drawn, both at their table:
+    (its id, the match as drawn, user by Tavla ID)."""
+    org = f"org-{prefix}"
+    tid = tournament(client, org, capacity=2, rule_profile="cnb", **settings)
+    entrants = players(client, prefix, 2)
+    for user, tavla_id in entrants.items():
+        assert client.call("POST", f"/tournaments/{tid}/registrations", user=user).status == 201
+        reply = client.call("POST", f"/tournaments/{tid}/checkins", {"tavla_id": tavla_id}, user=org)
+        assert reply.status == 200, reply.body
+    assert client.call("POST", f"/tournaments/{tid}/rounds", user=org, groups=("organisers",)).status == 201
+    stack.drain()
+    [match] = [m for m in client.call("GET", f"/tournaments/{tid}/rounds/1").body["pairings"] if m["home"]]
+    by_id = {t: u for u, t in entrants.items()}
+    for side in ("home", "away"):
+        user = by_id[match[side]["tavla_id"]]
+        assert (
+            client.call("POST", f"/matches/{match['id']}/presence", {"present": True}, user=user).status
+            == 200
+        )
+    return tid, match, by_id
+
+
+def away_overruns_a_break(
+    client: Client, stack: Any, tid: str, match: dict[str, Any], user: str
+) -> dict[str, Any]:
+    """Away (`user`) takes their cnb break (one each) and is not back: nothing is owed 4:50 past
+    its end, a point falls due at 5:00 by the schedule alone. The match after it."""
+    before = _match(client, tid, match["code"])["score"]
+    started = client.call("POST", f"/matches/{match['id']}/breaks", {}, user=user)
+    assert started.status == 200, started.body
+    shown = _match(client, tid, match["code"])["breaks"]
+    assert (shown["left"], shown["running"]) == ({"home": 1, "away": 0}, ["away"])
+    stack.advance(9 * 60 + 50)  # 4:50 over the break: still nothing owed
+    assert _match(client, tid, match["code"])["score"] == before
+    stack.advance(15)
+    stack.drain()
+    return _match(client, tid, match["code"])
+
+
 def test_an_adjourned_match_resumes_at_another_table_and_an_overrun_break_costs_a_point(
     fresh_stack_factory,
 ) -> None:
@@ -89,37 +131,10 @@ def test_an_adjourned_match_resumes_at_another_table_and_an_overrun_break_costs_
     ]
 
     # cnb, 9 points: one break each; the break ends at +5 min, a point falls due 5 minutes later
-    cnb_org = "org-breaks"
     nine = {"default": 9, "semi_final": 9, "final": 9}
-    cnb = tournament(client, cnb_org, capacity=2, rule_profile="cnb", match_lengths=nine)
-    entrants = players(client, "breaks", 2)
-    for user, tavla_id in entrants.items():
-        assert client.call("POST", f"/tournaments/{cnb}/registrations", user=user).status == 201
-        assert (
-            client.call("POST", f"/tournaments/{cnb}/checkins", {"tavla_id": tavla_id}, user=cnb_org).status
-            == 200
-        )
-    assert (
-        client.call("POST", f"/tournaments/{cnb}/rounds", user=cnb_org, groups=("organisers",)).status == 201
-    )
-    stack.drain()
-    [match] = [m for m in client.call("GET", f"/tournaments/{cnb}/rounds/1").body["pairings"] if m["home"]]
-    by_id = {t: u for u, t in entrants.items()}
+    cnb, match, by_id = cnb_pair_at_table(client, stack, "breaks", match_lengths=nine)
     h, a = match["home"]["tavla_id"], match["away"]["tavla_id"]
-    for who in (h, a):
-        assert (
-            client.call("POST", f"/matches/{match['id']}/presence", {"present": True}, user=by_id[who]).status
-            == 200
-        )
     game = {"version": _match(client, cnb, match["code"])["version"], "game": {"winner": h}}
     assert client.call("PUT", f"/matches/{match['id']}/score", game, user=by_id[h]).status == 200
-    started = client.call("POST", f"/matches/{match['id']}/breaks", {}, user=by_id[a])
-    assert started.status == 200, started.body
-    shown = _match(client, cnb, match["code"])["breaks"]
-    assert (shown["left"], shown["running"]) == ({"home": 1, "away": 0}, ["away"])
-    stack.advance(9 * 60 + 50)  # 4:50 over the break: still nothing owed
-    assert _match(client, cnb, match["code"])["score"] == [1, 0]
-    stack.advance(15)
-    stack.drain()
-    after = _match(client, cnb, match["code"])
+    after = away_overruns_a_break(client, stack, cnb, match, by_id[a])
     assert (after["score"], after["breaks"]["overrun_points"]) == ([2, 0], {"away": 1}), after

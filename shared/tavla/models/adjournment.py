@@ -85,3 +85,7 @@ class BreaksView(ApiModel):
     running: list[Side] = Field(default_factory=list, description="who is on a break now")
     ends_at: datetime | None = None
     overrun_points: dict[Side, int] = Field(default_factory=dict, description="penalty points for overruns")
+    allowed_now: bool = Field(
+        default=False,
+        description="a break may start now: between games (a series: only between its matches)",
+    )

@@ -71,7 +71,13 @@ class MatchView(ApiModel):
     bracket_round: int = Field(description="its round within its bracket (1 for a final)")
     slot: int = Field(description="its place in its round, from 1 (the board of its code)")
     stage: str
-    length: int = Field(description="points to win")
+    length: int = Field(description="points to win (a series: of each of its matches)")
+    best_of: int = Field(
+        default=1, description="1: one match; 3: a best-of-three series, its result the matches won"
+    )
+    legs: list[list[int]] = Field(
+        default_factory=list, description="a series' finished matches, each its final score home first"
+    )
     state: MatchState
     home: PlayerRef | None = None
     away: PlayerRef | None = None

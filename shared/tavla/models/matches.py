@@ -78,11 +78,26 @@ class ScoreUpdate(StrictModel):
         return self
 
 
-class FinalScore(StrictModel):
-    """A final score, home first: the winner has exactly the match length (R7.3, R8.1)."""
+class LegScore(StrictModel):
+    """One match of a series, its final score home first."""
 
     home_points: int = Field(ge=0, le=99)
     away_points: int = Field(ge=0, le=99)
+
+
+class FinalScore(StrictModel):
+    """A final score, home first: the winner has exactly the match length (R7.3, R8.1); a
+    series: the matches won (2-0, 2-1), with each match's score in `legs` when the live score
+    did not record them."""
+
+    home_points: int = Field(ge=0, le=99)
+    away_points: int = Field(ge=0, le=99)
+    legs: list[LegScore] | None = Field(
+        default=None, max_length=3, description="a series: each of its matches' final score, in order"
+    )
+
+    def leg_scores(self) -> tuple[tuple[int, int], ...]:
+        return tuple((leg.home_points, leg.away_points) for leg in self.legs or ())
 
 
 class ScoreEntryView(ApiModel):

@@ -216,6 +216,11 @@ class TournamentSettings(StrictModel):
     )
     format: Format = "single_elimination"
     match_lengths: MatchLengths = Field(default_factory=MatchLengths)
+    series: bool = Field(
+        default=False,
+        description="every match a best-of-three series of 7-point matches (cnb 2.2.2; the cnb "
+        "profile only): its result the matches won (2-0, 2-1), breaks only between its matches",
+    )
     cube_used: bool | None = None
     clock: ClockSettings | None = None
     lives: int | None = Field(default=None, ge=1, le=10)
@@ -297,6 +302,7 @@ class TournamentUpdate(StrictModel):
     refund_policy: RefundPolicy | None = None
     format: Format | None = None
     match_lengths: MatchLengths | None = None
+    series: bool | None = None
     cube_used: bool | None = None
     clock: ClockSettings | None = None
     lives: int | None = Field(default=None, ge=1, le=10)
@@ -350,6 +356,7 @@ class EffectiveRules(ApiModel):
     match_length: int
     semi_final_length: int
     final_length: int
+    series: bool = Field(default=False, description="every match a best-of-three series of these lengths")
     cube_used: bool
     crawford: bool
     lives: int

@@ -9,6 +9,11 @@
   of at most 13 points; the referee may allow more in longer or very important matches.
 - `platform` (seed 002): says nothing about breaks, so none unless the page or the referee
   grants them.
+- A cnb best-of-three series of 7-point matches (seed 001, 2.2.2, last sentence): "le pause
+  sono consentite solo tra una partita e l'altra". Never between the games of a leg (a 7-point
+  leg has no band), only once a leg is over and the series is not; each player has one break
+  at each such moment (`SERIES_BREAKS_PER_GAP`), not carried to the next one, and both players
+  may join theirs (decision 0048 gives the reasoning).
 """
 
 from __future__ import annotations
@@ -119,6 +124,10 @@ def break_decision(
         if left == 0:
             return _refuse(f"The player has used all {allowance} of their breaks", left)
         return _refuse(f"The player has only {left} break(s) left", left)
+    return _grant(policy, count, left)
+
+
+def _grant(policy: BreakPolicy, count: int, left: int) -> BreakDecision:
     return BreakDecision(
         allowed=True,
         reason=f"Break of {_minutes(policy.duration * count)} granted",
@@ -134,3 +143,34 @@ def _refuse(reason: str, left: int) -> BreakDecision:
 def _minutes(duration: timedelta) -> str:
     minutes = int(duration.total_seconds()) // 60
     return f"{minutes} minute{'s' if minutes != 1 else ''}"
+
+
+# A series' breaks (cnb 2.2.2): one per player between one leg and the next (decision 0048).
+SERIES_BREAKS_PER_GAP = 1
+
+
+def series_break_decision(
+    policy: BreakPolicy | str,
+    *,
+    between_legs: bool,
+    taken_in_gap: int,
+    count: int = 1,
+) -> BreakDecision:
+    """May a player of a series who has taken `taken_in_gap` breaks since the last leg ended take
+    `count` more now? (cnb 2.2.2)
+
+    Guarantees: never allowed unless a leg is over and the series is not (between the games of
+    a leg is refused even where a single match of that length would allow it), never more than
+    `SERIES_BREAKS_PER_GAP` per player between two legs.
+    """
+    policy = break_policy(policy)
+    if taken_in_gap < 0 or count < 1:
+        raise BreakError("Breaks are counted from zero and taken one or more at a time")
+    left = max(0, SERIES_BREAKS_PER_GAP - taken_in_gap)
+    if not between_legs:
+        return _refuse("In a series breaks are taken only between one match and the next", left)
+    if count > left:
+        if left == 0:
+            return _refuse("The player has taken their break between these matches", left)
+        return _refuse(f"The player has only {left} break(s) between these matches", left)
+    return _grant(policy, count, left)

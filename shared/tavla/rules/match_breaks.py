@@ -6,8 +6,9 @@ both), only between games: the match is being played and its last live-score ent
 (cnb: "solo a conclusione di un game"); one is not started while another runs. The profile's
 allowance (`rules.breaks`) counts per player; where breaks may be combined (cnb) a player may
 run several of theirs together and both players may take theirs at once. A cnb best-of-three
-series of 7-point matches allows none inside its matches (the allowance of a 7-point match is
-nil): they are taken between the matches.
+series of 7-point matches (`rules.series`) allows them only between its matches: once a leg is
+over and the series is not, one per player (`series_break_decision`); between the games of a
+leg it is refused with its own code.
 
 The break ends at `started_at + duration x count`. A player is back when they say so (or the
 referee does), or when the next game is recorded. One still away at the end owes the opponent
@@ -27,13 +28,15 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from tavla.errors import BreakRefused, NoBreakRunning
+from tavla.errors import BreakNotBetweenLegs, BreakRefused, NoBreakRunning
 from tavla.rules.lateness import LatenessPolicy, late_arrival
 from tavla.rules.model import Actor, AuditRecord, FixtureRecord, audit_entry
 from tavla.rules.operations import (
     Operation,
     Side,
     Unchanged,
+    final_of,
+    legs_of,
     live_state,
     other,
     player_of,
@@ -57,12 +60,43 @@ def taken(match: FixtureRecord, side: str) -> int:
     return sum(int(b.get("count", 1)) for b in match.breaks if side in b.get("sides", ()))
 
 
-def left(policy: BreakPolicy, match: FixtureRecord) -> dict[str, int]:
-    """The breaks each side has left (what both players see on the match screen)."""
-    from tavla.rules.breaks import breaks_allowed
+def taken_in_gap(match: FixtureRecord, side: str) -> int:
+    """Breaks `side` has taken since the series' last finished leg (between these two legs)."""
+    gap = len(match.legs)
+    return sum(
+        int(b.get("count", 1))
+        for b in match.breaks
+        if side in b.get("sides", ()) and int(b.get("after_leg", -1)) == gap
+    )
 
+
+def between_legs(match: FixtureRecord) -> bool:
+    """A series whose last leg is over and which is not: the current leg's score holds the leg
+    length (a leg in play never does), the match still being played."""
+    return match.best_of > 1 and match.state == State.PLAYING and max(match.score) >= match.length
+
+
+def left(policy: BreakPolicy, match: FixtureRecord) -> dict[str, int]:
+    """The breaks each side has left (what both players see on the match screen); a series:
+    those left between these two legs (or for the next gap, while a leg is played)."""
+    from tavla.rules.breaks import SERIES_BREAKS_PER_GAP, breaks_allowed
+
+    if match.best_of > 1:
+        now = between_legs(match)
+        return {
+            side: max(0, SERIES_BREAKS_PER_GAP - (taken_in_gap(match, side) if now else 0))
+            for side in ("home", "away")
+        }
     allowance = breaks_allowed(policy, match.length)
     return {side: max(0, allowance - taken(match, side)) for side in ("home", "away")}
+
+
+def allowed_now(match: FixtureRecord) -> bool:
+    """Whether the match is at a moment a break may start (the screen shows its button then):
+    between games, or in a series between legs; no break running."""
+    if match.state != State.PLAYING or running(match) is not None:
+        return False
+    return between_legs(match) if match.best_of > 1 else between_games(match)
 
 
 def running(match: FixtureRecord) -> Mapping[str, Any] | None:
@@ -102,21 +136,31 @@ class Start(Operation):
             raise BreakRefused("A break is running: it ends first.")
         if len(self.sides) > 1 and not self.policy.combinable:
             raise BreakRefused("Breaks cannot be run together under these rules: one player at a time.")
-        from tavla.rules.breaks import break_decision  # builds the profiles' policies when loaded
+        from tavla.rules.breaks import break_decision, series_break_decision  # builds the policies
 
         duration = timedelta(0)
         for side in self.sides:
-            decision = break_decision(
-                self.policy,
-                before.length,
-                taken=taken(before, side),
-                between_games=between_games(before),
-                count=self.count,
-            )
+            if before.best_of > 1:
+                decision = series_break_decision(
+                    self.policy,
+                    between_legs=between_legs(before),
+                    taken_in_gap=taken_in_gap(before, side),
+                    count=self.count,
+                )
+                if not decision.allowed and not between_legs(before):
+                    raise BreakNotBetweenLegs(f"{decision.reason} (cnb 2.2.2).")
+            else:
+                decision = break_decision(
+                    self.policy,
+                    before.length,
+                    taken=taken(before, side),
+                    between_games=between_games(before),
+                    count=self.count,
+                )
             if not decision.allowed:
                 raise BreakRefused(f"{decision.reason}.")
             duration = decision.duration
-        brk = {
+        brk: dict[str, Any] = {
             "sides": list(self.sides),
             "count": self.count,
             "by": self.actor.tavla_id or self.actor.sub,
@@ -124,6 +168,7 @@ class Start(Operation):
             "ends_at": (self.at + duration).isoformat(),
             "back": {},
             "points": {},
+            **({"after_leg": len(before.legs)} if before.best_of > 1 else {}),
         }
         return replace(before, breaks=(*before.breaks, brk))
 
@@ -152,7 +197,7 @@ def _charged(
 ) -> FixtureRecord:
     """The match once each side owes `owed` points for this break (absolute) and, if `lost`, that
     side has lost the match: the new points as penalty entries of the live score (R7.6)."""
-    from tavla.rules.match import apply_action
+    from tavla.rules.series import advance
 
     points = dict(brk.get("points", {}))
     entries = []
@@ -175,18 +220,19 @@ def _charged(
     now = at.isoformat()
     home, away = player_of(before, "home"), player_of(before, "away")
     if lost is not None:
-        result = Result.forfeited(home, away, before.length, player_of(before, lost), "penalty")
+        result = Result.forfeited(home, away, before.won_at, player_of(before, lost), "penalty")
         return replace(after, state=State.OFFICIAL, result=result, official_at=now, finished_at=now)
     if not entries:
         return after
     state = live_state(play, before)
     for entry in entries:
         if not state.is_over:
-            state = apply_action(state, entry.action())
-    after = replace(after, games=(*before.games, *entries), score=state.score)
-    if state.result is None:
+            state = advance(state, entry.action())
+    after = replace(after, games=(*before.games, *entries), score=state.score, legs=legs_of(state))
+    final = final_of(before, state)
+    if final is None:
         return after
-    result = Result.by_score(home, away, state.score, "penalty")
+    result = Result.by_score(home, away, final, "penalty")
     return replace(after, state=State.OFFICIAL, result=result, official_at=now, finished_at=now)
 
 

@@ -194,6 +194,15 @@ class FixtureRecord(Frozen):
     adjournment: Mapping[str, Any] | None = None
     breaks: tuple[Mapping[str, Any], ...] = ()  # the breaks taken, the running one last (R7.7)
     attempt: int = 1  # the attempt of its draw it belongs to (2.. once redrawn, R5.1)
+    # 1: a match of `length` points; 3: a best-of-three series of `length`-point legs (cnb 2.2.2)
+    best_of: int = 1
+    legs: tuple[tuple[int, int], ...] = ()  # a series' finished legs, official scores home first
+
+    @property
+    def won_at(self) -> int:
+        """What the winner's side of the official result holds: the match length, or the
+        legs a series is won with (2 of 3)."""
+        return self.length if self.best_of == 1 else self.best_of // 2 + 1
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -257,7 +266,7 @@ def held(records: Mapping[str, FixtureRecord]) -> set[str]:
 def forfeit_result(match: FixtureRecord, loser: str, how: Any) -> Result:
     """A forfeit: match length to nil for the opponent (R8.1)."""
     assert match.home is not None and match.away is not None
-    return Result.forfeited(match.home, match.away, match.length, loser, how)
+    return Result.forfeited(match.home, match.away, match.won_at, loser, how)
 
 
 # --------------------------------------------------------------------------- the rules' view

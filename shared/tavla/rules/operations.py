@@ -44,6 +44,9 @@ if TYPE_CHECKING:  # the rules of the match load with the first operation that r
     from tavla.rules.lateness import LatenessPolicy, LatenessVerdict
     from tavla.rules.match import MatchState
     from tavla.rules.model import Day
+    from tavla.rules.series import SeriesState
+
+    LiveState = MatchState | SeriesState
 
 Side = Literal["home", "away"]
 Score = tuple[int, int]
@@ -124,18 +127,34 @@ def with_flags(
     return tuple(kept + [f for f in add if f not in kept])
 
 
-def replayed(play: PlaySettings, match: FixtureRecord) -> list[tuple[ScoreEntry, MatchState]]:
+def started(play: PlaySettings, match: FixtureRecord) -> LiveState:
+    """The match (or series, `rules.series`) at 0-0, before any entry."""
+    assert match.home is not None and match.away is not None
+    players = (match.home, match.away)
+    if match.best_of > 1:
+        from tavla.rules.series import start_series
+
+        return start_series(
+            players,
+            best_of=match.best_of,
+            leg_length=match.length,
+            cube_used=play.cube_used,
+            crawford_rule=play.crawford,
+        )
+    from tavla.rules.match import start_match
+
+    return start_match(match.length, players, cube_used=play.cube_used, crawford_rule=play.crawford)
+
+
+def replayed(play: PlaySettings, match: FixtureRecord) -> list[tuple[ScoreEntry, LiveState]]:
     """The live score replayed by the match rules: each entry with the score after it.
 
     Late-arrival penalty points (R7.6, given by the no-show deadline) come first: they are given
     before the first game."""
-    from tavla.rules.match import apply_action, start_match
+    from tavla.rules.series import advance as apply_action
 
-    assert match.home is not None and match.away is not None
-    state = start_match(
-        match.length, (match.home, match.away), cube_used=play.cube_used, crawford_rule=play.crawford
-    )
-    steps: list[tuple[ScoreEntry, MatchState]] = []
+    state = started(play, match)
+    steps: list[tuple[ScoreEntry, LiveState]] = []
     late = [
         PenaltyPoints(winner=player_of(match, other(side)), points=points, reason="late arrival")
         for side, points in sorted(match.late_points.items())
@@ -152,21 +171,20 @@ def replayed(play: PlaySettings, match: FixtureRecord) -> list[tuple[ScoreEntry,
     return steps
 
 
-def live_state(play: PlaySettings, match: FixtureRecord) -> MatchState:
+def live_state(play: PlaySettings, match: FixtureRecord) -> LiveState:
     """The live score as the rules see it now."""
-    from tavla.rules.match import start_match
-
     steps = replayed(play, match)
-    if steps:
-        return steps[-1][1]
-    assert match.home is not None and match.away is not None
-    return start_match(
-        match.length, (match.home, match.away), cube_used=play.cube_used, crawford_rule=play.crawford
-    )
+    return steps[-1][1] if steps else started(play, match)
 
 
-def final_of(match: FixtureRecord, state: MatchState) -> Score | None:
-    """The live result in its official form (winner at the match length), home first."""
+def legs_of(state: LiveState) -> tuple[tuple[int, int], ...]:
+    """A series' finished legs, home first (a single match has none)."""
+    return getattr(state, "legs", ())
+
+
+def final_of(match: FixtureRecord, state: LiveState) -> Score | None:
+    """The live result in its official form (winner at the match length, or a series' legs
+    won), home first."""
     if state.result is None:
         return None
     res = state.result
@@ -176,13 +194,43 @@ def final_of(match: FixtureRecord, state: MatchState) -> Score | None:
 
 
 def check_final(match: FixtureRecord, score: Score) -> None:
-    """R7.3: the winner has exactly the match length, the loser less."""
+    """R7.3: the winner has exactly the match length, the loser less (a series: the winner
+    has two legs won, the loser fewer)."""
     from tavla.rules.match import ImpossibleScore, check_final_score
+
+    if match.best_of > 1:
+        from tavla.rules.series import SeriesError, check_series_score
+
+        try:
+            check_series_score(match.best_of, score)
+        except SeriesError as impossible:
+            raise ImpossibleFinalScore(str(impossible)) from None
+        return
 
     try:
         check_final_score(match.length, score[0], score[1])
     except ImpossibleScore as impossible:
         raise ImpossibleFinalScore(str(impossible)) from None
+
+
+def check_legs(match: FixtureRecord, score: Score, legs: tuple[Score, ...]) -> None:
+    """A series' matches as declared or confirmed: consistent with the series result; a single
+    match has none."""
+    if not legs:
+        return
+    if match.best_of == 1:
+        raise ImpossibleFinalScore("A single match has no matches of its own: send its final score alone.")
+    from tavla.rules.series import SeriesError
+    from tavla.rules.series import check_legs as check
+
+    try:
+        check(match.best_of, match.length, score, legs)
+    except SeriesError as impossible:
+        raise ImpossibleFinalScore(str(impossible)) from None
+
+
+def _legs_of(data: Mapping[str, Any]) -> tuple[Score, ...]:
+    return tuple((int(h), int(a)) for h, a in data.get("legs") or ())
 
 
 def by_score(match: FixtureRecord, score: Score, how: How) -> Result:
@@ -246,7 +294,7 @@ class Record(Operation):
     version: int
 
     def after(self, before: FixtureRecord, day: Day) -> FixtureRecord:
-        from tavla.rules.match import apply_action
+        from tavla.rules.series import advance as apply_action
 
         require_open(before, SCORING, "recording the score")
         if before.version != self.version:
@@ -260,6 +308,7 @@ class Record(Operation):
             before,
             games=(*before.games, entry),
             score=state.score,
+            legs=legs_of(state),
             state=State.FINISHED if over else State.PLAYING,
             started_at=before.started_at or self.at.isoformat(),
             finished_at=self.at.isoformat() if over else before.finished_at,
@@ -297,20 +346,23 @@ class Declare(Operation):
     play: PlaySettings
     actor: Actor
     at: datetime
+    legs: tuple[Score, ...] = ()  # a series: its matches' scores, when the live score lacks them
 
     def after(self, before: FixtureRecord, day: Day) -> FixtureRecord:
         require_open(before, REPORTING, "declaring the final score")
         check_final(before, self.score)
+        check_legs(before, self.score, self.legs)
         now = self.at.isoformat()
-        reports = {
-            **before.reports,
-            self.side: {"home_points": self.score[0], "away_points": self.score[1], "at": now},
-        }
+        mine: dict[str, Any] = {"home_points": self.score[0], "away_points": self.score[1], "at": now}
+        if self.legs:
+            mine["legs"] = [list(leg) for leg in self.legs]
+        reports = {**before.reports, self.side: mine}
         declared = replace(before, reports=reports)
         theirs = reports.get(other(self.side))
         if theirs is None:
             return declared
-        if _score_of(theirs) != self.score:
+        legs_differ = bool(self.legs) and bool(_legs_of(theirs)) and _legs_of(theirs) != self.legs
+        if _score_of(theirs) != self.score or legs_differ:
             return replace(declared, state=State.DISPUTED, flags=with_flags(before, add=(REPORTS_DIFFER,)))
         state = live_state(self.play, before)
         live = final_of(before, state)
@@ -390,11 +442,17 @@ class Confirm(Operation):
     play: PlaySettings
     actor: Actor
     at: datetime
+    legs: tuple[Score, ...] = ()  # a series: its matches' scores as the referee gives them
 
     def after(self, before: FixtureRecord, day: Day) -> FixtureRecord:
         require_open(before, CONFIRMING, "confirming a result")
+        if self.legs and self.given is None:
+            raise ImpossibleFinalScore("The matches' scores come with the series result they make.")
         if before.state == State.OFFICIAL and self.given is None:
             raise Unchanged
+        if self.given is not None:
+            check_final(before, self.given)
+            check_legs(before, self.given, self.legs)
         result = decided_result(self.play, before, self.given)
         if before.state == State.OFFICIAL:
             if result.same_outcome(before.result):
@@ -405,10 +463,21 @@ class Confirm(Operation):
             before,
             state=State.OFFICIAL,
             result=result,
+            legs=self._legs(before, result),
             official_at=now,
             finished_at=before.finished_at or now,
             flags=with_flags(before, drop=(REPORTS_DIFFER,)),
         )
+
+    def _legs(self, before: FixtureRecord, result: Result) -> tuple[Score, ...]:
+        """A series' matches on the official result: the referee's, else the live score's, else
+        those a player declared with this result."""
+        if self.legs or before.legs:
+            return self.legs or before.legs
+        for report in before.reports.values():
+            if _score_of(report) == result.points and _legs_of(report):
+                return _legs_of(report)
+        return ()
 
     def audit(self, before: FixtureRecord, after: FixtureRecord) -> Sequence[AuditRecord]:
         assert after.result is not None
@@ -607,7 +676,7 @@ class NoShow(Operation):
             late_points(before, self.points, [self.side]),
             state=State.OFFICIAL,
             result=Result.forfeited(
-                player_of(before, "home"), player_of(before, "away"), before.length, loser, "noshow"
+                player_of(before, "home"), player_of(before, "away"), before.won_at, loser, "noshow"
             ),
             official_at=self.at.isoformat(),
         )
@@ -746,9 +815,9 @@ class Penalty(Operation):
         if self.kind == "match":
             require_playing(before, self.offender, UNDECIDED, "its result is official (change it by appeal)")
             home, away = player_of(before, "home"), player_of(before, "away")
-            result = Result.forfeited(home, away, before.length, self.offender, "penalty")
+            result = Result.forfeited(home, away, before.won_at, self.offender, "penalty")
             return replace(before, state=State.OFFICIAL, result=result, official_at=now)
-        from tavla.rules.match import apply_action
+        from tavla.rules.series import advance as apply_action
 
         require_playing(before, self.offender, AT_TABLE, "a game penalty is given at the table")
         opponent = player_of(before, other(side_of(before, self.offender) or "home"))
@@ -756,10 +825,11 @@ class Penalty(Operation):
             winner=opponent, points=1, reason=f"game penalty: {self.reason}", offender=self.offender, at=now
         )
         state = apply_action(live_state(self.play, before), entry.action())
-        after = replace(before, score=state.score, games=(*before.games, entry))
-        if state.result is None:
+        after = replace(before, score=state.score, legs=legs_of(state), games=(*before.games, entry))
+        final = final_of(before, state)
+        if final is None:
             return after
-        result = by_score(before, state.score, "penalty")
+        result = by_score(before, final, "penalty")
         return replace(after, state=State.OFFICIAL, finished_at=now, official_at=now, result=result)
 
     def audit(self, before: FixtureRecord, after: FixtureRecord) -> Sequence[AuditRecord]:

@@ -36,6 +36,7 @@ class PlaySettings(Frozen):
     results_official_without_referee: bool = False
     divisions: tuple[str, ...] = ("main",)
     match_points: Mapping[str, int] | None = None  # win / loss / forfeit of a table (R5.6)
+    best_of: int = 1  # 3: every match a best-of-three series of its length (cnb 2.2.2)
 
     @classmethod
     def parse(cls, s: Mapping[str, Any]) -> PlaySettings:
@@ -67,6 +68,7 @@ class PlaySettings(Frozen):
             results_official_without_referee=bool(s.get("results_official_without_referee", False)),
             divisions=tuple(str(d["id"]) for d in s.get("divisions") or ()) or ("main",),
             match_points=s.get("match_points") or None,
+            best_of=3 if rules.get("series") else 1,
         )
 
     def table_count(self, players: int) -> int:

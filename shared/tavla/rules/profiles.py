@@ -43,6 +43,10 @@ class InvalidSetting(ProfileError):
     """A tournament setting outside what the rules allow (e.g. an even match length)."""
 
 
+class SeriesNotAvailable(InvalidSetting):
+    """A best-of-three series under a profile whose rulebook has none."""
+
+
 class AppealNotAvailable(ProfileError):
     """The profile has no appeal above the referee."""
 
@@ -114,6 +118,10 @@ class RuleProfile(RuleModel):
     appeal: AppealRoute
     table_call_deadline: timedelta = timedelta(minutes=10)
     appeal_window: timedelta = timedelta(minutes=15)
+    # a best-of-three series of 7-point matches: only a rulebook that has them (cnb 2.2.2) lets a
+    # page set one, since only it says when their breaks are taken (decision 0048)
+    series_allowed: bool = False
+    series: bool = False
 
     def match_length(self, stage: Stage = "default") -> int:
         return self.match_lengths.for_stage(stage)
@@ -162,6 +170,7 @@ PROFILES: dict[str, RuleProfile] = {
         lives=2,
         lateness=CNB_LATENESS,
         breaks=CNB_BREAKS,
+        series_allowed=True,
         appeal=AppealRoute(
             above_referee="committee",
             committee_sizes=(3, 5),
@@ -187,6 +196,7 @@ class RuleOverrides(RuleModel):
     clock: ClockPolicy | None = None
     lives: int | None = None
     cube_used: bool | None = None
+    series: bool | None = None
 
     @field_validator("match_length", "semi_final_length", "final_length")
     @classmethod
@@ -254,7 +264,29 @@ def resolve(profile_name: str, overrides: RuleOverrides | Mapping[str, object] |
         update["lives"] = overrides.lives
     if overrides.cube_used is not None:
         update["cube_used"] = overrides.cube_used
+    if overrides.series:
+        update["match_lengths"] = _series_lengths(base, overrides)
+        update["series"] = True
     return base.model_copy(update=update)
+
+
+def _series_lengths(base: RuleProfile, overrides: RuleOverrides) -> MatchLengths:
+    """A series is of 7-point matches at every stage (cnb 2.2.2): refused under a profile
+    without series, or with a page's other length."""
+    from tavla.rules.series import SERIES_LEG_LENGTH
+
+    if not base.series_allowed:
+        raise SeriesNotAvailable(
+            f"The {base.name} rules have no best-of-three series; only the cnb rules do (seed 001, 2.2.2)"
+        )
+    lengths = (overrides.match_length, overrides.semi_final_length, overrides.final_length)
+    asked = {n for n in lengths if n is not None}
+    if asked - {SERIES_LEG_LENGTH}:
+        raise InvalidSetting(
+            f"A series is the best of three {SERIES_LEG_LENGTH}-point matches: "
+            f"its matches cannot be {sorted(asked - {SERIES_LEG_LENGTH})} points long"
+        )
+    return MatchLengths(default=SERIES_LEG_LENGTH, semi_final=SERIES_LEG_LENGTH, final=SERIES_LEG_LENGTH)
 
 
 def start_match_under(rules: RuleProfile, players: tuple[str, str], stage: Stage = "default") -> MatchState:

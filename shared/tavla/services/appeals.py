@@ -175,13 +175,17 @@ def new_result(match: FixtureRecord, given: NewResult) -> Result:
     if given.home_points is None or given.away_points is None:
         if given.winner not in (match.home, match.away):
             raise InvalidDecision(f"{given.winner} does not play this match.")
-        return Result.awarded(match.home, match.away, match.length, given.winner)
+        return Result.awarded(match.home, match.away, match.won_at, given.winner)
     from tavla.rules.match import ImpossibleScore, check_final_score  # heavy: loaded when needed
+    from tavla.rules.series import SeriesError, check_series_score
 
     home, away = given.home_points, given.away_points
     try:  # the official form, as a confirmed score (R7.5): the winner has the length, the other less
-        check_final_score(match.length, home, away)
-    except ImpossibleScore as impossible:
+        if match.best_of > 1:
+            check_series_score(match.best_of, (home, away))
+        else:
+            check_final_score(match.length, home, away)
+    except (ImpossibleScore, SeriesError) as impossible:
         raise InvalidDecision(str(impossible)) from None
     result = Result.by_score(match.home, match.away, (home, away), "decision")
     if given.winner is not None and given.winner != result.winner:

@@ -154,4 +154,5 @@ def view(tournament: TournamentRecord, match: FixtureRecord) -> BreaksView | Non
         running=[s for s in brk["sides"] if s not in brk.get("back", {})] if brk else [],
         ends_at=rules.ends_at(brk) if brk else None,
         overrun_points=points,
+        allowed_now=rules.allowed_now(match),
     )

@@ -208,6 +208,8 @@ def match_view(tournament_id: str, record: FixtureRecord, people: Mapping[str, P
         slot=record.board,
         stage=record.stage,
         length=record.length,
+        best_of=record.best_of,
+        legs=[list(leg) for leg in record.legs],
         state=record.state,
         home=ref(record.home),
         away=ref(record.away),

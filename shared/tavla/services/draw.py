@@ -359,6 +359,7 @@ def _record(
         board=fixture.board,
         stage=fixture.stage,
         length=day.match_length(tournament, fixture.stage),
+        best_of=tournament.play.best_of,
         home_source=fixture.home.model_dump(exclude_none=True),
         away_source=fixture.away.model_dump(exclude_none=True),
         state=State.WAITING,

@@ -40,7 +40,7 @@ from tavla.store.matches import MatchSnapshot
 from tavla.store.records import Actor, FixtureRecord, TournamentRecord
 
 if TYPE_CHECKING:  # the rules of the match load with the first request that needs them
-    from tavla.rules.match import MatchState
+    from tavla.rules.operations import LiveState
 
 # --------------------------------------------------------------------------- reading
 
@@ -89,7 +89,7 @@ def _on_match(
 # --------------------------------------------------------------------------- the live score
 
 
-def replay(tournament: TournamentRecord, match: FixtureRecord) -> tuple[MatchState, list[ScoreEntryView]]:
+def replay(tournament: TournamentRecord, match: FixtureRecord) -> tuple[LiveState, list[ScoreEntryView]]:
     """The live score as the rules see it (`rules.operations.replayed`), and its entries as the
     public sees them."""
     history: list[ScoreEntryView] = []
@@ -118,12 +118,13 @@ def replay(tournament: TournamentRecord, match: FixtureRecord) -> tuple[MatchSta
                 _view(number, "penalty", entry.winner, state, points=entry.points, reason=entry.reason)
             )
         else:
-            assert state.result is not None
-            history.append(_view(number, "time", state.result.winner, state, reason="time"))
+            lost = getattr(state, "current", state).result  # a series: the leg lost on time
+            assert lost is not None
+            history.append(_view(number, "time", lost.winner, state, reason="time"))
     return (steps[-1][1] if steps else operations.live_state(tournament.play, match)), history
 
 
-def _view(number: int, kind: str, winner: str, state: MatchState, **fields: Any) -> ScoreEntryView:
+def _view(number: int, kind: str, winner: str, state: LiveState, **fields: Any) -> ScoreEntryView:
     return ScoreEntryView(number=number, kind=kind, winner=winner, score=list(state.score), **fields)
 
 
@@ -183,7 +184,8 @@ def report(caller: Caller, match_id: str, body: FinalScore, now: datetime) -> Ma
     actor = player_actor(caller, snap.tavla_id)
     score = (body.home_points, body.away_points)
     # the first report changes this match only: no need to read the day
-    _on_match(tournament_id, code, match, operations.Declare(side, score, tournament.play, actor, now), now)
+    declare = operations.Declare(side, score, tournament.play, actor, now, body.leg_scores())
+    _on_match(tournament_id, code, match, declare, now)
     return view(match_id)
 
 
@@ -208,7 +210,7 @@ def confirm(caller: Caller, match_id: str, body: FinalScore | None, now: datetim
         raise MatchNotFound(f"No match {match_id}.")
     actor = require_staff(tournament, caller)
     given = (body.home_points, body.away_points) if body is not None else None
-    confirming = operations.Confirm(given, tournament.play, actor, now)
+    confirming = operations.Confirm(given, tournament.play, actor, now, body.leg_scores() if body else ())
     as_read = MatchSnapshot(tournament, match, None, first.field)
     try:
         if match.state == State.OFFICIAL:  # official already as asked: nothing more to read

@@ -12,7 +12,15 @@ from pydantic import ValidationError
 
 from tavla import ids
 from tavla.caller import Caller
-from tavla.errors import Conflict, DivisionHasEntries, Forbidden, Invalid, PlayerNotFound, SeasonNotFound
+from tavla.errors import (
+    Conflict,
+    DivisionHasEntries,
+    Forbidden,
+    Invalid,
+    PlayerNotFound,
+    SeasonNotFound,
+    SeriesNotInProfile,
+)
 from tavla.models.audit import AuditActor, AuditEntry, AuditTrail
 from tavla.models.tournaments import (
     Calendar,
@@ -57,11 +65,14 @@ def effective_rules(settings: TournamentSettings) -> EffectiveRules:
         "final_length": lengths.final,
         "lives": settings.lives,
         "cube_used": settings.cube_used,
+        "series": settings.series or None,
     }
     from tavla.rules import profiles  # ~60 ms of models: paid by the requests that resolve rules
 
     try:
         rules = profiles.resolve(settings.rule_profile, {k: v for k, v in overrides.items() if v is not None})
+    except profiles.SeriesNotAvailable as error:
+        raise SeriesNotInProfile(str(error)) from error
     except RuleViolation as error:
         raise Invalid(str(error)) from error
     return EffectiveRules(
@@ -69,6 +80,7 @@ def effective_rules(settings: TournamentSettings) -> EffectiveRules:
         match_length=rules.match_length("default"),
         semi_final_length=rules.match_length("semi_final"),
         final_length=rules.match_length("final"),
+        series=rules.series,
         cube_used=rules.cube_used,
         crawford=rules.crawford,
         lives=rules.lives,

@@ -94,6 +94,8 @@ def fixture_from_item(item: Item) -> FixtureRecord:
         if name in data:
             data[name] = tuple(data[name])
     data["games"] = tuple(score_entries.parse(e) for e in data.get("games") or ())
+    if data.get("legs"):
+        data["legs"] = tuple((int(home), int(away)) for home, away in data["legs"])
     data["state"] = State(data["state"])
     if data.get("result") is not None:
         data["result"] = Result.from_json(data["result"])

@@ -18,29 +18,30 @@ RUN = uuid.uuid4().hex[:6]
 NINE = {"default": 9, "semi_final": 9, "final": 9}
 
 
-def test_a_player_takes_a_break_between_games_and_comes_back(phone: Phone, stack: Stack) -> None:
-    client = Client(stack)
-    organiser = f"web-break-org-{RUN}"
-    anna_user, boris_user = f"web-break-anna-{RUN}", f"web-break-boris-{RUN}"
-    assert client.call("POST", "/players", {"name": "Άννα Παύση"}, user=anna_user).status == 201
-    assert client.call("POST", "/players", {"name": "Μπόρις Ρολόι"}, user=boris_user).status == 201
+def cnb_pair_at_table(
+    client: Client, stack: Stack, kind: str, names: tuple[str, str], **settings: object
+) -> tuple[str, dict, str, tuple[str, str]]:
+    """Anna and Boris (`names`) at their table on a cnb page (`settings`: more of the page's),
+    both present: (the tournament's id, their match as drawn, Anna's Tavla ID, their users)."""
+    organiser = f"web-{kind}-org-{RUN}"
+    users = (f"web-{kind}-anna-{RUN}", f"web-{kind}-boris-{RUN}")
+    for user, name in zip(users, names, strict=True):
+        assert client.call("POST", "/players", {"name": name}, user=user).status == 201
     tid, drawn = _field(
-        client,
-        stack,
-        organiser,
-        [anna_user, boris_user],
-        capacity=2,
-        tables=1,
-        rule_profile="cnb",
-        match_lengths=NINE,
+        client, stack, organiser, list(users), capacity=2, tables=1, rule_profile="cnb", **settings
     )
     match = drawn["pairings"][0]
-    anna_id = client.call("GET", "/me", user=anna_user).body["tavla_id"]
-    for user in (anna_user, boris_user):
-        assert (
-            client.call("POST", f"/matches/{match['id']}/presence", {"present": True}, user=user).status
-            == 200
-        )
+    anna_id = client.call("GET", "/me", user=users[0]).body["tavla_id"]
+    for user in users:
+        reply = client.call("POST", f"/matches/{match['id']}/presence", {"present": True}, user=user)
+        assert reply.status == 200, reply.body
+    return tid, match, anna_id, users
+
+
+def test_a_player_takes_a_break_between_games_and_comes_back(phone: Phone, stack: Stack) -> None:
+    client = Client(stack)
+    names = ("Άννα Παύση", "Μπόρις Ρολόι")
+    tid, match, anna_id, (anna_user, _) = cnb_pair_at_table(client, stack, "break", names, match_lengths=NINE)
     version = client.call("GET", f"/matches/{match['id']}").body["version"]
     game = {"version": version, "game": {"winner": anna_id}}
     assert client.call("PUT", f"/matches/{match['id']}/score", game, user=anna_user).status == 200

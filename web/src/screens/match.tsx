@@ -99,9 +99,13 @@ function Match(props: {
   const { m, me, now } = props;
   const side = m.home?.tavla_id === me ? "home" : "away";
   const other = side === "home" ? m.away : m.home;
-  // The live score, the winner's capped at the match length: what a final score declares.
+  // What a final score declares: the live score, the winner's capped at the match length; a
+  // series (cnb 2.2.2): the matches each has won.
+  const series = (m.best_of ?? 1) > 1;
   const cap = (n: number | undefined) => Math.min(n ?? 0, m.length);
-  const [score, setScore] = useState<[number, number]>([cap(m.score?.[0]), cap(m.score?.[1])]);
+  const declarable = (x: { score?: number[]; legs?: number[][] }): [number, number] =>
+    series ? legsWon(x.legs) : [cap(x.score?.[0]), cap(x.score?.[1])];
+  const [score, setScore] = useState<[number, number]>(declarable(m));
   const [result, setResult] = useState<"single" | "gammon" | "backgammon">("single");
   const [cube, setCube] = useState(1);
   const [appealing, setAppealing] = useState(false);
@@ -112,19 +116,25 @@ function Match(props: {
   // so two games recorded quickly one after the other are not refused as stale.
   const [version, setVersion] = useState(m.version ?? 0);
   useEffect(() => {
-    setScore([cap(m.score?.[0]), cap(m.score?.[1])]);
+    setScore(declarable(m));
     setVersion((v) => Math.max(v, m.version ?? 0));
   }, [m.version]);
   const match_id = m.id;
   const action = useAction(props.onChange);
   async function act(call: () => Promise<{ error?: unknown; data?: unknown }>, ok: string) {
-    const after = (await action.run(call, ok)) as { version?: number; score?: number[] } | undefined;
+    const after = (await action.run(call, ok)) as { version?: number; score?: number[]; legs?: number[][] } | undefined;
     if (after?.version !== undefined) setVersion(after.version);
-    if (after?.score) setScore([cap(after.score[0]), cap(after.score[1])]);
+    if (after?.score) setScore(declarable(after));
   }
+  // a series whose games were not entered: each match's score typed as "7-3, 5-7, 7-6"
+  const [legsTyped, setLegsTyped] = useState("");
   const report = (home_points: number, away_points: number) =>
     act(
-      () => api.POST("/matches/{match_id}/report", { params: { path: { match_id } }, body: { home_points, away_points } }),
+      () =>
+        api.POST("/matches/{match_id}/report", {
+          params: { path: { match_id } },
+          body: { home_points, away_points, ...(series && legsTyped.trim() ? { legs: parseLegs(legsTyped) } : {}) },
+        }),
       t("score_reported"),
     ).then(() => setDisputing(false));
   // Both windows are at most their length: the platform's clock may run ahead of the phone's
@@ -180,7 +190,8 @@ function Match(props: {
         {roundOfRounds(m, props.rounds)}
       </p>
       <p role="status" data-testid="match-state">
-        {reported && m.state !== "official" ? t("mstate_declared") : t(`mstate_${m.state}` as Key)} · {t("points", { n: m.length })}
+        {reported && m.state !== "official" ? t("mstate_declared") : t(`mstate_${m.state}` as Key)} ·{" "}
+        {series ? t("series_best_of", { n: m.length }) : t("points", { n: m.length })}
         {m.crawford ? " · Crawford" : ""}
       </p>
       {mine && (
@@ -213,6 +224,7 @@ function Match(props: {
           {t("i_am_here")}
         </button>
       )}
+      {series && <Legs m={m} />}
       <Breaks m={m} side={side} busy={action.busy} act={act} />
       {m.state === "adjourned" && m.adjournment && (
         <p class="notice" data-testid="adjourned">
@@ -222,7 +234,8 @@ function Match(props: {
       {m.state === "adjourned" && m.adjournment?.photo && <PositionPhoto matchId={m.id} />}
       {!mine && !m.result && (
         <p class="live" data-testid="live-score">
-          {m.home?.name} {score[0]} – {score[1]} {m.away?.name}
+          {/* a series: the score of the match in play (the form above declares matches won) */}
+          {m.home?.name} {series ? (m.score?.[0] ?? 0) : score[0]} – {series ? (m.score?.[1] ?? 0) : score[1]} {m.away?.name}
         </p>
       )}
       {playing && (
@@ -298,6 +311,12 @@ function Match(props: {
               </label>
             ))}
           </div>
+          {series && !(m.legs ?? []).length && (
+            <label>
+              {t("series_legs_field")}
+              <input name="legs" inputMode="numeric" value={legsTyped} onInput={(e) => setLegsTyped(e.currentTarget.value)} />
+            </label>
+          )}
           <button type="button" disabled={action.busy} onClick={() => void report(score[0], score[1])}>
             {t("confirm_score")}
           </button>
@@ -351,8 +370,40 @@ function Match(props: {
 }
 
 
+/** The matches each player of a series has won, home first. */
+export function legsWon(legs: number[][] | undefined): [number, number] {
+  const won: [number, number] = [0, 0];
+  for (const [h = 0, a = 0] of legs ?? []) won[h > a ? 0 : 1] += 1;
+  return won;
+}
+
+/** "7-3, 5-7, 7-6" as the matches' scores, home first (the API checks they make the result). */
+export function parseLegs(typed: string): { home_points: number; away_points: number }[] {
+  return typed
+    .split(/[,;]/)
+    .map((part) => part.split(/[-–:]/).map((n) => Number(n.trim())))
+    .filter((pair) => pair.length === 2 && pair.every((n) => Number.isInteger(n) && n >= 0))
+    .map(([home_points = 0, away_points = 0]) => ({ home_points, away_points }));
+}
+
+/** A series (cnb 2.2.2): the matches won and each finished match's score. */
+function Legs({ m }: { m: MatchDetail }) {
+  const [h, a] = legsWon(m.legs);
+  return (
+    <section data-testid="legs">
+      <p>
+        <strong>{t("series_matches", { home: m.home?.name ?? "", h, a, away: m.away?.name ?? "" })}</strong>
+      </p>
+      {(m.legs ?? []).map(([x = 0, y = 0], i) => (
+        <p key={i}>{t("series_leg", { n: i + 1, h: x, a: y })}</p>
+      ))}
+    </section>
+  );
+}
+
 /** R7.7: the breaks both players have left, the one running and its end, the overrun points;
- * a player takes a break between games and says when they are back. */
+ * a player takes a break between games (a series: only between its matches) and says when they
+ * are back. The button is there only when the platform says a break may start now. */
 function Breaks(props: {
   m: MatchDetail;
   side: "home" | "away";
@@ -373,13 +424,13 @@ function Breaks(props: {
       <p>{t("breaks_left", { home: m.home?.name ?? "", h: left.home, away: m.away?.name ?? "", a: left.away })}</p>
       {running.length > 0 && <p role="status">{t("on_break_until", { names, end: time(b.ends_at) })}</p>}
       {points > 0 && <p>{t("overrun_points", { points })}</p>}
+      {(m.best_of ?? 1) > 1 && !b.allowed_now && running.length === 0 && <p>{t("series_breaks_between")}</p>}
       {away ? (
         <button type="button" disabled={busy} onClick={() => act(() => api.POST("/matches/{match_id}/breaks/back", { params: { path: { match_id } }, body: {} }), t("back_marked"))}>
           {t("back_from_break")}
         </button>
       ) : (
-        running.length === 0 &&
-        m.state === "playing" &&
+        b.allowed_now &&
         left[side] > 0 && (
           <button type="button" class="secondary" disabled={busy} onClick={() => act(() => api.POST("/matches/{match_id}/breaks", { params: { path: { match_id } }, body: {} }), t("break_started"))}>
             {t("take_break")}

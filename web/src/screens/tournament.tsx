@@ -189,8 +189,14 @@ export function TournamentPage({ id }: { id: string }) {
             <dd>{t(`profile_${x.rules.profile}` as Key)}</dd>
             <dt>{t("match_length")}</dt>
             <dd>
-              {t("points", { n: x.rules.match_length })} · {t("semi_final")} {x.rules.semi_final_length} ·{" "}
-              {t("final")} {x.rules.final_length}
+              {x.rules.series ? (
+                t("series_best_of", { n: x.rules.match_length })
+              ) : (
+                <>
+                  {t("points", { n: x.rules.match_length })} · {t("semi_final")} {x.rules.semi_final_length} ·{" "}
+                  {t("final")} {x.rules.final_length}
+                </>
+              )}
             </dd>
             <dt>{t("cube")}</dt>
             <dd>

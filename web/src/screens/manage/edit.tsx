@@ -35,6 +35,7 @@ interface Form {
   pointsLoss: string;
   pointsForfeit: string;
   profile: Profile;
+  series: boolean;
   tables: string;
   approval: boolean;
   divisions: DivisionRow[];
@@ -56,6 +57,7 @@ type Settings = Pick<
   | "swiss_rounds"
   | "match_points"
   | "rule_profile"
+  | "series"
   | "tables"
   | "requires_approval"
 > & { divisions?: readonly Division[] | null };
@@ -78,6 +80,7 @@ function formOf(x: Settings): Form {
     pointsLoss: x.match_points ? String(x.match_points.loss) : "",
     pointsForfeit: x.match_points ? String(x.match_points.forfeit) : "",
     profile: (x.rule_profile ?? "platform") as Profile,
+    series: Boolean(x.series),
     tables: x.tables ? String(x.tables) : "",
     approval: Boolean(x.requires_approval),
     divisions: rowsOf(x.divisions ?? undefined),
@@ -116,6 +119,7 @@ function changes(before: Form, after: Form): Update | null {
     else body.match_points = { win: Number(points[0]), loss: Number(points[1]), forfeit: Number(points[2]) };
   }
   if (after.profile !== before.profile) body.rule_profile = after.profile;
+  if (after.series !== before.series) body.series = after.series;
   if (after.tables !== before.tables) body.tables = number(after.tables);
   if (after.approval !== before.approval) body.requires_approval = after.approval;
   const divisions = divisionsOf(after.divisions);
@@ -248,8 +252,15 @@ export function EditTournament({ id }: { id: string }) {
             value={f.profile}
             values={PROFILES}
             prefix="profile_"
-            onChange={(profile) => setForm({ ...f, profile })}
+            onChange={(profile) => setForm({ ...f, profile, series: profile === "cnb" && f.series })}
           />
+          {f.profile === "cnb" && (
+            // only the cnb rulebook has series, and its breaks between the series' matches (2.2.2)
+            <label class="check">
+              <input name="series" type="checkbox" checked={f.series} onChange={set("series")} />
+              {t("field_series")}
+            </label>
+          )}
         </fieldset>
         <fieldset disabled={!open}>
           <legend>{t("divisions_title")}</legend>
