@@ -47,7 +47,7 @@ def _reference(cls: type) -> type:
 def _made(cls: type, values: dict[str, Any]) -> Any:
     """An instance with these field values, past any `__post_init__` check (what is compared
     here is the methods, not the values' meaning)."""
-    made = object.__new__(cls)
+    made: Any = object.__new__(cls)
     for name, value in values.items():
         object.__setattr__(made, name, value)
     return made
