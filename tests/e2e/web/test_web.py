@@ -118,7 +118,7 @@ def test_a_day_at_the_venue_from_the_phones(phone: Phone, stack: Stack) -> None:
     accessible_in_both_languages(referee, "[data-testid=missing] li")
     for name in ("Άννα Αναστασίου", "Χαρά Χατζή"):
         referee.locator("input[name=checkin]").fill(ids[name].lower())
-        referee.locator("form button[type=submit]").click()
+        referee.locator("form:has(input[name=checkin]) button[type=submit]").click()
         expect(referee.get_by_test_id("desk-message")).to_have_text(f"Έγινε check-in: {name}")
     expect(referee.get_by_role("heading", name="Λείπουν (0)")).to_be_visible()
 
