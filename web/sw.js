@@ -66,8 +66,17 @@ self.addEventListener("fetch", (event) => {
   if (kept) event.respondWith(networkFirst(request, kept));
 });
 
+/** The kept copy's key: one per URL whatever the conditional headers, and without the board's
+ * `v` (a cache key for the edge only, decision 0025), so a read without signal finds the last
+ * board whichever delta made the screen read it. */
+function keptKey(url) {
+  const kept = new URL(url);
+  kept.searchParams.delete("v");
+  return new Request(kept.href);
+}
+
 async function networkFirst(request, name) {
-  const key = new Request(request.url); // one copy per URL, whatever the conditional headers
+  const key = keptKey(request.url);
   try {
     const response = await fetch(request);
     if (response.status === 200) {

@@ -264,10 +264,18 @@ def test_the_pass_and_the_last_board_show_without_signal(phone: Phone, stack: St
     page.goto(f"/#/t/{tid}")
     page.get_by_role("button", name="Εγγραφή").click()
     expect(page.get_by_test_id("my-entry")).to_have_text("Είστε εγγεγραμμένος/η")
+    # another entry while the page is open: its delta makes the screens read the board under
+    # the delta's cache key (`?v=`), which must not hide the kept board from a read without signal
+    client, other = Client(stack), f"web-offline-other-{RUN}"
+    assert client.call("POST", "/players", {"name": "Άλλος Παίκτης"}, user=other).status == 201
+    with page.expect_request(lambda request: request.url.endswith("/entries")):
+        assert client.call("POST", f"/tournaments/{tid}/registrations", user=other).status == 201
+        stack.drain()
     page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
     page.goto("/#/pass")
     expect(page.get_by_test_id("pass-code")).to_have_text(tavla_id)
-    page.goto(f"/#/t/{tid}/board")
+    with page.expect_request(lambda request: "/board?v=" in request.url):
+        page.goto(f"/#/t/{tid}/board")
     expect(page.get_by_role("heading", name="Υπόγειο Open")).to_be_visible()
 
     page.context.set_offline(True)
