@@ -53,7 +53,13 @@ def _enter_field() -> str:
     params = {"tournament_id": tid}
     for i in range(PLAYERS):
         user = f"bench-player-{i}"
-        profile = {"name": f"Player {i}", "club": f"Club {i % 40}", "phone": f"+3069{i:08d}"}
+        # SMS only for those who chose it (no phone here takes push): every player does
+        profile = {
+            "name": f"Player {i}",
+            "club": f"Club {i % 40}",
+            "phone": f"+3069{i:08d}",
+            "sms_opt_in": True,
+        }
         tavla_id = _call("POST", "/players", user, body=profile)["tavla_id"]
         _call("POST", "/tournaments/{tournament_id}/registrations", user, params=params)
         _call(

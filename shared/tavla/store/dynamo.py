@@ -157,3 +157,15 @@ def query_all(**query: Any) -> list[Item]:
         if not last:
             return items
         query["ExclusiveStartKey"] = last
+
+
+def query_prefix(spec: TableSpec, pk: str, prefix: str, **more: Any) -> list[Item]:
+    """Every item of one partition whose sort key starts with `prefix` (one kind of item under
+    an owner), page after page; `more` adds a projection, a filter and its values."""
+    named = {":pk": {"S": pk}, ":prefix": {"S": prefix}, **more.pop("ExpressionAttributeValues", {})}
+    return query_all(
+        TableName=table_name(spec),
+        KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
+        ExpressionAttributeValues=named,
+        **more,
+    )

@@ -13,7 +13,7 @@ from typing import Any
 from tavla.rules import privacy
 from tavla.store import audit, keys
 from tavla.store import players as player_store
-from tavla.store.dynamo import Item, batch_write, client, deserialize, query_all, table_name
+from tavla.store.dynamo import Item, batch_write, client, deserialize, query_all, query_prefix, table_name
 from tavla.store.records import AuditRecord, ContactsRecord
 from tavla.store.schema import CONTACTS, MAIN
 from tavla.store.transactions import Cancelled, Transaction
@@ -174,16 +174,13 @@ def _at(item: Any, path: privacy.Path) -> Any:
 
 def bank_lines_of(tournament_id: str, tavla_id: str) -> list[dict[str, Any]]:
     """Keys of the tournament's statement lines that paid this player's entry and still name a payer."""
-    found = query_all(
-        TableName=table_name(MAIN),
-        KeyConditionExpression="pk = :pk AND begins_with(sk, :line)",
+    found = query_prefix(
+        MAIN,
+        keys.tournament_pk(tournament_id),
+        keys.BANKLINE_PREFIX,
         FilterExpression="tavla_id = :me AND (attribute_exists(payer) OR attribute_exists(#text))",
         ExpressionAttributeNames={"#text": "text"},
-        ExpressionAttributeValues={
-            ":pk": {"S": keys.tournament_pk(tournament_id)},
-            ":line": {"S": keys.BANKLINE_PREFIX},
-            ":me": {"S": tavla_id},
-        },
+        ExpressionAttributeValues={":me": {"S": tavla_id}},
         ProjectionExpression="pk, sk",
     )
     return [{"pk": {"S": i["pk"]}, "sk": {"S": i["sk"]}} for i in found]

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from tavla.rules.model import TablesRecord, match_id
 from tavla.store import keys
 from tavla.store.draws import tables_from_item
-from tavla.store.dynamo import batch_get, client, query_all, table_name
+from tavla.store.dynamo import batch_get, client, query_prefix, table_name
 from tavla.store.schema import MAIN
 
 
@@ -42,10 +42,7 @@ def mark_need(tavla_id: str, tournament_id: str, needed: bool) -> None:
 
 def need_tournaments(tavla_id: str) -> list[str]:
     """The tournaments whose plans may hold the player's need (their pointers)."""
-    found = query_all(
-        TableName=table_name(MAIN),
-        KeyConditionExpression="pk = :pk AND begins_with(sk, :need)",
-        ExpressionAttributeValues={":pk": {"S": keys.player_pk(tavla_id)}, ":need": {"S": keys.NEED_PREFIX}},
-        ProjectionExpression="tournament_id",
+    found = query_prefix(
+        MAIN, keys.player_pk(tavla_id), keys.NEED_PREFIX, ProjectionExpression="tournament_id"
     )
     return sorted(str(i["tournament_id"]) for i in found)

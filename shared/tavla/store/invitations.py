@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tavla.store import keys, outbox
-from tavla.store.dynamo import batch_get, client, deserialize, query_all, table_name
+from tavla.store.dynamo import batch_get, client, deserialize, query_prefix, table_name
 from tavla.store.records import InvitationRecord, SuperFinalRecord
 from tavla.store.schema import MAIN
 from tavla.store.transactions import Cancelled, Transaction
@@ -166,28 +166,13 @@ def get(season_id: str, tavla_id: str) -> InvitationRecord | None:
 
 def of_season(season_id: str) -> list[InvitationRecord]:
     """Every invitation of the season's final, in the order they were sent."""
-    items = query_all(
-        TableName=table_name(MAIN),
-        KeyConditionExpression="pk = :pk AND begins_with(sk, :p)",
-        ExpressionAttributeValues={
-            ":pk": {"S": keys.season_pk(season_id)},
-            ":p": {"S": keys.INVITE_PREFIX},
-        },
-        ConsistentRead=True,
-    )
+    items = query_prefix(MAIN, keys.season_pk(season_id), keys.INVITE_PREFIX, ConsistentRead=True)
     return sorted((InvitationRecord.from_item(i) for i in items), key=lambda r: r.order)
 
 
 def of_player(tavla_id: str) -> list[InvitationRecord]:
     """A player's invitations, every season (their pointers, then the invitations)."""
-    pointers = query_all(
-        TableName=table_name(MAIN),
-        KeyConditionExpression="pk = :pk AND begins_with(sk, :p)",
-        ExpressionAttributeValues={
-            ":pk": {"S": keys.player_pk(tavla_id)},
-            ":p": {"S": keys.INVITE_PREFIX},
-        },
-    )
+    pointers = query_prefix(MAIN, keys.player_pk(tavla_id), keys.INVITE_PREFIX)
     wanted = [keys.invitation(str(p["season_id"]), tavla_id) for p in pointers]
     found = [InvitationRecord.from_item(i) for i in batch_get(MAIN, wanted, consistent=True)]
     return sorted(found, key=lambda r: r.invited_at, reverse=True)

@@ -11,7 +11,7 @@ from typing import Any
 
 from tavla.errors import LateEntryClosed, LateEntryRefused
 from tavla.store import audit, keys
-from tavla.store.dynamo import query_all, table_name
+from tavla.store.dynamo import query_prefix
 from tavla.store.records import FINISHED, AuditRecord, TournamentRecord
 from tavla.store.schema import MAIN
 from tavla.store.transactions import Cancelled, Transaction
@@ -73,13 +73,7 @@ def add(tournament: TournamentRecord, size: int, entrant: Mapping[str, Any], cha
 
 def entered_late(tavla_id: str) -> dict[str, str]:
     """The tournaments the player was entered in late: tournament id -> its start."""
-    found = query_all(
-        TableName=table_name(MAIN),
-        KeyConditionExpression="pk = :pk AND begins_with(sk, :late)",
-        ExpressionAttributeValues={
-            ":pk": {"S": keys.player_pk(tavla_id)},
-            ":late": {"S": keys.LATE_PREFIX},
-        },
-        ProjectionExpression="tournament_id, starts_at",
+    found = query_prefix(
+        MAIN, keys.player_pk(tavla_id), keys.LATE_PREFIX, ProjectionExpression="tournament_id, starts_at"
     )
     return {str(i["tournament_id"]): str(i["starts_at"]) for i in found}

@@ -25,7 +25,7 @@ from tavla.rules.rating_ledger import LedgerEntry, RatingStep
 from tavla.rules.results import Result
 from tavla.rules.states import State
 from tavla.store import keys
-from tavla.store.dynamo import Item, batch_write, client, deserialize, query_all, table_name
+from tavla.store.dynamo import Item, batch_write, client, deserialize, query_all, query_prefix, table_name
 from tavla.store.records import FixtureRecord, ProfileRecord, RatedMatchRecord
 from tavla.store.schema import MAIN
 from tavla.store.transactions import MAX_ITEMS, Cancelled, Transaction
@@ -437,13 +437,10 @@ def official_matches(tournament_id: str) -> list[FixtureRecord]:
     a projection, so a season's 100,000 matches are parsed in a fraction of the time."""
     names = {f"#f{i}": f for i, f in enumerate(_RESULT_FIELDS)}
     attempts = _shown_attempts(tournament_id)
-    items = query_all(
-        TableName=table_name(MAIN),
-        KeyConditionExpression="pk = :pk AND begins_with(sk, :m)",
-        ExpressionAttributeValues={
-            ":pk": {"S": keys.tournament_pk(tournament_id)},
-            ":m": {"S": keys.MATCH_PREFIX},
-        },
+    items = query_prefix(
+        MAIN,
+        keys.tournament_pk(tournament_id),
+        keys.MATCH_PREFIX,
         ProjectionExpression=", ".join(names),
         ExpressionAttributeNames=names,
     )

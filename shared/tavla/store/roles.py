@@ -15,7 +15,7 @@ from typing import Any
 from tavla.caller import ADMINS
 from tavla.errors import LastAdmin, NotPending, RequestNotFound
 from tavla.store import audit, keys, outbox
-from tavla.store.dynamo import batch_get, client, deserialize, query_all, table_name
+from tavla.store.dynamo import batch_get, client, deserialize, query_all, query_prefix, table_name
 from tavla.store.records import AuditRecord, _Record
 from tavla.store.schema import MAIN
 from tavla.store.transactions import Cancelled, Transaction
@@ -104,11 +104,7 @@ def roles_of(sub: str, roles: Sequence[str]) -> set[str]:
 
 
 def holders(role: str) -> list[RoleGrant]:
-    items = query_all(
-        TableName=table_name(MAIN),
-        KeyConditionExpression="pk = :pk AND begins_with(sk, :user)",
-        ExpressionAttributeValues={":pk": {"S": keys.role_pk(role)}, ":user": {"S": "USER#"}},
-    )
+    items = query_prefix(MAIN, keys.role_pk(role), "USER#")
     return [RoleGrant.from_item(i) for i in items]
 
 

@@ -28,7 +28,7 @@ from tavla.store.dynamo import (
     client,
     deserialize,
     error_code,
-    query_all,
+    query_prefix,
     serialize,
     table_name,
 )
@@ -153,14 +153,7 @@ def _awards(item: Mapping[str, Any]) -> list[Award]:
 
 def entries(season_id: str) -> dict[str, list[Award]]:
     """Every player's awards in the season (one Query, page after page)."""
-    items = query_all(
-        TableName=table_name(MAIN),
-        KeyConditionExpression="pk = :pk AND begins_with(sk, :p)",
-        ExpressionAttributeValues={
-            ":pk": {"S": keys.season_pk(season_id)},
-            ":p": {"S": keys.SEASON_PLAYER_PREFIX},
-        },
-    )
+    items = query_prefix(MAIN, keys.season_pk(season_id), keys.SEASON_PLAYER_PREFIX)
     out = {str(i["tavla_id"]): _awards(i) for i in items}
     return {p: a for p, a in out.items() if a}
 
