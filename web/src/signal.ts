@@ -23,8 +23,19 @@ export function signal<T>(initial: T): Signal<T> {
   return s;
 }
 
+/** The signal's value, re-rendering on each change. The subscription starts after the first
+ * paint, so a change made in between (an address changed while the first screen draws) is
+ * caught by comparing with what that render saw; otherwise the screen would keep the old value
+ * until the next change. */
 export function useSignal<T>(s: Signal<T>): T {
   const [, force] = useState(0);
-  useEffect(() => s.subscribe(() => force((n) => n + 1)), [s]);
+  const rendered = s.value;
+  useEffect(() => {
+    const update = () => force((n) => n + 1);
+    const unsubscribe = s.subscribe(update);
+    if (s.value !== rendered) update();
+    return unsubscribe;
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `rendered` is the first render's value on purpose
+  }, [s]);
   return s.value;
 }

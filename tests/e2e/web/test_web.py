@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.client import Client, tournament
 from tests.e2e.conftest import Stack
@@ -233,6 +234,26 @@ def test_public_screens_and_the_money_and_season_entries(phone: Phone, stack: St
     page.get_by_role("link", name="Σεζόν και βαθμολογία").click()
     expect(page.get_by_role("heading", name="Πανελλήνια βαθμολογία")).to_be_visible()
     accessible_in_both_languages(page, "h1")
+
+
+def test_the_screen_follows_an_address_changed_while_the_page_first_draws(phone: Phone, stack: Stack) -> None:
+    """A link followed (or an address typed) the moment a page has loaded shows its screen,
+    not the one the page started on: each time, the tournament page is reloaded and the sign-in
+    address opened at once. A screen that began listening for the address only after its first
+    paint missed the change 2 to 5 times in 40 on a busy machine and stayed on the tournament."""
+    tid = tournament(Client(stack), f"web-address-org-{RUN}", name="Τουρνουά διευθύνσεων")
+    page = phone()
+    stale = []
+    for attempt in range(40):
+        page.goto(f"/#/t/{tid}")
+        expect(page.get_by_role("heading", name="Τουρνουά διευθύνσεων")).to_be_visible()
+        page.reload()
+        page.goto("/#/signin")
+        try:
+            page.locator("input[name=user]").wait_for(timeout=5_000)
+        except PlaywrightTimeout:
+            stale.append((attempt, page.evaluate("document.querySelector('h1')?.innerText")))
+    assert stale == [], f"the address said #/signin, the screen showed: {stale}"
 
 
 def test_first_screen_javascript_is_under_100_kb_gzipped(site: Path) -> None:
