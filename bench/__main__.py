@@ -32,6 +32,20 @@ BENCHMARKS = (
 )
 
 
+def machine_speed() -> float:
+    """Seconds for ten million steps of a Python loop, the best of three: the same code's
+    figures differ by several times between days on a shared machine, so each run says how fast
+    this one was and figures from different days compare through it."""
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        total = 0
+        for step in range(10_000_000):
+            total += step
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
 def main(names: list[str]) -> int:
     from tests.service.conftest import reset_clients
 
@@ -39,6 +53,7 @@ def main(names: list[str]) -> int:
     if unknown:
         print(f"no such benchmark: {', '.join(unknown)} (there are: {', '.join(BENCHMARKS)})")
         return 2
+    print(f"== this machine: 10 million Python loop steps in {machine_speed():.2f} s", flush=True)
     failed = []
     began = time.monotonic()
     for name in [b for b in BENCHMARKS if not names or b in names]:
