@@ -4,10 +4,9 @@ pays and its audit record in the same transaction; a manual match removes the pa
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from tavla.store import audit, keys, outbox
-from tavla.store.dynamo import Item, client, deserialize, table_name, values
+from tavla.store.dynamo import Item, client, deserialize, query_prefix, table_name, values
 from tavla.store.payments import ledger_item, put_entry
 from tavla.store.records import AuditRecord, BankLineRecord, LedgerEntryRecord, StatementRecord
 from tavla.store.schema import MAIN
@@ -93,22 +92,9 @@ def match_line(
 
 
 def lines(tournament_id: str) -> list[BankLineRecord]:
-    request: dict[str, Any] = {
-        "TableName": table_name(MAIN),
-        "KeyConditionExpression": "pk = :pk AND begins_with(sk, :line)",
-        "ExpressionAttributeValues": {
-            ":pk": {"S": keys.tournament_pk(tournament_id)},
-            ":line": {"S": keys.BANKLINE_PREFIX},
-        },
-        "ConsistentRead": True,
-    }
-    found: list[BankLineRecord] = []
-    while True:
-        response = client().query(**request)
-        found.extend(BankLineRecord.from_item(deserialize(i)) for i in response.get("Items", []))
-        if "LastEvaluatedKey" not in response:
-            return sorted(found, key=lambda r: (r.value_date, r.imported_at, r.checksum))
-        request["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+    items = query_prefix(MAIN, keys.tournament_pk(tournament_id), keys.BANKLINE_PREFIX, ConsistentRead=True)
+    found = [BankLineRecord.from_item(i) for i in items]
+    return sorted(found, key=lambda r: (r.value_date, r.imported_at, r.checksum))
 
 
 def save_mapping(sub: str, mapping: Item) -> None:

@@ -31,7 +31,15 @@ from tavla.rules import score_entries
 from tavla.rules.results import Result
 from tavla.rules.states import State
 from tavla.store import audit, keys, outbox
-from tavla.store.dynamo import Item, batch_get, client, deserialize, error_code, serialize, table_name
+from tavla.store.dynamo import (
+    Item,
+    batch_get,
+    client,
+    error_code,
+    query_prefix,
+    serialize,
+    table_name,
+)
 from tavla.store.records import (
     AuditRecord,
     FieldRecord,
@@ -151,22 +159,7 @@ def current_matches(
 
 
 def _query_prefix(tournament_id: str, prefix: str) -> list[Item]:
-    query: dict[str, Any] = {
-        "TableName": table_name(MAIN),
-        "KeyConditionExpression": "pk = :pk AND begins_with(sk, :prefix)",
-        "ExpressionAttributeValues": {
-            ":pk": {"S": keys.tournament_pk(tournament_id)},
-            ":prefix": {"S": prefix},
-        },
-        "ConsistentRead": True,
-    }
-    found: list[Item] = []
-    while True:
-        response = client().query(**query)
-        found.extend(deserialize(i) for i in response.get("Items", []))
-        if "LastEvaluatedKey" not in response:
-            return found
-        query["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+    return query_prefix(MAIN, keys.tournament_pk(tournament_id), prefix, ConsistentRead=True)
 
 
 def day(tournament_id: str, *, with_rounds: bool = True, with_seq: bool = False) -> Day:

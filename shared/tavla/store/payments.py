@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from tavla.store import audit, keys
-from tavla.store.dynamo import Item, client, deserialize, serialize, table_name
+from tavla.store.dynamo import Item, client, deserialize, query_prefix, serialize, table_name
 from tavla.store.records import AuditRecord, CheckoutRecord, LedgerEntryRecord
 from tavla.store.schema import MAIN
 from tavla.store.transactions import Cancelled, Transaction
@@ -149,23 +149,14 @@ def put_withdrawn(tx: Transaction, tournament_id: str, tavla_id: str, at: str) -
 
 def withdrawn(tournament_id: str) -> set[str]:
     """The players whose entry in the tournament was withdrawn (they may have entered again)."""
-    request: dict[str, Any] = {
-        "TableName": table_name(MAIN),
-        "KeyConditionExpression": "pk = :pk AND begins_with(sk, :withdrawn)",
-        "ExpressionAttributeValues": {
-            ":pk": {"S": keys.tournament_pk(tournament_id)},
-            ":withdrawn": {"S": keys.WITHDRAWN_PREFIX},
-        },
-        "ProjectionExpression": "tavla_id",
-        "ConsistentRead": True,
-    }
-    found: set[str] = set()
-    while True:
-        response = client().query(**request)
-        found.update(str(deserialize(i)["tavla_id"]) for i in response.get("Items", []))
-        if "LastEvaluatedKey" not in response:
-            return found
-        request["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+    items = query_prefix(
+        MAIN,
+        keys.tournament_pk(tournament_id),
+        keys.WITHDRAWN_PREFIX,
+        ProjectionExpression="tavla_id",
+        ConsistentRead=True,
+    )
+    return {str(i["tavla_id"]) for i in items}
 
 
 def _query(request: dict[str, Any]) -> list[LedgerEntryRecord]:

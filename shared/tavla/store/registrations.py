@@ -17,7 +17,7 @@ from typing import Any
 from tavla import events
 from tavla.errors import AlreadyRegistered, NotRegistered, RegistrationClosed
 from tavla.store import audit, keys, outbox
-from tavla.store.dynamo import Item, client, deserialize, table_name
+from tavla.store.dynamo import Item, client, deserialize, query_prefix, table_name
 from tavla.store.records import AuditRecord, RegistrationRecord, TournamentRecord
 from tavla.store.schema import MAIN
 from tavla.store.transactions import Cancelled, Transaction
@@ -508,22 +508,8 @@ def withdraw_waiting(
 def all_entries(tournament_id: str) -> list[RegistrationRecord]:
     """Every registration of the tournament (main list and waiting list), as last written:
     a consistent read, so the draw's field and the divisions' check see the latest entries."""
-    found: list[RegistrationRecord] = []
-    query: dict[str, Any] = {
-        "TableName": table_name(MAIN),
-        "ConsistentRead": True,
-        "KeyConditionExpression": "pk = :pk AND begins_with(sk, :reg)",
-        "ExpressionAttributeValues": {
-            ":pk": {"S": keys.tournament_pk(tournament_id)},
-            ":reg": {"S": keys.REG_PREFIX},
-        },
-    }
-    while True:
-        response = client().query(**query)
-        found.extend(from_item(deserialize(i)) for i in response.get("Items", []))
-        if "LastEvaluatedKey" not in response:
-            return found
-        query["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+    items = query_prefix(MAIN, keys.tournament_pk(tournament_id), keys.REG_PREFIX, ConsistentRead=True)
+    return [from_item(i) for i in items]
 
 
 def of_player(tavla_id: str) -> list[RegistrationRecord]:
