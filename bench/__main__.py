@@ -11,6 +11,8 @@ import os
 import sys
 import time
 
+from bench import machine_speed
+
 BENCHMARKS = (
     "bench_pairing",
     "bench_brackets",
@@ -30,20 +32,6 @@ BENCHMARKS = (
     # a 50,000-line bank statement through the request and the background job (LINES= to change)
     "bench_statements",
 )
-
-
-def machine_speed() -> float:
-    """Seconds for ten million steps of a Python loop, the best of three: the same code's
-    figures differ by several times between days on a shared machine, so each run says how fast
-    this one was and figures from different days compare through it."""
-    best = float("inf")
-    for _ in range(3):
-        started = time.perf_counter()
-        total = 0
-        for step in range(10_000_000):
-            total += step
-        best = min(best, time.perf_counter() - started)
-    return best
 
 
 def main(names: list[str]) -> int:

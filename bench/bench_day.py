@@ -14,6 +14,10 @@ Round after round, through the functions' handlers:
    confirmations and at the round's end: its size gzipped (target < 60 KB in every round).
 `make bench` runs a smaller day (`--players 256 --rounds 3 --sample 8 --concurrent 32`) to
 stay within minutes on a loaded machine; run it directly for the 512-player figures.
+Before the confirmations, what the draw and the round before set off on the bus (every
+player's table call, the no-show deadlines, the ratings, the board's deltas) is delivered, and
+how long that took is printed: on AWS each consumer runs on instances of its own, while on the
+local stack it would share the machine's cores with the confirmations measured.
 The rest of each round is made official directly in the table (tables freed, as the last
 confirmation would leave them), so the day reaches round 5 in minutes. The field is written
 as the first draw fixes it (registering 512 players is bench_draw's business).
@@ -39,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 import requests
 
-from bench import FULL
+from bench import FULL, machine_speed
 from bench.bench_board import fixed_field
 from bench.bench_draw import ORGANISER, _api, _call
 from tests.service.helpers import dynamodb_calls
@@ -233,12 +237,16 @@ def run(players: int, rounds: int, sample: int, concurrent: int, clients: int, w
             drawn = time.perf_counter() - started
             called = [m for m in pairings if m["state"] == "called"]
             boards = [_board_size(client, tid)]
+            started = time.perf_counter()
+            stack.drain()
+            delivered = time.perf_counter() - started
             samples = [_confirm_in_process(m, rng) for m in called[:sample]]
             seconds = [s for s, _ in samples]
             calls = [c for _, c in samples]
             p50s[number] = statistics.median(seconds)
             print(
-                f"round {number}: drawn in {drawn:.1f} s; confirmation x{len(samples)} one at a time: "
+                f"round {number}: drawn in {drawn:.1f} s, what it set off delivered in {delivered:.1f} s; "
+                f"confirmation x{len(samples)} one at a time: "
                 f"p50 {p50s[number]:.3f} s, max {max(seconds):.3f} s; DynamoDB calls per confirmation "
                 f"{min(calls)}-{max(calls)} (target <= {CALLS_TARGET})",
                 flush=True,
@@ -297,7 +305,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=8, help="clients sending them")
     parser.add_argument("--workers", type=int, default=4, help="the local stack's worker processes")
     args = parser.parse_args(([] if FULL else SMALL) if argv is None and __name__ != "__main__" else argv)
-    return run(args.players, args.rounds, args.sample, args.concurrent, args.clients, args.workers)
+    if __name__ == "__main__":  # run alone: say how fast the machine was, before and after
+        print(f"this machine: 10 million Python loop steps in {machine_speed():.2f} s", flush=True)
+    missed = run(args.players, args.rounds, args.sample, args.concurrent, args.clients, args.workers)
+    if __name__ == "__main__":
+        print(f"this machine: 10 million Python loop steps in {machine_speed():.2f} s", flush=True)
+    return missed
 
 
 if __name__ == "__main__":

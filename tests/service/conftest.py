@@ -170,9 +170,10 @@ def reset_clients() -> None:
 
     from tavla import aws, events, schedules, statement_files
     from tavla.services import notify
-    from tavla.store import dynamo
+    from tavla.store import dynamo, field_names
 
     dynamo.client.cache_clear()
+    field_names.forget()
     events._client.cache_clear()
     schedules._client.cache_clear()
     statement_files._client.cache_clear()

@@ -33,10 +33,10 @@ def counted() -> Iterator[Counter[str]]:
 
 
 def test_a_confirmation_makes_a_handful_of_calls(api: Api) -> None:
-    """R7.5: staff confirm an agreed result: the match is read once, with the tournament, the table
-    plan and the field (one BatchGetItem), then the part of the day it moves by key (the final it
-    feeds; the final's other feeder: no Query of the day's matches), one transaction, and the
-    answer built from what was read and written."""
+    """R7.5: staff confirm an agreed result: the match is read once, with the tournament and the
+    table plan (one BatchGetItem), then the part of the day it moves by key (the final it feeds,
+    with the field: a player out of play forfeits it, R8.2; the final's other feeder: no Query of
+    the day's matches), one transaction, and the answer built from what was read and written."""
     day = Day(api)
     home, away = day.players("main.R1.1")
     assert day.game("main.R1.1", home, result="backgammon").status == 200

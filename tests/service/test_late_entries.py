@@ -78,3 +78,44 @@ def test_a_start_the_format_does_not_use_is_refused_and_changes_nothing(
     assert (reply.status, reply.error) == (422, "validation_error"), reply.body
     after = tournament_store.get(tid)
     assert after.late_entry == before.late_entry and not after.late_entry
+
+
+def test_a_late_entrants_name_shows_when_staff_confirm_his_match(api: Api) -> None:
+    """The confirmation's answer names both players; the function that confirmed round 1 knew
+    the field before the late entry, and still names the late entrant in round 2."""
+    from tavla.services.day import match_id
+
+    tid, _ = checked_in_field(api, 4, format="swiss", swiss_rounds=3)
+    params = {"tournament_id": tid}
+    policy = {"open": True, "points": "half_per_missed_round"}
+    api.call("PUT", "/tournaments/{tournament_id}/late-entry", params=params, body=policy, **ORG)
+    assert draw(api, tid).status == 201
+
+    def confirm(code: str) -> dict[str, Any]:
+        match = records(tid)[code]
+        body = {"home_points": match.length, "away_points": 0}
+        reply = api.call(
+            "POST", "/matches/{match_id}/confirm", params={"match_id": match_id(tid, code)}, body=body, **ORG
+        )
+        assert reply.status == 200, reply.body
+        return dict(reply.body)
+
+    first, *rest = [code for code, match in records(tid).items() if match.away]
+    assert all(side["name"] for side in (confirm(first)["home"], confirm(first)["away"]))
+    for code in rest:
+        official(tid, code)
+    late = create_player(api, "late-comer", name="Late Comer", phone="+306900000042")
+    entry = {"tavla_id": late}
+    assert (
+        api.call("POST", "/tournaments/{tournament_id}/late-entries", params=params, body=entry, **ORG).status
+        == 201
+    )
+    assert draw(api, tid).status == 201
+    [code] = [c for c, m in records(tid).items() if m.round == 2 and late in (m.home, m.away) and m.away]
+    answer = confirm(code)
+    names = {
+        answer["home"]["tavla_id"]: answer["home"]["name"],
+        answer["away"]["tavla_id"]: answer["away"]["name"],
+    }
+    assert names[late] == "Late Comer"
+    assert all(names.values())

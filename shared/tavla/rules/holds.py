@@ -65,9 +65,11 @@ def plan_of(
 def demands_kept(plan: TablePlan) -> dict[str, dict[str, Any]]:
     """The demands to store: those of the matches seated or queued, as plain values, as the store
     keeps them (no None: DynamoDB drops it), so the plan as read compares equal to them and a
-    change writes only the demands that changed (`store.matches.update_tables`)."""
+    change writes only the demands that changed (`store.matches.update_tables`). What a demand
+    leaves at its default is not stored: every change reads and writes the plan, and most
+    matches ask for nothing but their players."""
     live = set(plan.occupied.values()) | set(plan.queue)
-    return {c: plan.demands[c].model_dump(exclude_none=True) for c in sorted(live) if c in plan.demands}
+    return {c: plan.demands[c].model_dump(exclude_defaults=True) for c in sorted(live) if c in plan.demands}
 
 
 @dataclass(frozen=True, eq=False, repr=False)

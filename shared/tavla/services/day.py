@@ -172,11 +172,14 @@ def results_of(records: Iterable[FixtureRecord]) -> tuple[dict[str, str], dict[s
 
 
 def names(field: FieldRecord | None) -> dict[str, PlayerRef]:
-    if field is None:
-        return {}
+    return people(field.entrants) if field is not None else {}
+
+
+def people(entrants: Iterable[Mapping[str, Any]]) -> dict[str, PlayerRef]:
+    """The public face of a field's entries (name and club, R12.1) by Tavla ID."""
     return {
         e["player_id"]: PlayerRef(tavla_id=e["player_id"], name=e.get("name"), club=e.get("club"))
-        for e in field.entrants
+        for e in entrants
     }
 
 

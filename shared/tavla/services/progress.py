@@ -107,10 +107,10 @@ def read_day(tournament_id: str) -> DayView:
     return DayView(current.tournament, aggregate)
 
 
-def read_first(tournament_id: str, code: str, *, with_field: bool = False) -> match_store.Part:
-    """Match `code`, the tournament and the table plan (and the field when asked): one
-    BatchGetItem, what a change of one match reads first."""
-    first = match_store.part(tournament_id, [code], with_day=True, with_field=with_field)
+def read_first(tournament_id: str, code: str) -> match_store.Part:
+    """Match `code`, the tournament and the table plan: one BatchGetItem, what a change of one
+    match reads first (the field only when the change reaches matches it feeds: `_grown`)."""
+    first = match_store.part(tournament_id, [code], with_day=True, with_field=False)
     if first.tournament is None:
         raise TournamentNotFound(f"No tournament {tournament_id}.")
     return first
@@ -263,7 +263,7 @@ def apply(
     attempt). `whole_day`: the operation looks at other matches than its own (R9.4), so the
     whole day is read; otherwise only the part it touches may be (see the module). `first`:
     what the caller read already (`read_first`), used by the first attempt instead of reading it
-    again; later attempts read as it did (with the field if it has it).
+    again.
     """
     return _apply(tournament_id, code, lambda _: operation, now, rng, extra, prepare, whole_day, first)
 
@@ -280,14 +280,11 @@ def _apply(
     first: match_store.Part | None,
 ) -> Settled:
     rng = rng or random.Random()
-    with_field = first is not None and first.field is not None
     for attempt in range(ATTEMPTS):
         read = first if attempt == 0 else None
         part = None
         if not whole_day and prepare is None:
-            part = read_part(
-                tournament_id, code, read or read_first(tournament_id, code, with_field=with_field)
-            )
+            part = read_part(tournament_id, code, read or read_first(tournament_id, code))
         if part is not None:
             require_in_play(part.tournament)
         moving = _moved(part, code, operation_for(part.tournament), now) if part is not None else None

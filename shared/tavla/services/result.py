@@ -22,12 +22,14 @@ transaction.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from contextlib import suppress
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from tavla.caller import Caller
 from tavla.errors import MatchNotFound, NotStaff, NotYourMatch, StaleMatch, TournamentNotFound
+from tavla.models.day import PlayerRef
 from tavla.models.matches import FinalScore, MatchDetail, ScoreEntryView, ScoreUpdate
 from tavla.rules import model, operations
 from tavla.rules.operations import EntryAsked, Operation, side_of
@@ -35,6 +37,7 @@ from tavla.rules.score_entries import GamePlayed, PenaltyPoints
 from tavla.rules.states import SCORING, State
 from tavla.services import adjournment, breaks, day, progress
 from tavla.services.access import player_actor, require_staff
+from tavla.store import field_names
 from tavla.store import matches as match_store
 from tavla.store.matches import MatchSnapshot
 from tavla.store.records import Actor, FixtureRecord, TournamentRecord
@@ -195,14 +198,16 @@ def report(caller: Caller, match_id: str, body: FinalScore, now: datetime) -> Ma
 def confirm(caller: Caller, match_id: str, body: FinalScore | None, now: datetime) -> MatchDetail:
     """Staff make the result official (R7.5); the bracket moves on; R9.4 locks a started dependency.
 
-    The match, the tournament, the table plan and the field are read once, in one BatchGetItem;
-    the change goes on from that read, and the answer is built from it and what was written."""
+    The match, the tournament and the table plan are read once, in one BatchGetItem; the change
+    goes on from that read, and the answer is built from it and what was written, with the
+    players' names from the field when the change read it, else as the function keeps them
+    (`store.field_names`): a confirmation does not read the field for two names."""
     where = day.split_match_id(match_id)
     if where is None:
         raise MatchNotFound(f"No match {match_id}.")
     tournament_id, code = where
     try:
-        first = progress.read_first(tournament_id, code, with_field=True)
+        first = progress.read_first(tournament_id, code)
     except TournamentNotFound:
         raise MatchNotFound(f"No match {match_id}.") from None
     tournament, match = first.tournament, first.matches.get(code)
@@ -211,24 +216,34 @@ def confirm(caller: Caller, match_id: str, body: FinalScore | None, now: datetim
     actor = require_staff(tournament, caller)
     given = (body.home_points, body.away_points) if body is not None else None
     confirming = operations.Confirm(given, tournament.play, actor, now, body.leg_scores() if body else ())
-    as_read = MatchSnapshot(tournament, match, None, first.field)
+    as_read = MatchSnapshot(tournament, match)
     try:
         if match.state == State.OFFICIAL:  # official already as asked: nothing more to read
             with suppress(model.MovesOn):
                 model.Day.of_match(match).apply(code, confirming, now)
         settled = progress.apply(tournament_id, code, confirming, now, first=first)
     except operations.Unchanged:
-        return detail(tournament, as_read)
-    # the match as written, shown with the tournament and field already read: no read again
-    return detail(settled.tournament, MatchSnapshot(settled.tournament, settled.match, None, settled.field))
+        return detail(tournament, as_read, _names(tournament_id, match))
+    # the match as written, shown with the tournament and the field as the change read them
+    snap = MatchSnapshot(settled.tournament, settled.match, None, settled.field)
+    return detail(settled.tournament, snap, None if settled.field else _names(tournament_id, match))
+
+
+def _names(tournament_id: str, match: FixtureRecord) -> dict[str, PlayerRef]:
+    """The two players' public names, as this function keeps them (`store.field_names`)."""
+    return day.people(field_names.entrants(tournament_id, (match.home, match.away)).values())
 
 
 # --------------------------------------------------------------------------- the public view
 
 
-def detail(tournament: TournamentRecord, snap: MatchSnapshot) -> MatchDetail:
+def detail(
+    tournament: TournamentRecord, snap: MatchSnapshot, people: Mapping[str, PlayerRef] | None = None
+) -> MatchDetail:
+    """The match as its players and staff see it; names from `people` when given, else from
+    the field read with it."""
     match = _match(snap)
-    base = day.match_view(tournament.id, match, day.names(snap.field))
+    base = day.match_view(tournament.id, match, day.names(snap.field) if people is None else people)
     history: list[ScoreEntryView] = []
     crawford = False
     if match.home is not None and match.away is not None:
