@@ -28,6 +28,7 @@ from infra.tables import Tables
 RETRY_ATTEMPTS = 2  # the maximum for Lambda's asynchronous invocations
 MAX_EVENT_AGE = Duration.hours(6)
 OUTBOX_BATCH = 100  # stream records per publisher invocation
+BATCH_SIZE = 10  # bus events per invocation of a function that takes them in batches
 # the outbox's stream keeps retrying a refused put (the bus may be down for a while) until
 # MAX_EVENT_AGE; Lambda's upper bound on stream retries
 OUTBOX_RETRIES = 10_000
@@ -113,11 +114,43 @@ class Events(Construct):
         )
 
     def _on_events(self, spec: Function, function: lambda_.Function) -> None:
+        target = self._batched(spec, function) if spec.batch_seconds else self._target(function)
         events.Rule(
             self,
             f"{spec.name.capitalize()}Events",
             event_bus=self.bus,
             description=f"Domain events for {spec.name}",
             event_pattern=events.EventPattern(source=[EVENT_SOURCE], detail_type=list(spec.events)),
-            targets=[self._target(function)],
+            targets=[target],
+        )
+
+    def _batched(self, spec: Function, function: lambda_.Function) -> targets.SqsQueue:
+        """The rule's events go to a queue of the function's own, which invokes it with what
+        gathered over `batch_seconds` (up to BATCH_SIZE events); an event whose record the
+        function reports failed is received again, and after RETRY_ATTEMPTS more it goes to
+        the dead-letter queue, like a failed asynchronous invocation."""
+        queue = sqs.Queue(
+            self,
+            f"{spec.name.capitalize()}Queue",
+            encryption=sqs.QueueEncryption.SQS_MANAGED,
+            enforce_ssl=True,
+            retention_period=MAX_EVENT_AGE,
+            visibility_timeout=Duration.seconds(6 * spec.timeout_seconds),  # Lambda's advice
+            dead_letter_queue=sqs.DeadLetterQueue(
+                max_receive_count=RETRY_ATTEMPTS + 1, queue=self.dead_letters
+            ),
+        )
+        function.add_event_source(
+            sources.SqsEventSource(
+                queue,
+                batch_size=BATCH_SIZE,
+                max_batching_window=Duration.seconds(spec.batch_seconds),
+                report_batch_item_failures=True,
+            )
+        )
+        return targets.SqsQueue(
+            queue,
+            retry_attempts=RETRY_ATTEMPTS,
+            max_event_age=MAX_EVENT_AGE,
+            dead_letter_queue=self.dead_letters,
         )

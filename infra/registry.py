@@ -88,6 +88,9 @@ class Function:
     tables: dict[str, Access] = field(default_factory=dict)  # logical table name -> access
     http: bool = True  # serves HTTP routes through its module's `app`
     events: tuple[str, ...] = ()  # bus detail-types that trigger it
+    # its events reach it through a queue, gathered for up to this many seconds, so one
+    # invocation handles what arrived together (an SQS batch); 0: one event per invocation
+    batch_seconds: int = 0
     cron: str | None = None  # EventBridge cron expression that triggers it
     scheduled: bool = False  # target of one-time EventBridge Scheduler schedules
     publishes_events: bool = False  # puts domain events on the bus (the outbox's publisher alone)
@@ -254,6 +257,8 @@ FUNCTIONS: tuple[Function, ...] = (
             SUPER_FINAL_SEAT_PASSED,
         ),
         publishes_live=True,
+        # a busy venue's results arrive several a second: the board is read once per batch
+        batch_seconds=1,
         # the tournament channel's deltas: the board read, its counter item written
         tables={MAIN.name: "read_write"},
         memory_mb=256,

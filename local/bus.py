@@ -3,8 +3,9 @@
 moto does the real part, matching each event against the rules the stack created from the
 registry (source and detail-types) and sending it to the rule's SQS queue. This thread
 drains those queues every 50 ms and invokes each function's handler with the EventBridge
-event, one event per invocation; a failing event is retried twice, then parked in the
-local dead letters (`GET /dev/dead-letters`), as the rule's dead-letter queue would hold it.
+event, one event per invocation (a function that takes batches gets what its queue holds, up
+to 10, as an SQS batch); a failing event is retried twice, then parked in the local dead
+letters (`GET /dev/dead-letters`), as the rule's dead-letter queue would hold it.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from infra.registry import FUNCTIONS
 from local.aws import client
 from local.deadletters import DeadLetters
 from local.lambdas import Environments, HandlerError
@@ -32,6 +34,9 @@ ATTEMPTS = 3
 # deliver them all and the screens' channel would wait behind ratings and notices, so these
 # have a delivery thread of their own
 FIRST = ("live",)
+# consumers that take their events in batches (the registry's `batch_seconds`), as their SQS
+# event source mapping invokes them on AWS
+BATCHED = frozenset(f.name for f in FUNCTIONS if f.batch_seconds)
 
 
 class Bus:
@@ -89,6 +94,9 @@ class Bus:
 
     def _deliver_batch(self, function: str, queue_url: str) -> int:
         messages = self._sqs.receive_message(QueueUrl=queue_url, MaxNumberOfMessages=10).get("Messages", [])
+        if messages and function in BATCHED:
+            self._deliver_together(function, queue_url, messages)
+            return len(messages)
         for message in messages:
             event = json.loads(message["Body"])
             trace = ""
@@ -107,13 +115,51 @@ class Bus:
                         error.trace,
                     )
             else:
-                self.dead_letters.park(
-                    source="bus",
-                    name=str(event.get("id")),
-                    function=function,
-                    attempts=ATTEMPTS,
-                    event=event,
-                    error=trace,
-                )
+                self._park(function, event, trace)
             self._sqs.delete_message(QueueUrl=queue_url, ReceiptHandle=message["ReceiptHandle"])
         return len(messages)
+
+    def _deliver_together(self, function: str, queue_url: str, messages: list[Any]) -> None:
+        """The messages as one SQS batch, as Lambda's event source mapping invokes the function;
+        those it reports failed (all of them, when it raises) are sent again, in a batch of their
+        own, up to ATTEMPTS times, then parked."""
+        pending = {m["MessageId"]: m for m in messages}
+        trace = ""
+        for attempt in range(1, ATTEMPTS + 1):
+            records = [
+                {
+                    "messageId": i,
+                    "receiptHandle": m["ReceiptHandle"],
+                    "body": m["Body"],
+                    "eventSource": "aws:sqs",
+                }
+                for i, m in pending.items()
+            ]
+            try:
+                answer = self._environments.invoke(function, {"Records": records}) or {}
+                failed = {str(f["itemIdentifier"]) for f in answer.get("batchItemFailures") or ()}
+                trace = f"{function} reported these events failed"
+            except HandlerError as error:
+                failed, trace = set(pending), error.trace
+                log.error(
+                    "%s failed on a batch of %d (attempt %d):\n%s", function, len(pending), attempt, trace
+                )
+            self.delivered += len(pending) - len(failed & set(pending))
+            pending = {i: m for i, m in pending.items() if i in failed}
+            if not pending:
+                break
+        for message in pending.values():
+            self._park(function, json.loads(message["Body"]), trace)
+        for message in messages:
+            self._sqs.delete_message(QueueUrl=queue_url, ReceiptHandle=message["ReceiptHandle"])
+
+    def _park(self, function: str, event: dict[str, Any], trace: str) -> None:
+        """An event that failed every attempt, kept as the rule's dead-letter queue would."""
+        self.dead_letters.park(
+            source="bus",
+            name=str(event.get("id")),
+            function=function,
+            attempts=ATTEMPTS,
+            event=event,
+            error=trace,
+        )

@@ -94,11 +94,12 @@ def entry(app: APIGatewayHttpResolver) -> Handler:
     return cast("Handler", handler)
 
 
-def event_entry(process: Callable[[dict[str, Any]], dict[str, Any]]) -> Handler:
-    """The Lambda handler of an event-triggered function: logged and measured."""
+def event_entry(process: Callable[[dict[str, Any]], dict[str, Any]], *, batched: bool = False) -> Handler:
+    """The Lambda handler of an event-triggered function: logged and measured; `batched`: it
+    takes bus events in SQS batches (no one event's id to correlate the logs with)."""
     _initialised()
 
-    @logger.inject_lambda_context(correlation_id_path=correlation_paths.EVENT_BRIDGE)
+    @logger.inject_lambda_context(correlation_id_path=None if batched else correlation_paths.EVENT_BRIDGE)
     @metrics.log_metrics
     def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         return process(event)

@@ -22,15 +22,42 @@ def _rules(synth: Synthesized) -> list[dict]:
     return [r["Properties"] for r in synth.resources.values() if r["Type"] == "AWS::Events::Rule"]
 
 
+def _queue_mappings(synth: Synthesized) -> dict[str, dict]:
+    """The SQS event source mappings by their queue's logical id."""
+    return {
+        r["Properties"]["EventSourceArn"]["Fn::GetAtt"][0]: r["Properties"]
+        for r in synth.resources.values()
+        if r["Type"] == "AWS::Lambda::EventSourceMapping"
+        and r["Properties"]["EventSourceArn"]["Fn::GetAtt"][1] == "Arn"
+    }
+
+
 def test_event_rules_route_declared_detail_types_to_their_function_with_retries_and_dlq(each_stack) -> None:
+    """A rule's target is its function, or (for a function taking batches) a queue of its own
+    that invokes it with partial batch failures and dead-letters what keeps failing."""
     bus = each_stack.logical_id(each_stack.stack.events.bus)
     queue = each_stack.logical_id(each_stack.stack.events.dead_letters)
+    by_queue = _queue_mappings(each_stack)
+    batched = {_function_id(each_stack, f.name): f for f in each_stack.functions if f.batch_seconds}
     by_target: dict[str, list[dict]] = {}
     for rule in _rules(each_stack):
         (target,) = rule["Targets"]
         assert target["RetryPolicy"]["MaximumRetryAttempts"] >= 1
         assert target["DeadLetterConfig"]["Arn"] == {"Fn::GetAtt": [queue, "Arn"]}
-        by_target.setdefault(target["Arn"]["Fn::GetAtt"][0], []).append(rule)
+        function = target["Arn"]["Fn::GetAtt"][0]
+        if function in by_queue:  # a queue of the function's own
+            own = target["Arn"]["Fn::GetAtt"][0]
+            mapping = by_queue[own]
+            function = mapping["FunctionName"]["Ref"]
+            spec = batched[function]
+            assert mapping["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+            assert mapping["MaximumBatchingWindowInSeconds"] == spec.batch_seconds
+            properties = each_stack.resources[own]["Properties"]
+            assert properties["SqsManagedSseEnabled"] is True
+            assert properties["RedrivePolicy"]["deadLetterTargetArn"] == {"Fn::GetAtt": [queue, "Arn"]}
+            assert properties["VisibilityTimeout"] >= 6 * spec.timeout_seconds
+        by_target.setdefault(function, []).append(rule)
+    assert {m["FunctionName"]["Ref"] for m in by_queue.values()} == set(batched)
     for spec in each_stack.functions:
         found = by_target.get(_function_id(each_stack, spec.name), [])
         # crons are EventBridge Scheduler schedules (tests/infra/test_workflows.py)
@@ -206,8 +233,13 @@ def test_the_outbox_stream_feeds_the_publisher_alone_new_outbox_items_only(each_
     to the event age, then the dead-letter queue."""
     publishers = [f for f in each_stack.functions if f.drains_outbox]
     resources = each_stack.resources.values()
-    mappings = [r["Properties"] for r in resources if r["Type"] == "AWS::Lambda::EventSourceMapping"]
     table = each_stack.logical_id(each_stack.stack.tables.by_name[OUTBOX_TABLE.name])
+    mappings = [
+        r["Properties"]
+        for r in resources
+        if r["Type"] == "AWS::Lambda::EventSourceMapping"
+        and r["Properties"]["EventSourceArn"]["Fn::GetAtt"][0] == table
+    ]
     stream = each_stack.resources[table]["Properties"].get("StreamSpecification")
     if not publishers:
         assert mappings == [] and stream is None

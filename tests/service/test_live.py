@@ -143,6 +143,68 @@ def test_the_board_hears_numbered_deltas_a_draw_a_result_a_call_and_a_repeat_kee
     assert _board_seq(api, tid) == 3  # a repeat spends no number
 
 
+def _batch(*bus_events: dict[str, Any]) -> dict[str, Any]:
+    """Bus events as the live function's queue hands them over: one SQS batch."""
+    return {
+        "Records": [
+            {"messageId": f"m{i}", "body": json.dumps(e), "eventSource": "aws:sqs"}
+            for i, e in enumerate(bus_events)
+        ]
+    }
+
+
+def test_results_arriving_together_read_the_board_once_and_each_keeps_its_delta(
+    api: Api, listen: Listen
+) -> None:
+    """Several results of a busy venue reach the live function in one batch: the board is read
+    once for them all, and the screen still hears one numbered delta per result, in order (a
+    repeat gets its number back), ending on the board as it stands."""
+    from functions.live import handler
+    from tests.service.helpers import dynamodb_calls
+
+    tid, _ = checked_in_field(api, 4, format="swiss", swiss_rounds=2, tables=2)
+    assert draw(api, tid).status == 201
+    board, _ = listen(f"/tournament/{tid}")
+    first, second = sorted(records(tid))
+    official(tid, first)
+    official(tid, second, home_wins=False)
+
+    def confirmed(code: str) -> dict[str, Any]:
+        detail = {"tournament_id": tid, "code": code, "match_id": f"{tid}.{code}", "event_id": f"res-{code}"}
+        return _bus_event(events.RESULT_CONFIRMED, detail)
+
+    batch = _batch(confirmed(first), confirmed(second), confirmed(second))  # the last one twice
+    answers: list[dict[str, Any]] = []
+    calls = dynamodb_calls(lambda: answers.append(handler.deliver(batch)))
+    assert answers[0]["batchItemFailures"] == []
+    assert calls.count("Query") == 2, calls  # one board: the rounds and the matches
+    heard = [_heard(board) for _ in range(3)]
+    assert [(h["seq"], h["kind"]) for h in heard] == [(1, "result"), (2, "result"), (2, "refetch")]
+    assert [h["match"]["code"] for h in heard[:2]] == [first, second]
+    assert _board_seq(api, tid) == 2
+
+
+def test_an_event_that_cannot_be_delivered_fails_alone_not_its_batch(api: Api, listen: Listen) -> None:
+    """One event of a batch whose board cannot be read (a tournament that does not exist) is
+    reported failed alone, to be received again and in the end dead-lettered; the others of its
+    batch reach their screens."""
+    from functions.live import handler
+
+    tid, _ = checked_in_field(api, 4, format="swiss", swiss_rounds=2, tables=2)
+    assert draw(api, tid).status == 201
+    board, _ = listen(f"/tournament/{tid}")
+    code = sorted(records(tid))[0]
+    official(tid, code)
+    good = {"tournament_id": tid, "code": code, "match_id": f"{tid}.{code}", "event_id": "res-good"}
+    bad = {"tournament_id": "ffffffffffffffff", "code": code, "match_id": f"ffffffffffffffff.{code}"}
+    answer = handler.deliver(
+        _batch(_bus_event(events.RESULT_CONFIRMED, bad), _bus_event(events.RESULT_CONFIRMED, good))
+    )
+    assert answer["batchItemFailures"] == [{"itemIdentifier": "m0"}]
+    result = _heard(board)
+    assert (result["seq"], result["kind"], result["match"]["code"]) == (1, "result", code)
+
+
 def _board_seq(api: Api, tid: str) -> int:
     reply = api.call("GET", "/tournaments/{tournament_id}/board", params={"tournament_id": tid})
     assert reply.status == 200, reply.body

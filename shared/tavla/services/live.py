@@ -20,7 +20,7 @@ import json
 import os
 import urllib.request
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from tavla import aws, events, live, live_delta
@@ -76,8 +76,14 @@ def publish(messages: Iterable[tuple[str, Mapping[str, Any]]]) -> int:
     return posted
 
 
-def board_delta(detail_type: str, detail: Mapping[str, Any], event_id: str) -> dict[str, Any] | None:
-    """The delta an event gives on its tournament's channel, numbered (None: the board did not change)."""
+def board_delta(
+    detail_type: str,
+    detail: Mapping[str, Any],
+    event_id: str,
+    board_of: Callable[[str], dict[str, Any]] | None = None,
+) -> dict[str, Any] | None:
+    """The delta an event gives on its tournament's channel, numbered (None: the board did not
+    change); `board_of`: the tournament's board as it stands (read afresh when not given)."""
     tid = str(detail.get("tournament_id") or "")
     if detail_type not in BOARD_EVENTS or not tid:
         return None
@@ -85,9 +91,7 @@ def board_delta(detail_type: str, detail: Mapping[str, Any], event_id: str) -> d
         counted = live_seq.count(tid, event_id)
         finished = detail_type == events.TOURNAMENT_FINISHED
         return live_delta.refetch(counted.seq, "finished" if finished else "entries")
-    from tavla.services import board as boards
-
-    board = boards.board(tid).model_dump(mode="json")
+    board = (board_of or _board)(tid)
     if detail_type == events.RESULT_CONFIRMED:
         counted = live_seq.count(tid, event_id, standings=live_delta.rows_by_key(board))
         if counted.repeat:
@@ -104,15 +108,38 @@ def board_delta(detail_type: str, detail: Mapping[str, Any], event_id: str) -> d
     return live_delta.call(counted.seq, board, codes)
 
 
+def _board(tournament_id: str) -> dict[str, Any]:
+    from tavla.services import board as boards
+
+    return boards.board(tournament_id).model_dump(mode="json")
+
+
 def deliver(event: dict[str, Any]) -> int:
-    """One bus event -> its hints, then its tournament's delta, posted; how many were posted.
-    The hints go first: they need no read, and the match's two phones wait for them."""
-    detail = event.get("detail") or {}
-    posted = publish((h.channel, h.message()) for h in hints_of([event]))
+    """One bus event -> its hints, then its tournament's delta, posted; how many were posted."""
+    return deliver_batch([event])
+
+
+def deliver_batch(batch: Sequence[dict[str, Any]]) -> int:
+    """Bus events that arrived together -> their hints, then each event's delta on its
+    tournament's channel, in order; how many were posted. The hints go first: they need no
+    read, and a match's two phones wait for them. A tournament's board is read once for the
+    batch: each delta shows the board as it stands, as it would when read for each event, and
+    a screen that applies them in order ends on that board."""
+    posted = publish((h.channel, h.message()) for h in hints_of(batch))
     if not os.environ.get(live.HTTP_URL_ENV):
         return posted
-    event_id = str(detail.get(outbox.ID_FIELD) or event.get("id") or "")
-    delta = board_delta(str(event.get("detail-type", "")), detail, event_id)
-    if delta is None:
-        return posted
-    return posted + publish([(f"{live.TOURNAMENT_NAMESPACE}/{detail['tournament_id']}", delta)])
+    boards: dict[str, dict[str, Any]] = {}
+
+    def board_of(tournament_id: str) -> dict[str, Any]:
+        if tournament_id not in boards:
+            boards[tournament_id] = _board(tournament_id)
+        return boards[tournament_id]
+
+    deltas = []
+    for event in batch:
+        detail = event.get("detail") or {}
+        event_id = str(detail.get(outbox.ID_FIELD) or event.get("id") or "")
+        delta = board_delta(str(event.get("detail-type", "")), detail, event_id, board_of)
+        if delta is not None:
+            deltas.append((f"{live.TOURNAMENT_NAMESPACE}/{detail['tournament_id']}", delta))
+    return posted + publish(deltas)
