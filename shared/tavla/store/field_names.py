@@ -10,6 +10,7 @@ the day (`store.matches.part`).
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -21,6 +22,7 @@ from tavla.store.schema import MAIN
 KEPT = 32  # tournaments kept per warm function: a few venues' days at once
 
 _entrants: OrderedDict[str, dict[str, Mapping[str, Any]]] = OrderedDict()
+_lock = threading.Lock()
 
 
 def entrants(tournament_id: str, players: Iterable[str | None]) -> dict[str, Mapping[str, Any]]:
@@ -28,17 +30,20 @@ def entrants(tournament_id: str, players: Iterable[str | None]) -> dict[str, Map
     player not in the field is left out. Reads the field (one BatchGetItem) only when one of
     them is not known yet."""
     wanted = {p for p in players if p}
-    known = _entrants.get(tournament_id)
+    with _lock:
+        known = _entrants.get(tournament_id)
     if known is None or not wanted <= known.keys():
         found = batch_get(MAIN, [keys.field(tournament_id)], consistent=True)
         known = {str(e["player_id"]): e for e in (found[0].get("entrants") or ())} if found else {}
+    with _lock:  # a local stack's threads share the module; a Lambda runs one request at a time
         _entrants[tournament_id] = known
+        _entrants.move_to_end(tournament_id)
         while len(_entrants) > KEPT:
             _entrants.popitem(last=False)
-    _entrants.move_to_end(tournament_id)
     return {p: known[p] for p in wanted if p in known}
 
 
 def forget() -> None:
     """Forget every field read (a new execution environment, or a test's fresh tables)."""
-    _entrants.clear()
+    with _lock:
+        _entrants.clear()
