@@ -22,13 +22,12 @@ from cdk_nag import NagSuppressions
 from constructs import Construct
 
 from infra.lambdas import Lambdas
-from infra.registry import EVENT_SOURCE, OUTBOX_PREFIX, OUTBOX_TABLE, Function
+from infra.registry import EVENT_BATCH_SIZE, EVENT_SOURCE, OUTBOX_PREFIX, OUTBOX_TABLE, Function
 from infra.tables import Tables
 
 RETRY_ATTEMPTS = 2  # the maximum for Lambda's asynchronous invocations
 MAX_EVENT_AGE = Duration.hours(6)
 OUTBOX_BATCH = 100  # stream records per publisher invocation
-BATCH_SIZE = 10  # bus events per invocation of a function that takes them in batches
 # the outbox's stream keeps retrying a refused put (the bus may be down for a while) until
 # MAX_EVENT_AGE; Lambda's upper bound on stream retries
 OUTBOX_RETRIES = 10_000
@@ -126,7 +125,7 @@ class Events(Construct):
 
     def _batched(self, spec: Function, function: lambda_.Function) -> targets.SqsQueue:
         """The rule's events go to a queue of the function's own, which invokes it with what
-        gathered over `batch_seconds` (up to BATCH_SIZE events); an event whose record the
+        gathered over `batch_seconds` (up to EVENT_BATCH_SIZE events); an event whose record the
         function reports failed is received again, and after RETRY_ATTEMPTS more it goes to
         the dead-letter queue, like a failed asynchronous invocation."""
         queue = sqs.Queue(
@@ -143,7 +142,7 @@ class Events(Construct):
         function.add_event_source(
             sources.SqsEventSource(
                 queue,
-                batch_size=BATCH_SIZE,
+                batch_size=EVENT_BATCH_SIZE,
                 max_batching_window=Duration.seconds(spec.batch_seconds),
                 report_batch_item_failures=True,
             )

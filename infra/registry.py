@@ -50,6 +50,7 @@ StatementFiles = Literal["put", "read"]
 HttpMethod = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
 
 __all__ = [
+    "EVENT_BATCH_SIZE",
     "EVENT_SOURCE",
     "FUNCTIONS",
     "OUTBOX_PREFIX",
@@ -69,6 +70,10 @@ OUTBOX_TABLE = MAIN
 PASS_KEY_SECRET = "pass-signing-key"  # logical name of the check-in pass signing secret
 PAYMENT_PROVIDER_SECRET = "payment-provider"  # the card provider's API key and webhook secret
 PUSH_KEY_SECRET = "push-key"  # the Web Push (VAPID) key pair's seed (tavla.webpush)
+# bus events per invocation of a function that takes them in batches (`batch_seconds`): a
+# nationwide Saturday mixes 20 tournaments' events in one queue, so a batch of 100 still holds
+# several of each
+EVENT_BATCH_SIZE = 100
 
 
 @dataclass(frozen=True)
@@ -88,8 +93,9 @@ class Function:
     tables: dict[str, Access] = field(default_factory=dict)  # logical table name -> access
     http: bool = True  # serves HTTP routes through its module's `app`
     events: tuple[str, ...] = ()  # bus detail-types that trigger it
-    # its events reach it through a queue, gathered for up to this many seconds, so one
-    # invocation handles what arrived together (an SQS batch); 0: one event per invocation
+    # its events reach it through a queue, gathered for up to this many seconds (or
+    # EVENT_BATCH_SIZE events), so one invocation handles what arrived together (an SQS
+    # batch); 0: one event per invocation
     batch_seconds: int = 0
     cron: str | None = None  # EventBridge cron expression that triggers it
     scheduled: bool = False  # target of one-time EventBridge Scheduler schedules

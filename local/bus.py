@@ -4,7 +4,7 @@ moto does the real part, matching each event against the rules the stack created
 registry (source and detail-types) and sending it to the rule's SQS queue. This thread
 drains those queues every 50 ms and invokes each function's handler with the EventBridge
 event, one event per invocation (a function that takes batches gets what its queue holds, up
-to 10, as an SQS batch); a failing event is retried twice, then parked in the local dead
+to EVENT_BATCH_SIZE, as an SQS batch); a failing event is retried twice, then parked in the local dead
 letters (`GET /dev/dead-letters`), as the rule's dead-letter queue would hold it.
 """
 
@@ -15,7 +15,7 @@ import logging
 import threading
 from typing import TYPE_CHECKING, Any
 
-from infra.registry import FUNCTIONS
+from infra.registry import EVENT_BATCH_SIZE, FUNCTIONS
 from local.aws import client
 from local.deadletters import DeadLetters
 from local.lambdas import Environments, HandlerError
@@ -93,10 +93,9 @@ class Bus:
                     return total
 
     def _deliver_batch(self, function: str, queue_url: str) -> int:
-        messages = self._sqs.receive_message(QueueUrl=queue_url, MaxNumberOfMessages=10).get("Messages", [])
-        if messages and function in BATCHED:
-            self._deliver_together(function, queue_url, messages)
-            return len(messages)
+        if function in BATCHED:
+            return self._deliver_together(function, queue_url, self._gathered(queue_url))
+        messages = self._receive(queue_url)
         for message in messages:
             event = json.loads(message["Body"])
             trace = ""
@@ -119,10 +118,25 @@ class Bus:
             self._sqs.delete_message(QueueUrl=queue_url, ReceiptHandle=message["ReceiptHandle"])
         return len(messages)
 
-    def _deliver_together(self, function: str, queue_url: str, messages: list[Any]) -> None:
+    def _receive(self, queue_url: str) -> list[Any]:
+        return list(self._sqs.receive_message(QueueUrl=queue_url, MaxNumberOfMessages=10).get("Messages", []))
+
+    def _gathered(self, queue_url: str) -> list[Any]:
+        """What the queue holds now, up to EVENT_BATCH_SIZE messages (SQS hands out 10 at a time)."""
+        messages: list[Any] = []
+        while len(messages) < EVENT_BATCH_SIZE:
+            received = self._receive(queue_url)
+            if not received:
+                break
+            messages.extend(received)
+        return messages
+
+    def _deliver_together(self, function: str, queue_url: str, messages: list[Any]) -> int:
         """The messages as one SQS batch, as Lambda's event source mapping invokes the function;
         those it reports failed (all of them, when it raises) are sent again, in a batch of their
         own, up to ATTEMPTS times, then parked."""
+        if not messages:
+            return 0
         pending = {m["MessageId"]: m for m in messages}
         trace = ""
         for attempt in range(1, ATTEMPTS + 1):
@@ -152,6 +166,7 @@ class Bus:
             self._park(function, json.loads(message["Body"]), trace)
         for message in messages:
             self._sqs.delete_message(QueueUrl=queue_url, ReceiptHandle=message["ReceiptHandle"])
+        return len(messages)
 
     def _park(self, function: str, event: dict[str, Any], trace: str) -> None:
         """An event that failed every attempt, kept as the rule's dead-letter queue would."""
