@@ -237,9 +237,9 @@ def run(players: int, rounds: int, sample: int, concurrent: int, clients: int, w
             drawn = time.perf_counter() - started
             called = [m for m in pairings if m["state"] == "called"]
             boards = [_board_size(client, tid)]
-            started = time.perf_counter()
+            draining = time.perf_counter()
             stack.drain()
-            delivered = time.perf_counter() - started
+            delivered = time.perf_counter() - draining
             samples = [_confirm_in_process(m, rng) for m in called[:sample]]
             seconds = [s for s, _ in samples]
             calls = [c for _, c in samples]

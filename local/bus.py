@@ -4,8 +4,8 @@ moto does the real part, matching each event against the rules the stack created
 registry (source and detail-types) and sending it to the rule's SQS queue. This thread
 drains those queues every 50 ms and invokes each function's handler with the EventBridge
 event, one event per invocation (a function that takes batches gets what its queue holds, up
-to EVENT_BATCH_SIZE, as an SQS batch); a failing event is retried twice, then parked in the local dead
-letters (`GET /dev/dead-letters`), as the rule's dead-letter queue would hold it.
+to EVENT_BATCH_SIZE, as an SQS batch); a failing event is retried twice, then parked in the
+local dead letters (`GET /dev/dead-letters`), as the rule's dead-letter queue would hold it.
 """
 
 from __future__ import annotations

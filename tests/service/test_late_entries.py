@@ -88,7 +88,8 @@ def test_a_late_entrants_name_shows_when_staff_confirm_his_match(api: Api) -> No
     tid, _ = checked_in_field(api, 4, format="swiss", swiss_rounds=3)
     params = {"tournament_id": tid}
     policy = {"open": True, "points": "half_per_missed_round"}
-    api.call("PUT", "/tournaments/{tournament_id}/late-entry", params=params, body=policy, **ORG)
+    reply = api.call("PUT", "/tournaments/{tournament_id}/late-entry", params=params, body=policy, **ORG)
+    assert reply.status == 200, reply.body
     assert draw(api, tid).status == 201
 
     def confirm(code: str) -> dict[str, Any]:
@@ -101,7 +102,8 @@ def test_a_late_entrants_name_shows_when_staff_confirm_his_match(api: Api) -> No
         return dict(reply.body)
 
     first, *rest = [code for code, match in records(tid).items() if match.away]
-    assert all(side["name"] for side in (confirm(first)["home"], confirm(first)["away"]))
+    answer = confirm(first)
+    assert answer["home"]["name"] and answer["away"]["name"]
     for code in rest:
         official(tid, code)
     late = create_player(api, "late-comer", name="Late Comer", phone="+306900000042")
