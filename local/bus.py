@@ -24,6 +24,7 @@ from local.periodic import Periodic
 
 if TYPE_CHECKING:
     from mypy_boto3_sqs import SQSClient
+    from mypy_boto3_sqs.type_defs import DeleteMessageBatchRequestEntryTypeDef
 
 
 log = logging.getLogger("local.bus")
@@ -115,8 +116,17 @@ class Bus:
                     )
             else:
                 self._park(function, event, trace)
-            self._sqs.delete_message(QueueUrl=queue_url, ReceiptHandle=message["ReceiptHandle"])
+        self._delete(queue_url, messages)
         return len(messages)
+
+    def _delete(self, queue_url: str, messages: list[Any]) -> None:
+        """The messages handled (or parked) leave the queue, ten to a call."""
+        for start in range(0, len(messages), 10):
+            entries: list[DeleteMessageBatchRequestEntryTypeDef] = [
+                {"Id": str(n), "ReceiptHandle": m["ReceiptHandle"]}
+                for n, m in enumerate(messages[start : start + 10])
+            ]
+            self._sqs.delete_message_batch(QueueUrl=queue_url, Entries=entries)
 
     def _receive(self, queue_url: str) -> list[Any]:
         return list(self._sqs.receive_message(QueueUrl=queue_url, MaxNumberOfMessages=10).get("Messages", []))
@@ -164,8 +174,7 @@ class Bus:
                 break
         for message in pending.values():
             self._park(function, json.loads(message["Body"]), trace)
-        for message in messages:
-            self._sqs.delete_message(QueueUrl=queue_url, ReceiptHandle=message["ReceiptHandle"])
+        self._delete(queue_url, messages)
         return len(messages)
 
     def _park(self, function: str, event: dict[str, Any], trace: str) -> None:

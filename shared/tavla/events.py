@@ -1,20 +1,24 @@
 """Domain events on the platform's EventBridge bus (the notify function turns them into messages).
 
 Services never put an event on the bus: they write it with their change (`store.outbox`), and
-the one publisher (`services.publisher`, fed by the table's stream) calls `put_on_bus`.
+the one publisher (`services.publisher`, fed by the table's stream) calls `put_on_bus` with
+the events a batch of the stream brings.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from tavla import aws
+from tavla.observability import logger
 
 if TYPE_CHECKING:
     from mypy_boto3_events import EventBridgeClient
+    from mypy_boto3_events.type_defs import PutEventsRequestEntryTypeDef
 
 from tavla.rules.event_names import MATCH_CHANGED as MATCH_CHANGED
 from tavla.rules.event_names import MATCHES_CALLED as MATCHES_CALLED
@@ -62,17 +66,48 @@ def _client() -> EventBridgeClient:
     return aws.session().client("events")
 
 
-def put_on_bus(detail_type: str, detail: dict[str, Any]) -> None:
-    """Put one event on the bus; raises if EventBridge refused it (the publisher's caller retries)."""
-    response = _client().put_events(
-        Entries=[
-            {
-                "Source": EVENT_SOURCE,
-                "DetailType": detail_type,
-                "Detail": json.dumps(detail),
-                "EventBusName": os.environ["EVENT_BUS_NAME"],
-            }
-        ]
-    )
-    if response.get("FailedEntryCount"):
-        raise RuntimeError(f"EventBridge refused {detail_type}: {response['Entries']}")
+PUT_ENTRIES = 10  # entries per PutEvents call (EventBridge's limit)
+PUT_BYTES = 256 * 1024  # a PutEvents call's size limit
+
+
+def put_on_bus(entries: Sequence[tuple[str, dict[str, Any]]]) -> list[int]:
+    """Put events (detail type, detail) on the bus, as few PutEvents calls as their number and
+    size allow; the positions of those not put. An entry EventBridge refused is not put; a call
+    that failed outright (the bus did not answer) leaves its entries and every later one unput,
+    without trying them: the publisher's caller retries them."""
+    prepared: list[PutEventsRequestEntryTypeDef] = [
+        {
+            "Source": EVENT_SOURCE,
+            "DetailType": kind,
+            "Detail": json.dumps(detail),
+            "EventBusName": os.environ["EVENT_BUS_NAME"],
+        }
+        for kind, detail in entries
+    ]
+    refused: list[int] = []
+    for chunk in _chunks(prepared):
+        try:
+            answer = _client().put_events(Entries=[prepared[i] for i in chunk])
+        except Exception:
+            logger.exception("the bus did not take %d events", len(prepared) - chunk[0])
+            return refused + list(range(chunk[0], len(prepared)))
+        if answer.get("FailedEntryCount"):
+            failed = [i for i, put in zip(chunk, answer["Entries"], strict=True) if put.get("ErrorCode")]
+            logger.warning("EventBridge refused %d events", len(failed), extra={"entries": answer["Entries"]})
+            refused += failed
+    return refused
+
+
+def _chunks(prepared: Sequence[Mapping[str, object]]) -> list[list[int]]:
+    """Positions in PutEvents calls: at most `PUT_ENTRIES` each, under `PUT_BYTES` (as
+    EventBridge counts an entry's size: its source, detail type and detail)."""
+    chunks: list[list[int]] = []
+    size = 0
+    for i, entry in enumerate(prepared):
+        entry_size = sum(len(str(entry[k]).encode()) for k in ("Source", "DetailType", "Detail"))
+        if not chunks or len(chunks[-1]) == PUT_ENTRIES or size + entry_size > PUT_BYTES:
+            chunks.append([])
+            size = 0
+        chunks[-1].append(i)
+        size += entry_size
+    return chunks

@@ -119,35 +119,34 @@ class Stream:
 
     def __init__(self) -> None:
         self.paused = False  # items stay in the outbox until `redeliver`
-        self.refused: list[Exception] = []
+        self.refused: list[dict[str, Any]] = []  # the outbox items the bus did not take
 
     def committed(self, tx: Transaction) -> None:
         if not self.paused:
-            for image in tx.new_items(MAIN):
-                self._deliver(image)
+            self._deliver(tx.new_items(MAIN))
 
-    def _deliver(self, image: dict[str, Any]) -> None:
+    def _deliver(self, images: list[dict[str, Any]]) -> None:
         from tavla.services import publisher
 
-        try:
-            publisher.publish(image)
-        except Exception as refused:  # the stream retries the record later
-            self.refused.append(refused)
+        # a refused event stays in the outbox; the stream retries its record later
+        self.refused += [images[i] for i in publisher.publish(images)]
 
     def redeliver(self) -> int:
         """Every event still in the outbox, through the publisher again; how many there were."""
         from tavla.store import outbox
 
         waiting = outbox.waiting(limit=10_000)
-        for pending in waiting:
-            self._deliver(
+        self._deliver(
+            [
                 {
                     "pk": f"OUTBOX#{pending.event_id}",
                     "event_id": pending.event_id,
                     "detail_type": pending.detail_type,
                     "detail": json.dumps(pending.detail),
                 }
-            )
+                for pending in waiting
+            ]
+        )
         return len(waiting)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -86,3 +86,22 @@ def dynamodb_calls(action: Callable[[], Any]) -> list[str]:
     finally:
         events.unregister("before-call.dynamodb.*", hook)
     return calls
+
+
+def bus_taking(
+    put: Callable[[str, dict[str, Any]], object],
+) -> Callable[[Sequence[tuple[str, dict[str, Any]]]], list[int]]:
+    """A stand-in for `events.put_on_bus` that hands `put` each event (detail type, detail) in
+    turn: one it raises on is refused (the publisher leaves it in the outbox), as EventBridge
+    refuses an entry of a call alone."""
+
+    def put_on_bus(entries: Sequence[tuple[str, dict[str, Any]]]) -> list[int]:
+        refused = []
+        for position, (kind, detail) in enumerate(entries):
+            try:
+                put(kind, detail)
+            except Exception:
+                refused.append(position)
+        return refused
+
+    return put_on_bus

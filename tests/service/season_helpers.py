@@ -18,7 +18,7 @@ from tavla.services import progress
 from tavla.store.records import FixtureRecord
 from tests.service.board_helpers import next_due
 from tests.service.conftest import Api, LambdaContext
-from tests.service.helpers import ORGANISER
+from tests.service.helpers import ORGANISER, bus_taking
 
 ratings_fn = importlib.import_module("functions.ratings.handler")
 season_fn = importlib.import_module("functions.season.handler")
@@ -30,7 +30,7 @@ Published = list[tuple[str, dict[str, Any]]]
 def bus(monkeypatch: pytest.MonkeyPatch) -> Published:
     """Every event put on the bus, in order; `deliver` hands them to the functions."""
     seen: Published = []
-    monkeypatch.setattr(events, "put_on_bus", lambda kind, detail: seen.append((kind, detail)))
+    monkeypatch.setattr(events, "put_on_bus", bus_taking(lambda kind, detail: seen.append((kind, detail))))
     return seen
 
 

@@ -19,7 +19,7 @@ from tavla.store.dynamo import client, table_name
 from tavla.store.schema import MAIN
 from tests.service.conftest import Api, LambdaContext
 from tests.service.day_helpers import checked_in_field, draw
-from tests.service.helpers import ORGANISER, create_player, create_tournament, future, register
+from tests.service.helpers import ORGANISER, bus_taking, create_player, create_tournament, future, register
 from tests.service.payment_helpers import MAPPING, pay_cash, planned_schedules, provider, signed
 from tests.service.payment_helpers import deliver as deliver_payment
 from tests.service.season_helpers import Published, bus, deliver, entered, fibs, page, play_out, results
@@ -39,7 +39,7 @@ def published(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, Any]]]
             {"id": f"e{len(sent)}", "detail-type": kind, "time": "2026-12-01T10:00:00Z", "detail": detail}
         )
 
-    monkeypatch.setattr(events, "put_on_bus", put)
+    monkeypatch.setattr(events, "put_on_bus", bus_taking(put))
     yield sent
 
 

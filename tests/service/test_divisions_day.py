@@ -14,7 +14,7 @@ import pytest
 from tavla import events
 from tests.service.board_helpers import play_out
 from tests.service.conftest import Api
-from tests.service.helpers import ORGANISER, create_player, create_tournament
+from tests.service.helpers import ORGANISER, bus_taking, create_player, create_tournament
 from tools.verify_draw import check_rounds
 
 DIVISIONS = [{"id": "open", "name": "Open"}, {"id": "novice", "name": "Novice"}]
@@ -108,7 +108,7 @@ def test_a_divided_tournament_finishes_when_every_division_is_played_out(
     """R3.7, R10.1, R10.4: one division played out is not the end; once both are, each has its
     own places, and season points come from the highest division's Main only."""
     seen: list[tuple[str, dict[str, Any]]] = []
-    monkeypatch.setattr(events, "put_on_bus", lambda kind, detail: seen.append((kind, detail)))
+    monkeypatch.setattr(events, "put_on_bus", bus_taking(lambda kind, detail: seen.append((kind, detail))))
     tournament_id, players = _divided_field(api, {"open": 4, "novice": 2})
     params = {"tournament_id": tournament_id}
     assert _draw(api, tournament_id, "open").status == 201

@@ -23,7 +23,7 @@ from tests.service.board_helpers import (
 )
 from tests.service.conftest import Api
 from tests.service.day_helpers import checked_in_field, draw
-from tests.service.helpers import ORGANISER, create_player, register
+from tests.service.helpers import ORGANISER, bus_taking, create_player, register
 
 FINISH = "/tournaments/{tournament_id}/finish"
 REPORT = "/tournaments/{tournament_id}/report"
@@ -35,7 +35,7 @@ Published = list[tuple[str, dict[str, Any]]]
 def published(monkeypatch: pytest.MonkeyPatch) -> Published:
     """Every event put on the bus, in order (the bus itself is not read back)."""
     seen: Published = []
-    monkeypatch.setattr(events, "put_on_bus", lambda kind, detail: seen.append((kind, detail)))
+    monkeypatch.setattr(events, "put_on_bus", bus_taking(lambda kind, detail: seen.append((kind, detail))))
     return seen
 
 

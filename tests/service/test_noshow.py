@@ -23,7 +23,7 @@ from tavla.store import draws as draw_store
 from tavla.store.records import FixtureRecord
 from tests.service.conftest import REGION, SCHEDULER_GROUP, Api, LambdaContext
 from tests.service.day_helpers import checked_in_field, draw
-from tests.service.helpers import ORGANISER, appoint_referee, create_player
+from tests.service.helpers import ORGANISER, appoint_referee, bus_taking, create_player
 
 tablecall = importlib.import_module("functions.tablecall.handler")
 noshow = importlib.import_module("functions.noshow.handler")
@@ -133,7 +133,9 @@ def due(schedule: dict[str, Any]) -> datetime:
 def day(api: Api, monkeypatch: pytest.MonkeyPatch) -> Any:
     def start(players: int = 2, profile: str = "platform", **settings: Any) -> Day:
         published: list[tuple[str, dict[str, Any]]] = []
-        monkeypatch.setattr(events, "put_on_bus", lambda kind, detail: published.append((kind, detail)))
+        monkeypatch.setattr(
+            events, "put_on_bus", bus_taking(lambda kind, detail: published.append((kind, detail)))
+        )
         lengths = {"default": 7, "semi_final": 7, "final": 7}  # 7-point matches, the final too
         settings = {"match_lengths": lengths, **settings}
         tournament_id, ids = checked_in_field(api, players, rule_profile=profile, **settings)

@@ -8,7 +8,7 @@ from typing import Any
 from moto.backends import get_backend
 
 from tests.service.conftest import REGION, Api
-from tests.service.helpers import create_player, create_tournament, register
+from tests.service.helpers import bus_taking, create_player, create_tournament, register
 
 notify = importlib.import_module("functions.notify.handler")
 
@@ -57,7 +57,9 @@ def test_withdrawal_puts_the_promotion_on_the_bus(api: Api, monkeypatch: Any) ->
     published: list[tuple[str, dict[str, Any]]] = []
     from tavla import events
 
-    monkeypatch.setattr(events, "put_on_bus", lambda kind, detail: published.append((kind, detail)))
+    monkeypatch.setattr(
+        events, "put_on_bus", bus_taking(lambda kind, detail: published.append((kind, detail)))
+    )
     tid = create_tournament(api, capacity=2)
     ids = [create_player(api, f"u{i}") for i in range(3)]
     for i in range(3):

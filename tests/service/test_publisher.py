@@ -4,6 +4,8 @@ the consumers of events delivered twice (R3.2, R6.2, R6.3)."""
 from __future__ import annotations
 
 import importlib
+import json
+from functools import cache
 from typing import Any
 
 import pytest
@@ -15,7 +17,7 @@ from tavla.store.dynamo import serialize
 from tavla.store.schema import MAIN
 from tavla.store.transactions import Transaction
 from tests.service.conftest import REGION, Api, LambdaContext, Stream
-from tests.service.helpers import create_player, create_tournament, register
+from tests.service.helpers import bus_taking, create_player, create_tournament, dynamodb_calls, register
 
 publisher = importlib.import_module("functions.publisher.handler")
 notify = importlib.import_module("functions.notify.handler")
@@ -40,7 +42,7 @@ def bus(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
             raise RuntimeError("EventBridge refused the entry")
         put.append((kind, detail))
 
-    monkeypatch.setattr(events, "put_on_bus", put_on_bus)
+    monkeypatch.setattr(events, "put_on_bus", bus_taking(put_on_bus))
     return put
 
 
@@ -115,6 +117,80 @@ def test_what_is_not_a_new_outbox_item_is_left_alone(bus: list[Any]) -> None:
     assert bus == []
 
 
+class PutEvents:
+    """EventBridge's PutEvents as the publisher meets it: each call's entries kept; an entry whose
+    detail says "refuse" refused (FailedEntryCount); `down`: no answer at all."""
+
+    def __init__(self) -> None:
+        self.calls: list[list[dict[str, Any]]] = []
+        self.down = False
+
+    def put_events(self, Entries: list[dict[str, Any]]) -> dict[str, Any]:
+        self.calls.append(Entries)
+        if self.down:
+            raise ConnectionError("EventBridge did not answer")
+        answers = [
+            {"ErrorCode": "InternalFailure"} if "refuse" in e["Detail"] else {"EventId": "x"} for e in Entries
+        ]
+        return {"FailedEntryCount": sum("ErrorCode" in a for a in answers), "Entries": answers}
+
+
+@pytest.fixture
+def eventbridge(monkeypatch: pytest.MonkeyPatch) -> PutEvents:
+    fake = PutEvents()
+    monkeypatch.setattr(events, "_client", cache(lambda: fake))  # cached, as the client it stands for
+    return fake
+
+
+def test_a_batch_of_25_events_takes_one_read_three_puts_and_one_delete(eventbridge: PutEvents) -> None:
+    """A busy venue's results arrive together: the publisher's calls do not grow one by one."""
+    many = [outbox.Event(events.RESULT_CONFIRMED, {"tournament_id": "t1", "n": n}) for n in range(25)]
+    records = written(*many)
+    calls = dynamodb_calls(lambda: deliver(records))
+    assert calls == ["BatchGetItem", "BatchWriteItem"]
+    assert [len(c) for c in eventbridge.calls] == [10, 10, 5]
+    put = [json.loads(e["Detail"])["event_id"] for c in eventbridge.calls for e in c]
+    assert put == [e.id for e in many]
+    assert outbox.waiting() == []
+
+
+def test_events_too_large_for_one_call_go_in_several(eventbridge: PutEvents) -> None:
+    """EventBridge takes at most 256 KB a call: three events of 100 KB need two."""
+    large = [
+        outbox.Event(events.ENTRIES_CHANGED, {"tournament_id": f"t{n}", "pad": "x" * 100_000})
+        for n in range(3)
+    ]
+    assert deliver(written(*large)) == {"batchItemFailures": []}
+    assert [len(c) for c in eventbridge.calls] == [2, 1]
+    assert outbox.waiting() == []
+
+
+def test_an_entry_eventbridge_refuses_fails_alone_and_stays_in_the_outbox(eventbridge: PutEvents) -> None:
+    refused = outbox.Event(events.MATCHES_CALLED, {"tournament_id": "t1", "refuse": True})
+    records = written(PROMOTED, refused, CALLED)
+    failed = records[1]["dynamodb"]["SequenceNumber"]
+    assert deliver(records) == {"batchItemFailures": [{"itemIdentifier": failed}]}
+    assert len(eventbridge.calls) == 1
+    assert [w.event_id for w in outbox.waiting()] == [refused.id]
+
+
+def test_the_bus_not_answering_fails_the_batch_after_one_call_and_keeps_every_event(
+    eventbridge: PutEvents,
+) -> None:
+    many = [outbox.Event(events.RESULT_CONFIRMED, {"tournament_id": "t1", "n": n}) for n in range(25)]
+    records = written(*many)
+    eventbridge.down = True
+    answer = deliver(records)
+    assert [f["itemIdentifier"] for f in answer["batchItemFailures"]] == [
+        r["dynamodb"]["SequenceNumber"] for r in records
+    ]
+    assert len(eventbridge.calls) == 1  # the rest is not tried against a bus that does not answer
+    assert len(outbox.waiting()) == 25
+    eventbridge.down = False
+    assert deliver(records) == {"batchItemFailures": []}
+    assert outbox.waiting() == []
+
+
 def test_the_bus_down_a_withdrawal_still_succeeds_and_the_promoted_player_is_told_once_it_is_back(
     api: Api, stream: Stream, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -130,7 +206,7 @@ def test_the_bus_down_a_withdrawal_still_succeeds_and_the_promoted_player_is_tol
         raise RuntimeError("EventBridge did not answer")
 
     with monkeypatch.context() as down:
-        down.setattr(events, "put_on_bus", bus_down)
+        down.setattr(events, "put_on_bus", bus_taking(bus_down))
         path = "/tournaments/{tournament_id}/registrations/me"
         reply = api.call("DELETE", path, params={"tournament_id": tid}, user="u0")
         assert reply.status == 200 and reply.body["promoted"] == ids[2]
@@ -148,7 +224,7 @@ def test_the_bus_down_a_withdrawal_still_succeeds_and_the_promoted_player_is_tol
         delivered.append(event)
         notify.handler(event, LambdaContext("notify"))
 
-    monkeypatch.setattr(events, "put_on_bus", to_notify)
+    monkeypatch.setattr(events, "put_on_bus", bus_taking(to_notify))
     [pending] = [w for w in outbox.waiting() if w.detail_type == events.REGISTRATION_PROMOTED]
     stream.redeliver()
     delivered[:] = [d for d in delivered if d["detail-type"] == events.REGISTRATION_PROMOTED]

@@ -12,7 +12,7 @@ from local.fake_provider import FakeProvider
 from tavla import clock
 from tests.service.conftest import Api
 from tests.service.day_helpers import checked_in_field, draw
-from tests.service.helpers import ORGANISER, create_player, create_tournament, register
+from tests.service.helpers import ORGANISER, bus_taking, create_player, create_tournament, register
 from tests.service.payment_helpers import deliver, ledger_of, pay_cash, provider, signed
 from tests.service.payment_helpers import fire_unpaid as _fire
 from tests.service.payment_helpers import planned_schedules as _schedules
@@ -305,7 +305,7 @@ def test_a_withdrawal_and_its_refund_are_written_together(api: Api, monkeypatch:
     from tavla import events
     from tavla.store import outbox
 
-    monkeypatch.setattr(events, "put_on_bus", bus_down)
+    monkeypatch.setattr(events, "put_on_bus", bus_taking(bus_down))
     assert _withdraw(api, tid).status == 200
     due = [(r["tavla_id"], r["amount"]["amount"]) for r in _refunds(api, tid)["refunds"]]
     assert due == [(tavla_id, 2000)]

@@ -10,7 +10,7 @@ from tavla import events
 from tavla.store import audit as audit_store
 from tests.service.conftest import Api, Reply
 from tests.service.day_helpers import checked_in_field, draw
-from tests.service.helpers import ORGANISER, create_player
+from tests.service.helpers import ORGANISER, bus_taking, create_player
 
 LENGTHS = {"default": 3, "semi_final": 3, "final": 3}
 
@@ -83,7 +83,7 @@ class Day:
 @pytest.fixture
 def published(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
     sent: list[tuple[str, dict[str, Any]]] = []
-    monkeypatch.setattr(events, "put_on_bus", lambda kind, detail: sent.append((kind, detail)))
+    monkeypatch.setattr(events, "put_on_bus", bus_taking(lambda kind, detail: sent.append((kind, detail))))
     return sent
 
 

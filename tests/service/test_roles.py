@@ -17,7 +17,7 @@ from tavla.store import keys
 from tavla.store.dynamo import client, table_name
 from tavla.store.schema import MAIN
 from tests.service.conftest import Api
-from tests.service.helpers import create_player
+from tests.service.helpers import bus_taking, create_player
 
 notify = importlib.import_module("functions.notify.handler")
 
@@ -63,7 +63,7 @@ def published(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, Any]]]
             {"id": f"e{len(sent)}", "detail-type": kind, "time": "2026-12-01T10:00:00Z", "detail": detail}
         )
 
-    monkeypatch.setattr(events, "put_on_bus", put)
+    monkeypatch.setattr(events, "put_on_bus", bus_taking(put))
     yield sent
 
 

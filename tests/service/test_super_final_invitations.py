@@ -14,6 +14,7 @@ from tavla import clock, events
 from tavla.services import live as live_service
 from tests.push_browser import Browser
 from tests.service.conftest import Api, LambdaContext
+from tests.service.helpers import bus_taking
 from tests.service.payment_helpers import planned_schedules
 from tests.service.season_helpers import Published, bus, deliver, entered, event, finish, play_out, season_fn
 
@@ -268,7 +269,7 @@ def test_an_accept_a_decline_and_a_recount_each_tell_the_season_channel(
         bus.append((kind, detail))
         everything.append((kind, detail))
 
-    monkeypatch.setattr(events, "put_on_bus", put_on_bus)
+    monkeypatch.setattr(events, "put_on_bus", bus_taking(put_on_bus))
     order = closed_season(api, bus)
     ranked = [d for k, d in everything if k == events.SEASON_STANDINGS_CHANGED]
     assert ranked and all(d["season_id"] == SEASON for d in ranked)

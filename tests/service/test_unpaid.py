@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from tavla import clock, events
 from tests.service.conftest import Api
-from tests.service.helpers import ORGANISER, create_player, create_tournament, entries, register
+from tests.service.helpers import ORGANISER, bus_taking, create_player, create_tournament, entries, register
 from tests.service.payment_helpers import fire_unpaid as _fire
 from tests.service.payment_helpers import pay_cash
 from tests.service.payment_helpers import planned_schedules as _schedules
@@ -18,7 +18,7 @@ def test_unpaid_places_go_to_the_waiting_list_at_the_deadline_once(api: Api, mon
     """R3.2, R3.3: payer keeps their place; the unpaid player is told, then released; the
     waiting player is promoted; firing again releases nobody (not even the promoted player)."""
     published: list[str] = []
-    monkeypatch.setattr(events, "put_on_bus", lambda kind, detail: published.append(kind))
+    monkeypatch.setattr(events, "put_on_bus", bus_taking(lambda kind, detail: published.append(kind)))
     tid = create_tournament(api, capacity=2)
     payer, debtor = create_player(api, "payer"), create_player(api, "debtor")
     waiting = create_player(api, "waiting")

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from tavla.frozen import Frozen
 from tavla.store import keys
-from tavla.store.dynamo import Item, client, deserialize, table_name
+from tavla.store.dynamo import Item, batch_get, batch_write, client, deserialize, table_name
 from tavla.store.schema import MAIN
 from tavla.store.transactions import Transaction
 
@@ -96,17 +96,16 @@ def from_image(image: Mapping[str, Any]) -> Pending | None:
     return Pending(str(image["event_id"]), str(image["detail_type"]), json.loads(str(image["detail"])))
 
 
-def pending(event_id: str) -> bool:
-    """The event is still in the outbox: not yet published (and deleted) by an earlier delivery."""
-    response = client().get_item(
-        TableName=table_name(MAIN), Key=keys.outbox(event_id), ConsistentRead=True, ProjectionExpression="pk"
-    )
-    return "Item" in response
+def pending(event_ids: Sequence[str]) -> set[str]:
+    """Those of the events still in the outbox: not yet published (and deleted) by an earlier
+    delivery. One consistent BatchGetItem per 100."""
+    found = batch_get(MAIN, [keys.outbox(e) for e in dict.fromkeys(event_ids)], consistent=True)
+    return {str(item["event_id"]) for item in found}
 
 
-def remove(event_id: str) -> None:
-    """The event is on the bus: its outbox item goes."""
-    client().delete_item(TableName=table_name(MAIN), Key=keys.outbox(event_id))
+def remove(event_ids: Sequence[str]) -> None:
+    """The events are on the bus: their outbox items go (BatchWriteItem, 25 to a call)."""
+    batch_write(MAIN, [], [keys.outbox(e) for e in dict.fromkeys(event_ids)])
 
 
 def waiting(limit: int = 100) -> list[Pending]:

@@ -26,8 +26,9 @@ class Queue:
         messages, self.messages = self.messages, []
         return {"Messages": messages}
 
-    def delete_message(self, *, ReceiptHandle: str, **_: Any) -> None:
-        self.deleted.append(ReceiptHandle)
+    def delete_message_batch(self, *, Entries: list[dict[str, str]], **_: Any) -> None:
+        assert len(Entries) <= 10  # SQS's limit
+        self.deleted += [e["ReceiptHandle"] for e in Entries]
 
 
 class Function:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from local import aws
-from local.outbox import passes_filter
+from local.outbox import filter_before_parsing, passes_filter
 
 
 def _record(event: str, pk: str) -> dict[str, Any]:
@@ -56,3 +56,19 @@ def test_the_switch_makes_the_bus_refuse_every_entry_and_nothing_else(refusing: 
 
 def test_without_the_switch_puts_reach_moto() -> None:
     assert _call("AWSEvents.PutEvents", {"Entries": [{}]}) == ("200 OK", {"moto": True})
+
+
+def test_the_streams_answer_is_cut_to_new_outbox_items_before_it_is_parsed() -> None:
+    """The table plan's 30 KB images are dropped as JSON, as the cloud's filter drops them."""
+    records = [
+        _record("MODIFY", "TOURNAMENT#t1"),
+        _record("INSERT", "OUTBOX#e1"),
+        _record("REMOVE", "OUTBOX#e0"),
+    ]
+    answer = {"Records": records, "NextShardIterator": "next"}
+    response = {"status_code": 200, "body": json.dumps(answer).encode()}
+    filter_before_parsing(response)
+    assert json.loads(response["body"]) == {"Records": [records[1]], "NextShardIterator": "next"}
+    refused = {"status_code": 400, "body": b'{"__type": "ExpiredIteratorException"}'}
+    filter_before_parsing(refused)
+    assert refused["body"] == b'{"__type": "ExpiredIteratorException"}'
