@@ -154,6 +154,17 @@ def test_a_batch_of_25_events_takes_one_read_three_puts_and_one_delete(eventbrid
     assert outbox.waiting() == []
 
 
+def test_an_event_twice_in_one_batch_goes_on_the_bus_once(eventbridge: PutEvents) -> None:
+    """Published, then written again by a retried change: its item's two inserts share a batch."""
+    records = written(PROMOTED)
+    again = [
+        {**records[0], "eventID": "again", "dynamodb": {**records[0]["dynamodb"], "SequenceNumber": "999"}}
+    ]
+    assert deliver(records + again) == {"batchItemFailures": []}
+    assert [len(c) for c in eventbridge.calls] == [1]
+    assert outbox.waiting() == []
+
+
 def test_events_too_large_for_one_call_go_in_several(eventbridge: PutEvents) -> None:
     """EventBridge takes at most 256 KB a call: three events of 100 KB need two."""
     large = [

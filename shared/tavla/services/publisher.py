@@ -26,7 +26,9 @@ def publish(images: Sequence[Mapping[str, Any] | None]) -> list[int]:
     if not found:
         return []
     waiting = outbox.pending([event.event_id for _, event in found])
-    due = [(i, event) for i, event in found if event.event_id in waiting]
+    # an item written again after it was published comes twice in a batch: put once
+    first = {event.event_id: i for i, event in reversed(found)}
+    due = [(i, event) for i, event in found if event.event_id in waiting and first[event.event_id] == i]
     refused = set(events.put_on_bus([(event.detail_type, event.on_the_bus()) for _, event in due]))
     put = [event.event_id for n, (_, event) in enumerate(due) if n not in refused]
     if put:
