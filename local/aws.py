@@ -44,8 +44,8 @@ from werkzeug.serving import BaseWSGIServer, make_server
 
 def _compile_paths_once() -> None:
     """moto's EventBridge compiles each target's input paths (eight JSONPaths, a parser built
-    from its grammar tables each time) for every event it routes: 60 % of its time putting a
-    busy venue's results on the bus, under the lock every moto request waits on. A path
+    from its grammar tables each time) for every event it routes: 56 of the 66 samples of its
+    PutEvents while 64 results were confirmed at once, under the lock every moto request waits on. A path
     compiles to the same expression every time, so each is compiled once."""
     paths: Any = importlib.import_module("jsonpath_ng.ext")
     paths.parse = lru_cache(maxsize=256)(paths.parse)
@@ -54,8 +54,8 @@ def _compile_paths_once() -> None:
 def _quick_queue_clock() -> None:
     """moto's SQS asks the time twice for every message of a queue it looks through (is it
     visible, is it delayed), each time as a datetime taken apart again: with a Saturday's
-    backlog of hundreds of events in a queue, three quarters of the stack's Python time while
-    the bus drained, all under the moto lock. The same seconds since the epoch, read directly."""
+    backlog of hundreds of events in a queue, about 600 of 1,005 samples of the stack while the
+    bus drained, all under the moto lock. The same seconds since the epoch, read directly."""
     queues: Any = importlib.import_module("moto.sqs.models")
     to_seconds = queues.unix_time
 

@@ -49,8 +49,8 @@ def client() -> Any:
 
 
 # reads whose answer is items: botocore's parse of them, value by value against the model, was
-# 40 % of a confirmation's CPU (its one BatchGetItem holds the table plan's 2,000 values) and half
-# the live function's board read
+# 40 % of a confirmation's CPU (its one BatchGetItem holds the table plan's 2,000 values) and a
+# third of the live function's (a board read is every published match)
 ITEM_READS = ("GetItem", "BatchGetItem", "Query", "Scan")
 
 
