@@ -66,9 +66,9 @@ def test_the_streams_answer_is_cut_to_new_outbox_items_before_it_is_parsed() -> 
         _record("REMOVE", "OUTBOX#e0"),
     ]
     answer = {"Records": records, "NextShardIterator": "next"}
-    response = {"status_code": 200, "body": json.dumps(answer).encode()}
+    response: dict[str, Any] = {"status_code": 200, "body": json.dumps(answer).encode()}
     filter_before_parsing(response)
     assert json.loads(response["body"]) == {"Records": [records[1]], "NextShardIterator": "next"}
-    refused = {"status_code": 400, "body": b'{"__type": "ExpiredIteratorException"}'}
+    refused: dict[str, Any] = {"status_code": 400, "body": b'{"__type": "ExpiredIteratorException"}'}
     filter_before_parsing(refused)
     assert refused["body"] == b'{"__type": "ExpiredIteratorException"}'
