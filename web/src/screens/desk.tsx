@@ -83,6 +83,10 @@ export function Desk({ id }: { id: string }) {
       <a class="button secondary" href={`#/t/${id}/till`}>
         {t("till_title")}
       </a>
+      {/* beside the till, above the lists: a link below them moves down as they fill */}
+      <a class="button secondary" href={`#/t/${id}/conduct`}>
+        {t("conduct_title")}
+      </a>
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -168,9 +172,6 @@ export function Desk({ id }: { id: string }) {
       {[...lodged.keys()].map((appeal) => (
         <Appeal key={appeal} id={appeal} committee={committee} onDecided={reload} />
       ))}
-      <a class="button secondary" href={`#/t/${id}/conduct`}>
-        {t("conduct_title")}
-      </a>
       <button type="button" class="secondary" onClick={reload}>
         {t("refresh")}
       </button>
