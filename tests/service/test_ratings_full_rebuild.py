@@ -110,6 +110,30 @@ def test_the_partitioned_rebuild_from_empty_equals_the_incremental_state(
     assert [(s["awards_extra"], s["standings_rewritten"]) for s in again["seasons"]] == [(0, False)]
 
 
+def test_players_the_ratings_function_never_reached_are_rated_by_the_rebuild(
+    api: Api, bus: Published, shards: None
+) -> None:
+    """R10.3: results whose ratings were never applied (their delivery dead-lettered) leave the
+    players' profiles as created; the full rebuild rates them from the record, and the nightly
+    compare then finds nothing to repair."""
+    tid, _ = entered(api, ["a", "b", "c", "d"])
+    play_out(tid, lambda m: m.home < m.away)
+    finish(api, tid)
+    official = results(bus)
+    bus.clear()  # never delivered to the ratings function
+    ids = sorted(player_store.get_profiles([_id_of_user(u) for u in "abcd"]))
+    assert all(p.rated_matches == 0 for p in player_store.get_profiles(ids).values())
+
+    state = _run()
+    assert sum(r["left_to_ratings"] for r in state["players"]) == 0
+    assert sum(r["ratings_differ"] for r in state["players"]) == 4
+    profiles = player_store.get_profiles(ids)
+    assert {p: (round(r.rating, 6), r.rated_matches) for p, r in profiles.items()} == {
+        p: (round(rating, 6), n) for p, (rating, n) in fibs(official).items()
+    }
+    assert rebuild.nightly(clock.now(), repair=False).clean
+
+
 def test_a_shard_owns_each_player_once() -> None:
     """The player shards partition the players: every Tavla ID in exactly one, stably."""
     ids = [f"P{n:06d}" for n in range(2000)]

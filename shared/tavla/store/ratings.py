@@ -165,7 +165,7 @@ def _profile_update(tx: Transaction, tavla_id: str, state: RatingState, *, seen:
     extra: dict[str, Any] = {}
     if seen is not None:
         condition += " AND " + _seq_is(seen)
-        extra = {"s": seen} if seen else {}
+        extra = {"s": seen}
     tx.update(
         f"profile {tavla_id}",
         MAIN,
@@ -185,7 +185,9 @@ def _profile_update(tx: Transaction, tavla_id: str, state: RatingState, *, seen:
 
 
 def _seq_is(seen: int) -> str:
-    return "rating_seq = :s" if seen else "attribute_not_exists(rating_seq)"
+    """The profile's `rating_seq` is still `seen` (as `:s`). A profile is created with 0 and
+    one written before the sequence was kept has none: both read as 0."""
+    return "rating_seq = :s" if seen else "(attribute_not_exists(rating_seq) OR rating_seq = :s)"
 
 
 def _claim(tavla_ids: Sequence[str]) -> int:
@@ -546,7 +548,7 @@ def rebuild_player(
                 MAIN,
                 keys.profile(tavla_id),
                 _seq_is(seen),
-                values={"s": seen} if seen else None,
+                values={"s": seen},
             )
         for i, (kind, what) in enumerate(batch):
             if kind == "put":
