@@ -8,14 +8,15 @@ CloudWatch cannot publish to a topic under the AWS-managed SNS key.
 
 Given the stage, the stage's e-mail is subscribed and every function of the
 registry gets its errors, throttles and p99 duration watched, every table its throttled
-requests, the schedule group and the event rules their failed deliveries, the HTTP API its
-5xx answers: nothing is listed by hand, so a new function is watched the day it is added.
+requests, the schedule group and the event rules their failed deliveries, each function that
+takes its events in batches the age of its queue's oldest event, the HTTP API its 5xx
+answers: nothing is listed by hand, so a new function is watched the day it is added.
 docs/runbook.md says what each alarm means and what to do.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from aws_cdk import Duration
 from aws_cdk import aws_apigatewayv2 as apigwv2
@@ -41,6 +42,9 @@ LATENCY_PERIODS = 3  # p99 above the limit for 15 minutes, not one slow cold sta
 TIMEOUT_SHARE = 0.8  # an asynchronous function alarms when its p99 nears its timeout
 THROTTLE_GROUP = 10  # an alarm's metric math reads at most ten metrics
 OUTBOX_BACKLOG_MS = 5 * 60 * 1000  # an event not on the bus 5 minutes after its change
+# an event still in a batching function's queue 2 minutes after the bus took it: for the live
+# channel, every screen at the venue that long behind
+QUEUE_BACKLOG_SECONDS = 120
 
 
 def _sum(namespace: str, metric: str, **dimensions: str) -> cloudwatch.Metric:
@@ -141,6 +145,7 @@ class Alarms(Construct):
         tables: dict[str, dynamodb.Table],
         schedule_group: scheduler.ScheduleGroup,
         rules: Sequence[events.Rule],
+        queues: Mapping[str, sqs.IQueue],
         http_api: apigwv2.HttpApi,
         lambdas: Lambdas,
         workflows: dict[str, sfn.StateMachine],
@@ -206,6 +211,19 @@ class Alarms(Construct):
                         comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
                     )
                 )
+        for name, queue in queues.items():
+            self.others.append(
+                self._alarm(
+                    f"{name.capitalize()}QueueBacklog",
+                    f"Events have waited more than {QUEUE_BACKLOG_SECONDS} s in the {name} "
+                    "function's queue: it fails, is throttled or cannot keep up. The changes are "
+                    "saved; what the function does with them (for the live channel: every screen "
+                    "at the venue) is that far behind.",
+                    queue.metric_approximate_age_of_oldest_message(period=PERIOD, statistic="Maximum"),
+                    threshold=QUEUE_BACKLOG_SECONDS,
+                    comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+                )
+            )
         for rule in rules:
             rule_id = rule.node.id
             self.others.append(

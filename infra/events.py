@@ -50,6 +50,8 @@ class Events(Construct):
     ) -> None:
         super().__init__(scope, construct_id)
         functions, by_name = lambdas.specs, lambdas.by_name
+        # the queues of the functions that take their events in batches, by function name
+        self.queues: dict[str, sqs.Queue] = {}
         self.bus = events.EventBus(self, "Bus", description="Tavla domain events")
         self.dead_letters = sqs.Queue(
             self,
@@ -139,6 +141,7 @@ class Events(Construct):
                 max_receive_count=RETRY_ATTEMPTS + 1, queue=self.dead_letters
             ),
         )
+        self.queues[spec.name] = queue
         function.add_event_source(
             sources.SqsEventSource(
                 queue,

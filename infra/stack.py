@@ -132,6 +132,7 @@ class TavlaStack(Stack):
             tables=self.tables.by_name,
             schedule_group=self.scheduling.group,
             rules=rules,
+            queues=self.events.queues,
             http_api=self.api.http_api,
             lambdas=self.lambdas,
             workflows=self.workflows.by_name,

@@ -172,6 +172,27 @@ def test_anything_parked_in_the_dead_letter_queue_alarms_the_operators(each_stac
     )
 
 
+def test_an_event_waiting_too_long_in_a_batching_functions_queue_alarms_the_operators(
+    real: Synthesized,
+) -> None:
+    """the live channel's queue falling behind means every screen at the venue is behind."""
+    topic = real.logical_id(real.stack.alarms.topic)
+    alarms = [r["Properties"] for r in real.resources.values() if r["Type"] == "AWS::CloudWatch::Alarm"]
+    batching = {f.name for f in real.functions if f.batch_seconds}
+    assert "live" in batching and set(real.stack.events.queues) == batching
+    for name in batching:
+        queue = real.logical_id(real.stack.events.queues[name])
+        (on_queue,) = [
+            a
+            for a in alarms
+            if a.get("Dimensions") == [{"Name": "QueueName", "Value": {"Fn::GetAtt": [queue, "QueueName"]}}]
+        ]
+        assert on_queue["MetricName"] == "ApproximateAgeOfOldestMessage"
+        assert on_queue["Statistic"] == "Maximum"
+        assert on_queue["Threshold"] == 120 and on_queue["ComparisonOperator"] == "GreaterThanThreshold"
+        assert on_queue["AlarmActions"] == [{"Ref": topic}]
+
+
 def test_the_operators_topic_is_encrypted_with_a_key_cloudwatch_may_use(each_stack: Synthesized) -> None:
     topic = each_stack.resources[each_stack.logical_id(each_stack.stack.alarms.topic)]["Properties"]
     key_id = topic["KmsMasterKeyId"]["Fn::GetAtt"][0]
