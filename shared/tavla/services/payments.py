@@ -53,7 +53,7 @@ from tavla.store.records import (
     RegistrationRecord,
     TournamentRecord,
 )
-from tavla.store.registrations import REGISTERED
+from tavla.store.registrations import PENDING, REGISTERED, WAITLISTED
 from tavla.store.tournaments import CANCELLED
 from tavla.store.transactions import Transaction
 
@@ -155,7 +155,7 @@ def ledger(
     events played), what moved, the refunds still due, the balance."""
     fee, early = fee_of(tournament, registration.division if registration else None, entries, on)
     status = registration.status if registration else "withdrawn"
-    active = status in (REGISTERED, "waitlisted", "pending")
+    active = status in (REGISTERED, WAITLISTED, PENDING)
     side = sum(c.fee.amount for c in side_events)
     owes = fee + side if status == REGISTERED else 0  # waiting and pending entries hold no place yet
     totals = summarise(_lines(entries), owes, active=active)
