@@ -2,8 +2,9 @@
 public board every 10 s for 6 hours cost in AWS requests, with CloudFront in front of the
 HTTP API and without it; and what the same day costs on the live channel (AppSync Events:
 connection-minutes, published hints and deltas, their deliveries, and the refetches hints
-cause), notices by Web Push included. Goal: at most USD 0.05 in requests at list prices
-(SMS priced apart, per player who opted in).
+cause), notices by Web Push and the outbox that carries the day's events to the bus
+included. Goal: at most USD 0.05 in requests at list prices (SMS priced apart, per player
+who opted in).
 
 Run from the repository root: `PYTHONPATH=shared:. .venv/bin/python -m bench.bench_cost`.
 It prints each line item and the totals; it asserts nothing (the inputs are estimates).
@@ -54,6 +55,7 @@ class Prices:
     dynamodb_per_million_rru: float = 0.25  # on-demand reads
     dynamodb_per_million_wru: float = 1.25  # on-demand writes
     scheduler_per_million: float = 1.00  # EventBridge Scheduler invocations
+    eventbridge_per_million_events: float = 1.00  # custom events put (each 64 KB chunk)
 
     # AppSync Events: each published event and each delivery is an operation
     appsync_per_million_operations: float = 1.00
@@ -198,6 +200,11 @@ class LiveDay:
     # (~0.1 s each, 16 at once); a round's calls are one event per table call
     notify_ms_per_push: float = 100.0 / 16
     notify_wru_per_notice: float = 4.0  # the feed item and its once-marker (a transaction: x2)
+    # the outbox: each domain event is an item written in its change's transaction (x2 WRU),
+    # read once by the publisher (consistent, 1 RRU), put on the bus and deleted (1 WRU); the
+    # stream's reads are free to a Lambda trigger, and with no batching window every
+    # change's events are one publisher invocation (256 MB)
+    publisher_ms: float = 30.0
 
     @property
     def matches(self) -> int:
@@ -241,6 +248,10 @@ def live_items(d: LiveDay, p: Prices = LIST_PRICES, board: Scenario = BOARD) -> 
     renders = d.board_messages - d.board_refetches if d.deltas else 0.0
     counter_wru = d.board_messages if d.deltas else 0.0
     pushes = d.players * d.notices_per_player
+    # every change that tells a screen is a domain event (a round's draw, a match's call,
+    # reports, confirmation), and so is every entry (registered, promoted, withdrawn)
+    domain_events = events + d.players
+    outbox_wru = domain_events * (2 + 1)
     notify_gb_s = pushes * 0.5 * d.notify_ms_per_push / 1000
     kind = "deltas" if d.deltas else "hints"
     return [
@@ -279,6 +290,15 @@ def live_items(d: LiveDay, p: Prices = LIST_PRICES, board: Scenario = BOARD) -> 
             + renders * board.rru_per_render / MILLION * p.dynamodb_per_million_rru
             + counter_wru / MILLION * p.dynamodb_per_million_wru,
             f"{events:,.0f} events, {renders:,.0f} board renders, {counter_wru:,.0f} counter writes",
+        ),
+        (
+            "outbox and publisher",
+            domain_events / MILLION * (p.eventbridge_per_million_events + p.lambda_per_million)
+            + domain_events * 0.25 * d.publisher_ms / 1000 * p.lambda_per_gb_second
+            + outbox_wru / MILLION * p.dynamodb_per_million_wru
+            + domain_events / MILLION * p.dynamodb_per_million_rru,
+            f"{domain_events:,.0f} domain events: written with their change, put on the bus, "
+            f"deleted ({outbox_wru:,.0f} WRU)",
         ),
         (
             "Web Push notices",
