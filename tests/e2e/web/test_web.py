@@ -28,6 +28,7 @@ from tests.e2e.web.conftest import (
     federation_club,
     screenshot,
     sign_in,
+    use_language,
 )
 
 JS_BUDGET_GZIP = 100 * 1024
@@ -237,6 +238,28 @@ def test_public_screens_and_the_money_and_season_entries(phone: Phone, stack: St
     page.get_by_role("link", name="Σεζόν και βαθμολογία").click()
     expect(page.get_by_role("heading", name="Πανελλήνια βαθμολογία")).to_be_visible()
     accessible_in_both_languages(page, "h1")
+
+
+def test_the_bottom_menu_fits_a_360_px_phone_in_every_language(phone: Phone, stack: Stack) -> None:
+    """Every item of the bottom menu is whole on a 360 px phone, in Greek, English and Italian:
+    the menu is fixed to the screen, so a word too long for its column is cut at the edge
+    (the page itself does not scroll sideways to show it)."""
+    page = phone()
+    page.goto("/")
+    for lang in ("el", "en", "it"):
+        use_language(page, lang, "nav.bottom a")
+        links = page.locator("nav.bottom a")
+        expect(links).to_have_count(4)
+        for link in links.all():
+            box = link.bounding_box()
+            assert box is not None
+            text = link.inner_text()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 360, f"{lang}: {text} at {box}"
+            # the word fits its box: nothing of it hangs out, cut by the next item or the edge
+            assert link.evaluate("a => a.scrollWidth <= a.clientWidth"), f"{lang}: {text} is cut"
+            assert box["height"] >= 48, f"{lang}: {text} is a small target"
+    use_language(page, "el", "nav.bottom a")
+    screenshot(page, "bottom-menu")
 
 
 def test_the_screen_follows_an_address_changed_while_the_page_first_draws(phone: Phone, stack: Stack) -> None:
