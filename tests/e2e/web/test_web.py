@@ -254,7 +254,7 @@ def test_the_bottom_menu_fits_a_360_px_phone_in_every_language(phone: Phone, sta
             box = link.bounding_box()
             assert box is not None
             text = link.inner_text()
-            assert box["x"] >= 0 and box["x"] + box["width"] <= 360, f"{lang}: {text} at {box}"
+            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], f"{lang}: {text} at {box}"
             # the word fits its box: nothing of it hangs out, cut by the next item or the edge
             assert link.evaluate("a => a.scrollWidth <= a.clientWidth"), f"{lang}: {text} is cut"
             assert box["height"] >= 48, f"{lang}: {text} is a small target"
