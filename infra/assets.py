@@ -19,6 +19,7 @@ timestamp-based `.pyc` would be compared against, and the code never changes in 
 
 from __future__ import annotations
 
+import fcntl
 import glob
 import hashlib
 import os
@@ -96,13 +97,32 @@ def _pip_target(python_version: str) -> Path:
 
 
 def _install_dependencies(python_version: str) -> Path:
-    """pip-install the runtime dependencies once per dependency list; return the folder."""
+    """pip-install the runtime dependencies once per dependency list; return the folder.
+
+    Test workers synthesize at the same moment on a fresh clone: the first takes the lock and
+    installs into a folder of its own, renamed into place only once complete; the others wait
+    on the lock and find the finished folder, never one being built or removed under them.
+    """
     target = _pip_target(python_version)
     done = target / ".complete"
     if done.exists():
         return target
-    shutil.rmtree(target, ignore_errors=True)
-    wheels = target / "wheels"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with (target.parent / f"{target.name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            building = target.with_name(f"{target.name}.{os.getpid()}")
+            shutil.rmtree(building, ignore_errors=True)
+            _pip_install(building, python_version)
+            (building / done.name).touch()
+            shutil.rmtree(target, ignore_errors=True)  # an install a killed process left unfinished
+            building.rename(target)
+    return target
+
+
+def _pip_install(folder: Path, python_version: str) -> None:
+    """Install the dependencies for Lambda's platform under `folder/python`, with bytecode."""
+    wheels = folder / "wheels"
     pinned = [r for r in runtime_dependencies() if r.split("==")[0] in SOURCE_ONLY]
     if pinned:
         built = [sys.executable, "-m", "pip", "wheel", "-qq", "--disable-pip-version-check", "--no-deps"]
@@ -113,17 +133,15 @@ def _install_dependencies(python_version: str) -> Path:
         "--platform", PLATFORM, "--implementation", "cp",
         "--python-version", python_version, "--only-binary=:all:",
         *(["--find-links", str(wheels)] if pinned else []),
-        "--target", str(target / "python"),
+        "--target", str(folder / "python"),
         *runtime_dependencies(),
     ]  # fmt: skip
     subprocess.run(command, check=True)
     for name in RUNTIME_PROVIDED:
-        shutil.rmtree(target / "python" / name, ignore_errors=True)
-        for info in (target / "python").glob(f"{name}-*.dist-info"):
+        shutil.rmtree(folder / "python" / name, ignore_errors=True)
+        for info in (folder / "python").glob(f"{name}-*.dist-info"):
             shutil.rmtree(info)
-    compile_bytecode(target / "python", python_version)
-    done.touch()
-    return target
+    compile_bytecode(folder / "python", python_version)
 
 
 def _fresh_copy(source: Path, destination: Path) -> None:

@@ -142,3 +142,37 @@ def test_openapi_function_serves_the_document_from_its_deployed_code(real: Synth
         check=False,
     )
     assert result.returncode == 0, result.stderr[-800:]
+
+
+def _install_in_a_process(build: str, calls: str) -> str:
+    """One synth's first step, in a process of its own: the layer's dependencies, with pip
+    replaced by a slow stand-in that notes each install in `calls`."""
+    import time
+
+    from infra import assets
+
+    def slow_pip(folder: Path, python_version: str) -> None:
+        with open(calls, "a") as log:
+            log.write(f"{os.getpid()}\n")
+        (folder / "python").mkdir(parents=True)
+        time.sleep(0.5)
+        (folder / "python" / "installed.txt").write_text("ok")
+
+    assets.BUILD = Path(build)
+    assets._pip_install = slow_pip
+    target = assets._install_dependencies("3.13")
+    return (target / "python" / "installed.txt").read_text()
+
+
+def test_synths_started_together_install_the_dependencies_once(tmp_path: Path) -> None:
+    """Test workers on a fresh clone all synthesize at once: none may find, or remove, a
+    dependency folder another is still building."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    calls = tmp_path / "calls.txt"
+    with ProcessPoolExecutor(max_workers=3) as pool:
+        found = list(pool.map(_install_in_a_process, [str(tmp_path / "build")] * 3, [str(calls)] * 3))
+    assert found == ["ok", "ok", "ok"]
+    assert len(calls.read_text().splitlines()) == 1
+    left = sorted(p.name for p in (tmp_path / "build" / "pip").iterdir())
+    assert len(left) == 2 and left[1] == f"{left[0]}.lock", left  # no half-built folder stays
