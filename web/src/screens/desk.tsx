@@ -16,6 +16,8 @@ import { PhotoUpload, PositionPhoto } from "../ui/position-photo";
 import { platformNow } from "../platform-clock";
 
 type Named = { tavla_id: string } | { phone: string } | { pass: string };
+/** A referee's act on the day: the call, then the message it shows when it succeeded. */
+type Act = (call: () => Promise<{ error?: unknown }>, ok: string) => Promise<void>;
 
 /** What the referee typed: a Tavla ID (7 characters), a phone number, or a pass's code. */
 export function checkinBody(typed: string): Named {
@@ -134,29 +136,7 @@ export function Desk({ id }: { id: string }) {
                 {t("no_show_at", { time: clock(new Date(Date.parse(m.called_at) + callMs).toISOString()) })}
               </span>
             )}
-            {(["home", "away"] as const)
-              .filter((s) => !m.present?.includes(s) && !m.excused?.includes(s) && m[s])
-              .flatMap((s) =>
-                (["present", "excused"] as const).map((how) => (
-                  <button
-                    type="button"
-                    class={how === "present" ? "small" : "small secondary"}
-                    key={`${s}-${how}`}
-                    onClick={() =>
-                      act(
-                        () =>
-                          api.POST("/matches/{match_id}/presence", {
-                            params: { path: { match_id: m.id } },
-                            body: { tavla_id: m[s]!.tavla_id, [how]: true },
-                          }),
-                        t(how === "present" ? "marked_present" : "marked_excused"),
-                      )
-                    }
-                  >
-                    {t(how === "present" ? "mark_present" : "mark_excused", { name: m[s]?.name ?? "" })}
-                  </button>
-                )),
-              )}
+            <PresenceMarks match={m} act={act} />
           </li>
         ))}
       </ul>
@@ -176,6 +156,57 @@ export function Desk({ id }: { id: string }) {
         {t("refresh")}
       </button>
     </section>
+  );
+}
+
+/** Each player of a called match in a block of their own: the name, then on one line the two
+ * marks while they are not at the table, or what was marked, as tall as the marks were. A
+ * mark that lands as the referee taps the other player's block never moves it under the
+ * finger. */
+function PresenceMarks({ match: m, act }: { match: MatchView; act: Act }) {
+  return (
+    <div class="presence">
+      {(["home", "away"] as const)
+        .filter((side) => m[side])
+        .map((side) => {
+          const player = m[side]!;
+          const name = player.name ?? player.tavla_id;
+          const marked = m.present?.includes(side) ? "present" : m.excused?.includes(side) ? "excused" : null;
+          return (
+            <div class="presence-side" key={side}>
+              <span class="who">{name}</span>
+              <div class="marks">
+                {marked ? (
+                  <span class="marked" data-testid="marked">
+                    {t(marked === "present" ? "side_present" : "side_excused")}
+                  </span>
+                ) : (
+                  (["present", "excused"] as const).map((how) => (
+                    <button
+                      type="button"
+                      class={how === "present" ? "small" : "small secondary"}
+                      key={how}
+                      aria-label={t(how === "present" ? "mark_present" : "mark_excused", { name })}
+                      onClick={() =>
+                        act(
+                          () =>
+                            api.POST("/matches/{match_id}/presence", {
+                              params: { path: { match_id: m.id } },
+                              body: { tavla_id: player.tavla_id, [how]: true },
+                            }),
+                          t(how === "present" ? "marked_present" : "marked_excused"),
+                        )
+                      }
+                    >
+                      {t(how === "present" ? "side_mark_present" : "side_mark_excused")}
+                    </button>
+                  ))
+                )}
+              </div>
+            </div>
+          );
+        })}
+    </div>
   );
 }
 
@@ -424,7 +455,7 @@ async function reader(): Promise<Read> {
 /** Staff adjourn a match being played (a reason, a deadline to resume, the position's photo from
  * the phone's camera) and resume an adjourned one: it is called to the first free table with its
  * score as it was. */
-function Adjournments(props: { matches: MatchView[]; act: (call: () => Promise<{ error?: unknown }>, ok: string) => Promise<void> }) {
+function Adjournments(props: { matches: MatchView[]; act: Act }) {
   const { matches, act } = props;
   const [reason, setReason] = useState("");
   const [hours, setHours] = useState(2);
