@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.client import Client, tournament
@@ -164,7 +164,19 @@ def test_a_day_at_the_venue_from_the_phones(phone: Phone, stack: Stack) -> None:
     assert chara_present.evaluate(IN_ITS_LINE) == before
     chara_present.scroll_into_view_if_needed()
     screenshot(referee, "desk-presence")
+    # While the mark is on its way, the desk's last message stays where it is: nothing above
+    # the tables moves (a message cleared at the tap moved every line below it).
+    held: list[Route] = []
+    referee.route("**/matches/*/presence", lambda route: held.append(route))
     chara_present.click()
+    for _ in range(100):
+        if held:
+            break
+        referee.wait_for_timeout(50)
+    expect(referee.get_by_test_id("desk-message")).to_have_text("Έγινε check-in: Χαρά Χατζή")
+    assert chara_present.evaluate(IN_ITS_LINE) == before
+    held[0].continue_()
+    referee.unroute("**/matches/*/presence")
     expect(referee.get_by_test_id("desk-message")).to_have_text("Σημειώθηκε παρουσία")
     expect(referee.get_by_role("button", name="Παρών: Χαρά Χατζή")).to_have_count(0)
 

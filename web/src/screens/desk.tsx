@@ -44,23 +44,26 @@ export function Desk({ id }: { id: string }) {
   };
   const live = useLive([channelsOf.tournament(id), channelsOf.staff(id)], reload);
   const callMs = (tour.data?.rules.table_call_minutes ?? 0) * 60000;
+  // The answer replaces the last message when it comes, not before the call: a message
+  // cleared at the tap and shown again at the answer would move every list below it twice
+  // while the referee is tapping them. `said` counts answers, so the same message again is
+  // shown (and announced) anew.
+  const [said, setSaid] = useState(0);
+  function tell(failed: unknown, ok: string) {
+    setError(failed ? problem(failed) || t("failed") : "");
+    setMessage(failed ? "" : ok);
+    setSaid((n) => n + 1);
+  }
   async function checkIn(body: Named) {
-    setError("");
-    setMessage("");
     const answer = await api.POST("/tournaments/{tournament_id}/checkins", { ...path, body });
-    if (answer.error) setError(problem(answer.error) || t("failed"));
-    else {
-      setMessage(t(answer.data.already_checked_in ? "already_checked_in" : "checked_in_ok", { name: answer.data.name }));
-      setTyped("");
-    }
+    const ok = answer.data;
+    tell(answer.error, ok ? t(ok.already_checked_in ? "already_checked_in" : "checked_in_ok", { name: ok.name }) : "");
+    if (ok) setTyped("");
     entries.reload();
   }
   async function act(call: () => Promise<{ error?: unknown }>, ok: string) {
-    setError("");
-    setMessage("");
     const answer = await call();
-    if (answer.error) setError(problem(answer.error) || t("failed"));
-    else setMessage(ok);
+    tell(answer.error, ok);
     reload();
   }
   const missing = entries.data?.main.filter((e) => !e.checked_in && e.status === "registered") ?? [];
@@ -109,8 +112,8 @@ export function Desk({ id }: { id: string }) {
         <button type="submit">{t("check_in")}</button>
         <Scanner onCode={(pass) => void checkIn({ pass })} />
       </form>
-      <Note text={message} testid="desk-message" />
-      <Alert text={error} />
+      <Note key={`note-${said}`} text={message} testid="desk-message" />
+      <Alert key={`alert-${said}`} text={error} />
       <Status error={entries.error} />
       <h2>{t("missing", { n: missing.length })}</h2>
       <ul class="entries" data-testid="missing">
