@@ -175,6 +175,7 @@ def test_a_day_at_the_venue_from_the_phones(phone: Phone, stack: Stack) -> None:
         referee.wait_for_timeout(50)
     expect(referee.get_by_test_id("desk-message")).to_have_text("Έγινε check-in: Χαρά Χατζή")
     assert chara_present.evaluate(IN_ITS_LINE) == before
+    expect(chara_present).to_be_disabled()  # on its way: a second tap sends nothing
     held[0].continue_()
     referee.unroute("**/matches/*/presence")
     expect(referee.get_by_test_id("desk-message")).to_have_text("Σημειώθηκε παρουσία")

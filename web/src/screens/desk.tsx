@@ -165,8 +165,9 @@ export function Desk({ id }: { id: string }) {
 /** Each player of a called match in a block of their own: the name, then on one line the two
  * marks while they are not at the table, or what was marked, as tall as the marks were. A
  * mark that lands as the referee taps the other player's block never moves it under the
- * finger. */
+ * finger. The mark on its way shows as busy (the desk's message changes only at the answer). */
 function PresenceMarks({ match: m, act }: { match: MatchView; act: Act }) {
+  const [sending, setSending] = useState("");
   return (
     <div class="presence">
       {(["home", "away"] as const)
@@ -190,16 +191,19 @@ function PresenceMarks({ match: m, act }: { match: MatchView; act: Act }) {
                       class={how === "present" ? "small" : "small secondary"}
                       key={how}
                       aria-label={t(how === "present" ? "mark_present" : "mark_excused", { name })}
-                      onClick={() =>
-                        act(
+                      disabled={sending !== ""}
+                      aria-busy={sending === `${side}-${how}`}
+                      onClick={() => {
+                        setSending(`${side}-${how}`);
+                        void act(
                           () =>
                             api.POST("/matches/{match_id}/presence", {
                               params: { path: { match_id: m.id } },
                               body: { tavla_id: player.tavla_id, [how]: true },
                             }),
                           t(how === "present" ? "marked_present" : "marked_excused"),
-                        )
-                      }
+                        ).finally(() => setSending(""));
+                      }}
                     >
                       {t(how === "present" ? "side_mark_present" : "side_mark_excused")}
                     </button>
