@@ -14,6 +14,7 @@ import { MatchLine } from "./board";
 import { HallDesk } from "../ui/hall-desk";
 import { PhotoUpload, PositionPhoto } from "../ui/position-photo";
 import { platformNow } from "../platform-clock";
+import { useAction } from "../ui/action";
 
 type Named = { tavla_id: string } | { phone: string } | { pass: string };
 /** A referee's act on the day: the call, then the message it shows when it succeeded. */
@@ -35,8 +36,6 @@ export function Desk({ id }: { id: string }) {
   const tour = useLoad(() => api.GET("/tournaments/{tournament_id}", path), [id]);
   const committee = tour.data?.rules.appeal_above_referee === "committee";
   const [typed, setTyped] = useState("");
-  const [message, setMessage] = useState("");
-  const [error, setError] = useState("");
   const reload = () => {
     entries.reload();
     board.reload();
@@ -44,26 +43,17 @@ export function Desk({ id }: { id: string }) {
   };
   const live = useLive([channelsOf.tournament(id), channelsOf.staff(id)], reload);
   const callMs = (tour.data?.rules.table_call_minutes ?? 0) * 60000;
-  // The answer replaces the last message when it comes, not before the call: a message
-  // cleared at the tap and shown again at the answer would move every list below it twice
-  // while the referee is tapping them. `said` counts answers, so the same message again is
-  // shown (and announced) anew.
-  const [said, setSaid] = useState(0);
-  function tell(failed: unknown, ok: string) {
-    setError(failed ? problem(failed) || t("failed") : "");
-    setMessage(failed ? "" : ok);
-    setSaid((n) => n + 1);
-  }
+  const action = useAction();
   async function checkIn(body: Named) {
-    const answer = await api.POST("/tournaments/{tournament_id}/checkins", { ...path, body });
-    const ok = answer.data;
-    tell(answer.error, ok ? t(ok.already_checked_in ? "already_checked_in" : "checked_in_ok", { name: ok.name }) : "");
-    if (ok) setTyped("");
+    const done = await action.run(
+      () => api.POST("/tournaments/{tournament_id}/checkins", { ...path, body }),
+      (d) => t(d.already_checked_in ? "already_checked_in" : "checked_in_ok", { name: d.name }),
+    );
+    if (done) setTyped("");
     entries.reload();
   }
   async function act(call: () => Promise<{ error?: unknown }>, ok: string) {
-    const answer = await call();
-    tell(answer.error, ok);
+    await action.run(call, ok);
     reload();
   }
   const missing = entries.data?.main.filter((e) => !e.checked_in && e.status === "registered") ?? [];
@@ -112,8 +102,8 @@ export function Desk({ id }: { id: string }) {
         <button type="submit">{t("check_in")}</button>
         <Scanner onCode={(pass) => void checkIn({ pass })} />
       </form>
-      <Note key={`note-${said}`} text={message} testid="desk-message" />
-      <Alert key={`alert-${said}`} text={error} />
+      <Note key={`note-${action.said}`} text={action.message} testid="desk-message" />
+      <Alert key={`alert-${action.said}`} text={action.error} />
       <Status error={entries.error} />
       <h2>{t("missing", { n: missing.length })}</h2>
       <ul class="entries" data-testid="missing">
